@@ -1,0 +1,125 @@
+/**
+ * JSON parsing that keeps integers exact: an integer literal outside Number's safe range becomes a
+ * BigInt instead of a rounded double. Implementations may hand out int64 ids above 2^53, and an id
+ * rounded on the way in would point at another pet on the way out.
+ */
+export type LosslessValue = null | boolean | number | bigint | string | LosslessValue[] | { [key: string]: LosslessValue };
+
+export class JsonSyntaxError extends Error {
+  constructor(message: string, readonly position: number) {
+    super(`${message} at position ${position}`);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const INTEGER = /^-?(?:0|[1-9]\d*)$/;
+const WHITESPACE = /[ \t\n\r]*/y;
+
+export function parseLossless(text: string): LosslessValue {
+  let at = 0;
+
+  const skipWhitespace = (): void => {
+    WHITESPACE.lastIndex = at;
+    WHITESPACE.test(text);
+    at = WHITESPACE.lastIndex;
+  };
+
+  const fail = (what: string): never => {
+    throw new JsonSyntaxError(at >= text.length ? 'Unexpected end of JSON' : `${what}, found ${JSON.stringify(text[at])}`, at);
+  };
+
+  const value = (): LosslessValue => {
+    skipWhitespace();
+    const char = text[at];
+    if (char === '{') return object();
+    if (char === '[') return array();
+    if (char === '"') return string();
+    if (text.startsWith('true', at)) return (at += 4), true;
+    if (text.startsWith('false', at)) return (at += 5), false;
+    if (text.startsWith('null', at)) return (at += 4), null;
+    return number();
+  };
+
+  const number = (): number | bigint => {
+    NUMBER.lastIndex = at;
+    const match = NUMBER.exec(text);
+    if (!match) return fail('Expected a JSON value');
+    const literal = match[0];
+    at += literal.length;
+    if (INTEGER.test(literal)) {
+      const asNumber = Number(literal);
+      return Number.isSafeInteger(asNumber) ? asNumber : BigInt(literal);
+    }
+    return Number(literal);
+  };
+
+  const string = (): string => {
+    const start = at;
+    at++;
+    while (at < text.length && text[at] !== '"') {
+      if (text[at] === '\\') at++;
+      at++;
+    }
+    if (at >= text.length) return fail('Unterminated string');
+    at++;
+    try {
+      return JSON.parse(text.slice(start, at)) as string;
+    } catch {
+      throw new JsonSyntaxError('Invalid string', start);
+    }
+  };
+
+  const array = (): LosslessValue[] => {
+    at++;
+    const items: LosslessValue[] = [];
+    skipWhitespace();
+    if (text[at] === ']') return at++, items;
+    for (;;) {
+      items.push(value());
+      skipWhitespace();
+      if (text[at] === ',') at++;
+      else if (text[at] === ']') return at++, items;
+      else fail('Expected , or ] in array');
+    }
+  };
+
+  const object = (): { [key: string]: LosslessValue } => {
+    at++;
+    const result: { [key: string]: LosslessValue } = {};
+    skipWhitespace();
+    if (text[at] === '}') return at++, result;
+    for (;;) {
+      skipWhitespace();
+      if (text[at] !== '"') fail('Expected a property name');
+      const key = string();
+      skipWhitespace();
+      if (text[at] !== ':') fail('Expected : after property name');
+      at++;
+      Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      skipWhitespace();
+      if (text[at] === ',') at++;
+      else if (text[at] === '}') return at++, result;
+      else fail('Expected , or } in object');
+    }
+  };
+
+  const result = value();
+  skipWhitespace();
+  if (at < text.length) fail('Unexpected data after JSON');
+  return result;
+}
+
+/** JSON text for a value that may hold BigInts (written as bare integer literals). */
+export function stringifyLossless(value: LosslessValue, indent?: number): string {
+  const marker = '\u0000bigint:';
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${marker}${v}` : v), indent);
+  return text.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
+}
+
+/** An id as exact decimal text, whether it arrived as a number or a BigInt. */
+export function idText(value: LosslessValue | undefined): string | undefined {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+  return undefined;
+}

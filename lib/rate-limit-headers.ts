@@ -1,0 +1,57 @@
+/** Reading the X-RateLimit-* and Retry-After headers the spec puts on responses. */
+
+export interface RateLimitHeaders {
+  limit: number;
+  remaining: number;
+  /** Unix time in seconds. */
+  reset: number;
+}
+
+type HeaderBag = Readonly<Record<string, string | undefined>>;
+
+const WHOLE_NUMBER = /^\d{1,15}$/;
+
+/** The three headers as numbers, or undefined when any is absent or not a whole number. */
+export function readRateLimit(headers: HeaderBag): RateLimitHeaders | undefined {
+  const limit = wholeNumber(headers['x-ratelimit-limit']);
+  const remaining = wholeNumber(headers['x-ratelimit-remaining']);
+  const reset = wholeNumber(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  return { limit, remaining, reset };
+}
+
+export function wholeNumber(value: string | undefined): number | undefined {
+  const trimmed = value?.trim();
+  return trimmed !== undefined && WHOLE_NUMBER.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+// RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC850_DATE = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const ASCTIME_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
+/** Milliseconds since the epoch of an HTTP-date, or undefined when the text is not one. */
+export function parseHttpDate(value: string): number | undefined {
+  const text = value.trim();
+  if (IMF_FIXDATE.test(text) || RFC850_DATE.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  if (ASCTIME_DATE.test(text)) {
+    const ms = Date.parse(`${text} GMT`);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  return undefined;
+}
+
+/**
+ * How long Retry-After asks the client to wait, in milliseconds (never negative), or undefined when the
+ * header is absent or neither delta-seconds nor an HTTP-date (RFC 9110 section 10.2.3).
+ */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = wholeNumber(value);
+  if (seconds !== undefined) return seconds * 1000;
+  const date = parseHttpDate(value);
+  return date === undefined ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,125 @@
+/**
+ * The checks every response gets, whoever sent the request: the suite's validating client and the replay
+ * harness call this one function, so "conforms to the contract" means the same thing everywhere.
+ * Each finding names the rule of fixtures/rules.yaml it breaks.
+ */
+import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
+import { JsonSyntaxError, parseLossless, type LosslessValue } from './lossless-json.ts';
+import { plans, type PlanId } from './plans.ts';
+import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
+
+export interface ResponseToCheck {
+  operation: OperationId;
+  status: number;
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string | undefined>>;
+  body: string;
+  /** The plan of the key the request carried, when that key is one the caller knows to be valid. */
+  plan?: PlanId;
+  /** Milliseconds since the epoch at which the response arrived. */
+  now?: number;
+}
+
+export interface Violation {
+  rule: string;
+  message: string;
+}
+
+/** Reset may lag the caller's clock by this much (clock skew, rounding) before it counts as in the past. */
+const RESET_SKEW_SECONDS = 5;
+/** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
+const RESET_HORIZON_SECONDS = 2 * 86_400;
+
+export function checkResponse(response: ResponseToCheck): Violation[] {
+  const violations: Violation[] = [];
+  const op = operation(response.operation);
+  if (!op.statuses.has(response.status)) {
+    violations.push({
+      rule: 'RESP-1',
+      message: `${op.id} answered ${response.status}, which the spec does not document for it (documented: ${[...op.statuses].join(', ')})`,
+    });
+  }
+  violations.push(...checkBody(response));
+  violations.push(...checkRateLimitHeaders(response));
+  return violations;
+}
+
+function checkBody(response: ResponseToCheck): Violation[] {
+  const { status, body } = response;
+  const schema = bodySchemaFor(response.operation, status);
+  const isError = status === 400 || status === 401 || status === 404;
+  if (body.trim().length === 0) {
+    if (schema || isError) return [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }];
+    return [];
+  }
+  const violations: Violation[] = [];
+  const contentType = response.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    violations.push({ rule: 'SVC-1', message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` });
+  }
+  let parsed: LosslessValue;
+  try {
+    parsed = parseLossless(body);
+  } catch (error) {
+    const reason = error instanceof JsonSyntaxError ? error.message : String(error);
+    return [...violations, { rule: 'SVC-1', message: `the body is not JSON (${reason})` }];
+  }
+  const expected = schema ?? (isError ? 'Error' : undefined);
+  if (!expected) return violations;
+  const rule = expected === 'Error' ? 'ERR-1' : 'RESP-2';
+  for (const problem of schemaProblems(expected, parsed)) violations.push({ rule, message: `${status} body is not a valid ${expected}: ${problem}` });
+  if (expected === 'Error' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const errorStatus = parsed.status;
+    if (typeof errorStatus === 'number' && errorStatus !== status) {
+      violations.push({ rule: 'ERR-2', message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
+    }
+  }
+  return violations;
+}
+
+function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
+  const { headers, status } = response;
+  const violations: Violation[] = [];
+  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => headers[name] === undefined);
+  if (missing.length > 0) violations.push({ rule: 'RL-4', message: `${status} response lacks ${missing.join(', ')}` });
+
+  const limit = wholeNumber(headers['x-ratelimit-limit']);
+  const remaining = wholeNumber(headers['x-ratelimit-remaining']);
+  const reset = wholeNumber(headers['x-ratelimit-reset']);
+  if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
+    violations.push({ rule: 'RL-5', message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
+  }
+  if (headers['x-ratelimit-remaining'] !== undefined && (remaining === undefined || (limit !== undefined && remaining > limit))) {
+    violations.push({
+      rule: 'RL-6',
+      message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
+    });
+  }
+  if (headers['x-ratelimit-reset'] !== undefined) {
+    const nowSeconds = (response.now ?? Date.now()) / 1000;
+    if (reset === undefined) {
+      violations.push({ rule: 'RL-7', message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
+    } else if (reset < nowSeconds - RESET_SKEW_SECONDS || reset > nowSeconds + RESET_HORIZON_SECONDS) {
+      violations.push({
+        rule: 'RL-7',
+        message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (now is ${Math.floor(nowSeconds)}; expected from now to two days ahead)`,
+      });
+    }
+  }
+  const plan = response.plan ? plans[response.plan] : undefined;
+  const documented = plan?.documented;
+  if (plan && documented && limit !== undefined && limit !== documented.perMinute && limit !== documented.perDay) {
+    violations.push({
+      rule: 'RL-5',
+      message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's documented limits are ${documented.perMinute} per minute and ${documented.perDay} per day`,
+    });
+  }
+  if (status === 429) {
+    const retryAfter = headers['retry-after'];
+    if (retryAfter === undefined) violations.push({ rule: 'RL-1', message: '429 without a Retry-After header' });
+    else if (retryAfterMs(retryAfter, response.now) === undefined) {
+      violations.push({ rule: 'RL-2', message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` });
+    }
+  }
+  return violations;
+}

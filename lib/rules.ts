@@ -1,0 +1,42 @@
+import { readFixtureYaml } from './fixtures.ts';
+
+export const LEVELS = ['MUST', 'SHOULD', 'GAP'] as const;
+export type Level = (typeof LEVELS)[number];
+export type Subject = 'service' | 'client';
+
+export interface Rule {
+  id: string;
+  level: Level;
+  section: string;
+  rule: string;
+  /** For a GAP: what the spec does not say. */
+  silent?: string;
+  subject: Subject;
+}
+
+export interface RulesCatalogue {
+  spec: string;
+  specVersion: string;
+  sections: string[];
+  rules: Rule[];
+}
+
+function load(): RulesCatalogue {
+  const raw = readFixtureYaml('rules.yaml') as RulesCatalogue & { rules: Array<Rule & { subject?: Subject }> };
+  return { ...raw, rules: raw.rules.map((rule) => ({ ...rule, subject: rule.subject ?? 'service' })) };
+}
+
+export const catalogue: Readonly<RulesCatalogue> = load();
+
+const byId = new Map(catalogue.rules.map((rule) => [rule.id, rule]));
+
+export function findRule(id: string): Rule | undefined {
+  return byId.get(id);
+}
+
+/** The rule with this id; throws naming the id when the catalogue has none, so a typo cannot cite nothing. */
+export function ruleById(id: string): Rule {
+  const rule = byId.get(id);
+  if (!rule) throw new Error(`rule "${id}" is not in fixtures/rules.yaml`);
+  return rule;
+}

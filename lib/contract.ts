@@ -180,14 +180,16 @@ export function schemaProblems(name: SchemaName, value: LosslessValue): string[]
   return describeErrors(validate.errors ?? [], value);
 }
 
+/** One problem per field, the first ajv found (a wrong type, not also the format the type implies). */
 function describeErrors(errors: readonly ErrorObject[], original: LosslessValue): string[] {
-  const problems = new Set<string>();
+  const problems = new Map<string, string>();
   for (const error of errors) {
-    // allOf branches repeat the same finding; "must match a schema in allOf" adds nothing for a reader.
+    // "must match a schema in allOf" adds nothing for a reader: the branch's own error says what is wrong.
     if (error.keyword === 'allOf') continue;
-    problems.add(describeError(error, original));
+    const field = error.keyword === 'required' ? `${error.instancePath}/${String(error.params.missingProperty)}` : error.instancePath;
+    if (!problems.has(field)) problems.set(field, describeError(error, original));
   }
-  return [...problems];
+  return [...problems.values()];
 }
 
 function describeError(error: ErrorObject, original: LosslessValue): string {

@@ -3,6 +3,8 @@
  * BigInt instead of a rounded double. Implementations may hand out int64 ids above 2^53, and an id
  * rounded on the way in would point at another pet on the way out.
  */
+import { randomUUID } from 'node:crypto';
+
 export type LosslessValue = null | boolean | number | bigint | string | LosslessValue[] | { [key: string]: LosslessValue };
 
 export class JsonSyntaxError extends Error {
@@ -112,7 +114,8 @@ export function parseLossless(text: string): LosslessValue {
 
 /** JSON text for a value that may hold BigInts (written as bare integer literals). */
 export function stringifyLossless(value: LosslessValue, indent?: number): string {
-  const marker = '\u0000bigint:';
+  // A per-call nonce: data cannot contain a marker it has never seen.
+  const marker = `bigint-${randomUUID()}:`;
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${marker}${v}` : v), indent);
   return text.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
 }

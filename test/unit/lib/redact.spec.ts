@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_KEYS, keysFromEnv } from '../../../lib/keys.ts';
+import { Redactor } from '../../../lib/redact.ts';
+
+test.describe('redaction', () => {
+  const redactor = new Redactor({ free: ['k-free', 'k-free-long'], pro: ['k-pro'], business: [], enterprise: [] });
+
+  test('replaces every known key with the variable that holds it, longest first', () => {
+    expect(redactor.text('a k-free-long b k-free c k-pro')).toBe('a $PETSTORE_API_KEY_FREE b $PETSTORE_API_KEY_FREE c $PETSTORE_API_KEY_PRO');
+  });
+
+  test('masks an unknown credential in Authorization but keeps the scheme', () => {
+    expect(redactor.authorization('Bearer k-pro')).toBe('Bearer $PETSTORE_API_KEY_PRO');
+    expect(redactor.authorization('Bearer someone-elses-secret')).toBe('Bearer <redacted>');
+    expect(redactor.authorization('raw-secret')).toBe('<redacted>');
+  });
+
+  test('redacts header maps whatever the case of the name', () => {
+    expect(redactor.headers({ AUTHORIZATION: 'Basic abc', 'x-echo': 'k-free' })).toEqual({ AUTHORIZATION: 'Basic <redacted>', 'x-echo': '$PETSTORE_API_KEY_FREE' });
+  });
+
+  test('reads comma-separated keys per plan and falls back where unset', () => {
+    const keys = keysFromEnv({ PETSTORE_API_KEY_FREE: ' a, b ,,', PETSTORE_API_KEY_PRO: '' }, DEMO_KEYS);
+    expect(keys.free).toEqual(['a', 'b']);
+    expect(keys.pro).toEqual([]);
+    expect(keys.business).toEqual(DEMO_KEYS.business);
+    expect(() => keysFromEnv({ PETSTORE_API_KEY_FREE: 'has space' })).toThrow(/PETSTORE_API_KEY_FREE/);
+  });
+});

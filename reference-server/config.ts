@@ -1,0 +1,109 @@
+/**
+ * The server's configuration, read from the environment once at start. Every problem is reported as one
+ * line naming the variable and what it should hold, so a typo never surfaces later as a strange answer.
+ */
+import { DEMO_KEYS, keysFromEnv, keyVariable, type KeysByPlan } from '../lib/keys.ts';
+import { PLAN_IDS, plans, type PlanId, type Quota } from '../lib/plans.ts';
+
+export type LogMode = 'json' | 'off';
+
+export interface ServerConfig {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  keys: KeysByPlan;
+  quotas: Record<PlanId, Quota>;
+  /** Requests per (scaled) minute a client address may send without a valid key before 401 turns into 429. */
+  anonymousPerMinute: number;
+  /** N makes every rate-limit window N times shorter in real time. */
+  timeScale: number;
+  seedPets: number;
+  log: LogMode;
+  /** Request bodies above this many bytes are answered 413. */
+  maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Generous enough that the auth tests of a conformance run (a few dozen requests) are never throttled. */
+export const DEFAULT_ANONYMOUS_PER_MINUTE = 600;
+export const DEFAULT_SEED_PETS = 6;
+export const MAX_SEED_PETS = 10_000_000;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function configFromEnv(env: Env = process.env): ServerConfig {
+  return {
+    host: setting(env, 'HOST') ?? '127.0.0.1',
+    port: wholeNumber(env, 'PORT', 8080, 0, 65_535),
+    keys: keys(env),
+    quotas: quotas(env),
+    anonymousPerMinute: wholeNumber(env, 'PETSTORE_ANONYMOUS_PER_MINUTE', DEFAULT_ANONYMOUS_PER_MINUTE, 1, Number.MAX_SAFE_INTEGER),
+    timeScale: positiveNumber(env, 'PETSTORE_TIME_SCALE', 1),
+    seedPets: wholeNumber(env, 'PETSTORE_SEED_PETS', DEFAULT_SEED_PETS, 0, MAX_SEED_PETS),
+    log: logMode(env),
+    maxBodyBytes: MAX_BODY_BYTES,
+  };
+}
+
+/** An unset or blank variable means "use the default". */
+function setting(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = setting(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = setting(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number such as 1 or 60, got "${raw}"`);
+  return value;
+}
+
+function logMode(env: Env): LogMode {
+  const raw = setting(env, 'PETSTORE_LOG')?.toLowerCase() ?? 'json';
+  if (raw !== 'json' && raw !== 'off') throw new ConfigError(`PETSTORE_LOG must be json or off, got "${raw}"`);
+  return raw;
+}
+
+function keys(env: Env): KeysByPlan {
+  let byPlan: KeysByPlan;
+  try {
+    byPlan = keysFromEnv(env as NodeJS.ProcessEnv, DEMO_KEYS);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+  const planOf = new Map<string, PlanId>();
+  for (const plan of PLAN_IDS) {
+    for (const key of byPlan[plan]) {
+      const other = planOf.get(key);
+      if (other && other !== plan) throw new ConfigError(`a key is listed in both ${keyVariable(other)} and ${keyVariable(plan)}; a key has one plan`);
+      planOf.set(key, plan);
+    }
+  }
+  return byPlan;
+}
+
+function quotas(env: Env): Record<PlanId, Quota> {
+  const result = {} as Record<PlanId, Quota>;
+  for (const plan of PLAN_IDS) result[plan] = plans[plan].referenceDefault;
+  const enterprise = plans.enterprise.referenceDefault;
+  result.enterprise = {
+    perMinute: wholeNumber(env, 'PETSTORE_ENTERPRISE_PER_MINUTE', enterprise.perMinute, 1, Number.MAX_SAFE_INTEGER),
+    perDay: wholeNumber(env, 'PETSTORE_ENTERPRISE_PER_DAY', enterprise.perDay, 1, Number.MAX_SAFE_INTEGER),
+  };
+  return result;
+}

@@ -1,0 +1,34 @@
+/**
+ * `npm run serve`: the reference server configured from the environment. Prints one line with its base URL
+ * once listening; SIGTERM or SIGINT lets open requests finish and exits 0. A bad setting is one line on
+ * stderr and exit code 2.
+ */
+import { ConfigError, configFromEnv, type ServerConfig } from './config.ts';
+import { createReferenceServer } from './server.ts';
+
+let config: ServerConfig;
+try {
+  config = configFromEnv(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`petstore: ${error.message}\n`);
+  process.exit(2);
+}
+
+try {
+  const running = await createReferenceServer(config);
+  process.stdout.write(`Pet Store reference server listening on ${running.baseUrl}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void running.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+} catch (error) {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const reason = code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; set PORT to another port, or 0 for a free one` : message;
+  process.stderr.write(`petstore: cannot listen: ${reason}\n`);
+  process.exit(1);
+}

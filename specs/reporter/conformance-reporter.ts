@@ -1,44 +1,84 @@
 /**
- * The conformance report: one verdict per rule of fixtures/rules.yaml, written after the run to
- * reports/conformance/conformance.json and index.html.
+ * The conformance report: one verdict per rule of fixtures/rules.yaml and a verdict for the run, written
+ * after the run to reports/conformance/index.html and conformance.json. It reads only what the reporter API
+ * gives (titles, annotations, errors, attachments with a body), so it works the same on a live run and on
+ * `playwright merge-reports` of sharded blob reports.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-
-interface TestRecord {
-  title: string;
-  status: TestResult['status'];
-}
+import { catalogue } from '../../lib/rules.ts';
+import { renderReport } from './report-html.ts';
+import { redactDeep, reportRedactor } from './report-redaction.ts';
+import { finishedRecord, plannedRecord, type TestRecord } from './test-records.ts';
+import { buildReport, type RunMetadata } from './verdicts.ts';
 
 export interface ConformanceReporterOptions {
-  /** Where the report goes; relative paths resolve against the config file's folder. Default reports/conformance. */
+  /** Where the report goes; a relative path resolves against the config file's folder. Default reports/conformance. */
   outputFolder?: string;
+  /** Print one line naming the verdict and the report's path when the run ends. Default true. */
+  announce?: boolean;
 }
 
 export default class ConformanceReporter implements Reporter {
   private config: FullConfig | undefined;
+  private readonly records = new Map<string, TestRecord>();
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {}
 
-  private readonly tests: TestRecord[] = [];
-
-  onBegin(config: FullConfig, _suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
+    for (const test of suite.allTests()) this.records.set(test.id, plannedRecord(test, config.rootDir));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.tests.push({ title: test.title, status: result.status });
+    // A retried test reports once per attempt; the last attempt is the test's result.
+    this.records.set(test.id, finishedRecord(test, result, this.config?.rootDir ?? process.cwd()));
   }
 
   onEnd(result: FullResult): void {
-    const base = this.config?.configFile ? path.dirname(this.config.configFile) : process.cwd();
-    const outDir = path.resolve(base, this.options.outputFolder ?? 'reports/conformance');
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, 'conformance.json'), JSON.stringify({ status: result.status, tests: this.tests }, null, 2));
+    const records = [...this.records.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+    const report = redactDeep(
+      buildReport(records, catalogue, runMetadata(this.config), {
+        status: result.status,
+        startedAt: result.startTime.toISOString(),
+        durationMs: result.duration,
+        generatedAt: new Date().toISOString(),
+      }),
+    );
+    const redactor = reportRedactor();
+    const folder = this.outputFolder();
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'conformance.json'), redactor.text(`${JSON.stringify(report, null, 2)}\n`));
+    writeFileSync(path.join(folder, 'index.html'), redactor.text(renderReport(report)));
+    if (this.options.announce !== false) {
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\nReport: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+    }
   }
 
   printsToStdio(): boolean {
     return false;
   }
+
+  private outputFolder(): string {
+    const base = this.config?.configFile ? path.dirname(this.config.configFile) : process.cwd();
+    return path.resolve(base, this.options.outputFolder ?? 'reports/conformance');
+  }
+}
+
+/** The run's facts from the config's metadata (set by playwright.config.ts; carried through blob reports). */
+function runMetadata(config: FullConfig | undefined): RunMetadata {
+  const metadata = (config?.metadata ?? {}) as Record<string, unknown>;
+  const text = (key: string, fallback: string): string => (typeof metadata[key] === 'string' && metadata[key] ? (metadata[key] as string) : fallback);
+  const flag = (key: string): boolean => metadata[key] === true || metadata[key] === 'true';
+  return {
+    targetUrl: text('targetUrl', process.env.PETSTORE_BASE_URL ?? 'unknown'),
+    bundled: flag('bundled'),
+    readOnly: flag('readOnly'),
+    quotaTests: flag('quotaTests'),
+    suiteVersion: text('suiteVersion', 'unknown'),
+    specVersion: text('specVersion', catalogue.specVersion),
+    gitCommit: text('gitCommit', 'unknown'),
+    rulesHash: text('rulesHash', 'unknown'),
+  };
 }

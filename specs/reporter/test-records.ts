@@ -1,0 +1,225 @@
+/**
+ * What one finished suite test says about the rules it cites, read only from what Playwright's reporter API
+ * hands over (title, annotations, errors, attachments with a body), so a merged report of sharded blob
+ * reports reads exactly like a report written live.
+ *
+ * The protocol the suite follows: the title starts `<RULE-ID> <LEVEL> `; annotations {type: 'rule'} cite
+ * rules (the first is the primary one), {type: 'warning'} and {type: 'observation'} carry `[ID] text`,
+ * {type: 'throttled'} says a 429 was waited out; an error message names the rule it breaks as `[ID]`;
+ * an `evidence` attachment holds {rule, request, response, curl}.
+ */
+import { readFileSync } from 'node:fs';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { findRule } from '../../lib/rules.ts';
+
+export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'interrupted' | 'not-run';
+
+export interface RuleNote {
+  rule: string;
+  text: string;
+}
+
+export interface Failure {
+  /** The rules the error names, or the test's primary rule when it names none. */
+  rules: string[];
+  message: string;
+}
+
+export interface Evidence {
+  rule: string;
+  request?: unknown;
+  response?: unknown;
+  curl?: string;
+}
+
+export interface TestRecord {
+  id: string;
+  title: string;
+  /** describe blocks and title, without project and file. */
+  fullTitle: string;
+  file: string;
+  line: number;
+  project: string;
+  outcome: TestOutcome;
+  durationMs: number;
+  retries: number;
+  /** Rules cited, primary first. */
+  rules: string[];
+  /** IDs cited (by annotation or title) that the catalogue does not know. */
+  unknownRules: string[];
+  /** The level the title states, when it states one. */
+  titleLevel: string | undefined;
+  skipReason: string | undefined;
+  warnings: RuleNote[];
+  observations: RuleNote[];
+  throttled: string[];
+  failures: Failure[];
+  evidence: Evidence[];
+}
+
+const RULE_ID_IN_BRACKETS = /\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/g;
+const TITLE_PREFIX = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s+(MUST|SHOULD|GAP)\b/;
+// Playwright colours expect() messages for terminals; a report wants the plain text.
+const ANSI = /\u001b\[[0-9;]*m/g;
+const MAX_MESSAGE = 4_000;
+
+/** A test that has not reported yet: what the run planned. */
+export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
+  const { rules, unknownRules } = citedRules(test.title, test.annotations);
+  return {
+    id: test.id,
+    title: test.title,
+    fullTitle: describePath(test),
+    file: relativeFile(test.location.file, rootDir),
+    line: test.location.line,
+    project: projectOf(test),
+    outcome: 'not-run',
+    durationMs: 0,
+    retries: 0,
+    rules,
+    unknownRules,
+    titleLevel: TITLE_PREFIX.exec(test.title)?.[2],
+    skipReason: undefined,
+    warnings: [],
+    observations: [],
+    throttled: [],
+    failures: [],
+    evidence: [],
+  };
+}
+
+/** The record of a test after its (latest) attempt. */
+export function finishedRecord(test: TestCase, result: TestResult, rootDir: string): TestRecord {
+  const annotations = uniqueAnnotations([...test.annotations, ...(result.annotations ?? [])]);
+  const base = plannedRecord(test, rootDir);
+  const { rules, unknownRules } = citedRules(test.title, annotations);
+  const primary = rules[0];
+  const notes = (type: string): RuleNote[] =>
+    annotations.filter((a) => a.type === type).map((a) => ruleNote(a.description ?? '', primary));
+  const outcome = outcomeOf(result.status);
+  return {
+    ...base,
+    rules,
+    unknownRules,
+    outcome,
+    durationMs: result.duration,
+    retries: result.retry,
+    skipReason: outcome === 'skipped' ? skipReason(annotations) : undefined,
+    warnings: notes('warning'),
+    observations: notes('observation'),
+    throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
+    failures: outcome === 'failed' ? failures(result, primary) : [],
+    evidence: evidenceOf(result, primary),
+  };
+}
+
+function citedRules(title: string, annotations: ReadonlyArray<{ type: string; description?: string }>): { rules: string[]; unknownRules: string[] } {
+  const cited = annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!.trim());
+  const fromTitle = TITLE_PREFIX.exec(title)?.[1];
+  if (cited.length === 0 && fromTitle) cited.push(fromTitle);
+  const unique = [...new Set(cited)];
+  return { rules: unique.filter((id) => findRule(id)), unknownRules: unique.filter((id) => !findRule(id)) };
+}
+
+function uniqueAnnotations<T extends { type: string; description?: string }>(annotations: T[]): T[] {
+  const seen = new Set<string>();
+  return annotations.filter((a) => {
+    const key = `${a.type}\u0000${a.description ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function ruleNote(description: string, primary: string | undefined): RuleNote {
+  const match = /^\s*\[([^\]]+)\]\s*/.exec(description);
+  const named = match?.[1];
+  if (named && findRule(named)) return { rule: named, text: description.slice(match[0].length) };
+  return { rule: primary ?? 'unattributed', text: description };
+}
+
+function outcomeOf(status: TestResult['status']): TestOutcome {
+  switch (status) {
+    case 'passed':
+      return 'passed';
+    case 'skipped':
+      return 'skipped';
+    case 'interrupted':
+      return 'interrupted';
+    default:
+      return 'failed';
+  }
+}
+
+function skipReason(annotations: ReadonlyArray<{ type: string; description?: string }>): string {
+  const skip = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description);
+  return skip?.description ?? 'skipped without a reason';
+}
+
+/** Rules named in a message as [ID], in order of first mention; only IDs the catalogue knows. */
+export function rulesNamedIn(message: string): string[] {
+  const ids = [...message.matchAll(RULE_ID_IN_BRACKETS)].map((m) => m[1]!).filter((id) => findRule(id));
+  return [...new Set(ids)];
+}
+
+function failures(result: TestResult, primary: string | undefined): Failure[] {
+  const errors = result.errors.length > 0 ? result.errors : result.error ? [result.error] : [];
+  const found = errors.map((error): Failure => {
+    const message = cleanMessage(error.message ?? error.value ?? 'the test failed without a message');
+    const named = rulesNamedIn(message);
+    return { rules: named.length > 0 ? named : primary ? [primary] : [], message };
+  });
+  return found.length > 0 ? found : [{ rules: primary ? [primary] : [], message: `the test ended with status ${result.status}` }];
+}
+
+function cleanMessage(message: string): string {
+  const plain = message.replace(ANSI, '').trim();
+  return plain.length > MAX_MESSAGE ? `${plain.slice(0, MAX_MESSAGE)}\n… (${plain.length - MAX_MESSAGE} more characters)` : plain;
+}
+
+function evidenceOf(result: TestResult, primary: string | undefined): Evidence[] {
+  const found: Evidence[] = [];
+  for (const attachment of result.attachments) {
+    if (attachment.name !== 'evidence' || !attachment.contentType.startsWith('application/json')) continue;
+    const text = attachmentText(attachment);
+    if (text === undefined) continue;
+    try {
+      const parsed = JSON.parse(text) as Partial<Evidence> | Array<Partial<Evidence>>;
+      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+        const rule = typeof item.rule === 'string' && findRule(item.rule) ? item.rule : primary;
+        if (rule) found.push({ rule, request: item.request, response: item.response, curl: typeof item.curl === 'string' ? item.curl : undefined });
+      }
+    } catch {
+      // Evidence that is not JSON cannot be shown as a request and a response; the failure message still is.
+    }
+  }
+  return found;
+}
+
+function attachmentText(attachment: { body?: Buffer; path?: string }): string | undefined {
+  if (attachment.body) return attachment.body.toString('utf8');
+  if (!attachment.path) return undefined;
+  try {
+    return readFileSync(attachment.path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function projectOf(test: TestCase): string {
+  for (let suite = test.parent; suite; suite = suite.parent) {
+    const project = suite.project();
+    if (project) return project.name;
+    if (!suite.parent) break;
+  }
+  return '';
+}
+
+function describePath(test: TestCase): string {
+  // titlePath: ['', project, file, ...describes, title]
+  return test.titlePath().slice(3).join(' › ');
+}
+
+function relativeFile(file: string, rootDir: string): string {
+  return file.startsWith(`${rootDir}/`) ? file.slice(rootDir.length + 1) : file;
+}

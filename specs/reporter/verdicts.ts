@@ -1,0 +1,257 @@
+/**
+ * From the suite's test records to one verdict per rule of the catalogue and one verdict for the run.
+ * A run is conforming at MUST level only when every MUST rule that binds the service was checked and held:
+ * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
+ */
+import { LEVELS, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
+import type { Evidence, TestOutcome, TestRecord } from './test-records.ts';
+
+export const VERDICTS = ['pass', 'fail', 'warn', 'observed', 'skipped', 'not-run'] as const;
+export type RuleVerdict = (typeof VERDICTS)[number];
+export type VerdictCounts = Record<RuleVerdict, number>;
+
+export interface RuleTest {
+  title: string;
+  file: string;
+  line: number;
+  project: string;
+  outcome: TestOutcome;
+  /** Whether the test cites the rule, or only named it in a failure or warning (a shared contract check). */
+  cites: boolean;
+}
+
+export interface TestNote {
+  test: string;
+  text: string;
+}
+
+export interface RuleRow {
+  id: string;
+  level: Level;
+  section: string;
+  subject: Rule['subject'];
+  rule: string;
+  silent?: string;
+  verdict: RuleVerdict;
+  /** Why a rule was skipped or not run, or what blocked it. */
+  reason?: string;
+  tests: RuleTest[];
+  failures: TestNote[];
+  warnings: TestNote[];
+  observations: TestNote[];
+  /** Tests of this rule that were skipped while others ran. */
+  skippedTests: TestNote[];
+  evidence: Array<Evidence & { test: string }>;
+  throttledTests: number;
+}
+
+export interface RunInfo {
+  status: 'passed' | 'failed' | 'timedout' | 'interrupted';
+  startedAt: string;
+  durationMs: number;
+  generatedAt: string;
+}
+
+export interface RunMetadata {
+  targetUrl: string;
+  bundled: boolean;
+  readOnly: boolean;
+  quotaTests: boolean;
+  suiteVersion: string;
+  specVersion: string;
+  gitCommit: string;
+  rulesHash: string;
+}
+
+export type RunState = 'conforming' | 'not-conforming' | 'incomplete';
+
+export interface RunVerdict {
+  state: RunState;
+  conforming: boolean;
+  headline: string;
+  failedMust: string[];
+  skippedMust: Array<{ rule: string; reason: string }>;
+  partiallySkipped: Array<{ rule: string; tests: TestNote[] }>;
+  warnedShould: string[];
+  notes: string[];
+}
+
+export interface ConformanceReport {
+  format: 'petstore-conformance-report';
+  formatVersion: 1;
+  target: { url: string; bundled: boolean; readOnly: boolean; quotaTests: boolean };
+  generatedAt: string;
+  suiteVersion: string;
+  specVersion: string;
+  gitCommit: string;
+  rulesHash: string;
+  run: RunInfo;
+  verdict: RunVerdict;
+  counts: {
+    rules: VerdictCounts;
+    byLevel: Record<Level, VerdictCounts>;
+    bySection: Record<string, VerdictCounts>;
+    tests: Record<TestOutcome, number> & { total: number };
+    throttledTests: number;
+  };
+  throttling: TestNote[];
+  rules: RuleRow[];
+  /** Tests that break the suite's own protocol: unknown rule IDs, a title level that is not the rule's. */
+  problems: string[];
+}
+
+export function emptyCounts(): VerdictCounts {
+  return { pass: 0, fail: 0, warn: 0, observed: 0, skipped: 0, 'not-run': 0 };
+}
+
+export function buildReport(records: readonly TestRecord[], catalogue: Readonly<RulesCatalogue>, meta: RunMetadata, run: RunInfo): ConformanceReport {
+  const rows = catalogue.rules.map((rule) => ruleRow(rule, records));
+  const counts = {
+    rules: emptyCounts(),
+    byLevel: Object.fromEntries(LEVELS.map((level) => [level, emptyCounts()])) as Record<Level, VerdictCounts>,
+    bySection: Object.fromEntries(catalogue.sections.map((section) => [section, emptyCounts()])) as Record<string, VerdictCounts>,
+    tests: { passed: 0, failed: 0, skipped: 0, interrupted: 0, 'not-run': 0, total: records.length },
+    throttledTests: records.filter((record) => record.throttled.length > 0).length,
+  };
+  for (const row of rows) {
+    counts.rules[row.verdict]++;
+    counts.byLevel[row.level][row.verdict]++;
+    (counts.bySection[row.section] ??= emptyCounts())[row.verdict]++;
+  }
+  for (const record of records) counts.tests[record.outcome]++;
+
+  return {
+    format: 'petstore-conformance-report',
+    formatVersion: 1,
+    target: { url: meta.targetUrl, bundled: meta.bundled, readOnly: meta.readOnly, quotaTests: meta.quotaTests },
+    generatedAt: run.generatedAt,
+    suiteVersion: meta.suiteVersion,
+    specVersion: meta.specVersion,
+    gitCommit: meta.gitCommit,
+    rulesHash: meta.rulesHash,
+    run,
+    verdict: runVerdict(rows, records, run),
+    counts,
+    throttling: records.flatMap((record) => record.throttled.map((text) => ({ test: record.fullTitle, text }))),
+    rules: rows,
+    problems: protocolProblems(records, catalogue),
+  };
+}
+
+function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
+  const citing = records.filter((record) => record.rules.includes(rule.id));
+  const failures = records.flatMap((record) =>
+    record.failures.filter((failure) => failure.rules.includes(rule.id)).map((failure) => ({ test: record.fullTitle, text: failure.message })),
+  );
+  const warnings = notesFor(records, rule.id, 'warnings');
+  const observations = notesFor(records, rule.id, 'observations');
+  const naming = records.filter(
+    (record) =>
+      !record.rules.includes(rule.id) &&
+      (record.failures.some((failure) => failure.rules.includes(rule.id)) || record.warnings.some((note) => note.rule === rule.id)),
+  );
+  const ran = citing.filter((record) => record.outcome === 'passed' || record.outcome === 'failed');
+  const skipped = citing.filter((record) => record.outcome === 'skipped');
+  const failedTests = new Set([...citing, ...naming].filter((record) => record.outcome === 'failed').map((record) => record.fullTitle));
+
+  let verdict: RuleVerdict;
+  let reason: string | undefined;
+  if (failures.length > 0) verdict = 'fail';
+  else if (ran.some((record) => record.outcome === 'passed')) verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : 'pass';
+  else if (ran.length > 0) {
+    verdict = 'not-run';
+    const blockers = [...new Set(ran.flatMap((record) => record.failures.flatMap((failure) => failure.rules)))];
+    reason = `not checked: its tests stopped at a violation of ${blockers.join(', ') || 'another rule'} first`;
+  } else if (skipped.length > 0) {
+    verdict = 'skipped';
+    reason = [...new Set(skipped.map((record) => record.skipReason ?? 'skipped'))].join('; ');
+  } else {
+    verdict = 'not-run';
+    reason = notRunReason(rule, citing);
+  }
+
+  return {
+    id: rule.id,
+    level: rule.level,
+    section: rule.section,
+    subject: rule.subject,
+    rule: rule.rule,
+    ...(rule.silent ? { silent: rule.silent } : {}),
+    verdict,
+    ...(reason ? { reason } : {}),
+    tests: [...citing.map((record) => ruleTest(record, true)), ...naming.map((record) => ruleTest(record, false))],
+    failures,
+    warnings,
+    observations,
+    skippedTests: verdict === 'skipped' ? [] : skipped.map((record) => ({ test: record.fullTitle, text: record.skipReason ?? 'skipped' })),
+    evidence: [...citing, ...naming]
+      .filter((record) => failedTests.has(record.fullTitle) || warnings.some((note) => note.test === record.fullTitle))
+      .flatMap((record) => record.evidence.filter((item) => item.rule === rule.id).map((item) => ({ ...item, test: record.fullTitle }))),
+    throttledTests: citing.filter((record) => record.throttled.length > 0).length,
+  };
+}
+
+function notRunReason(rule: Rule, citing: readonly TestRecord[]): string {
+  if (citing.length > 0) return 'the run ended before its tests finished';
+  if (rule.subject === 'client') return "binds clients, not the service: checked on the suite's own client by the project's tests (npm test)";
+  return 'no test in this run cites it';
+}
+
+function notesFor(records: readonly TestRecord[], rule: string, kind: 'warnings' | 'observations'): TestNote[] {
+  return records.flatMap((record) =>
+    record.outcome === 'skipped' ? [] : record[kind].filter((note) => note.rule === rule).map((note) => ({ test: record.fullTitle, text: note.text })),
+  );
+}
+
+function ruleTest(record: TestRecord, cites: boolean): RuleTest {
+  return { title: record.fullTitle, file: record.file, line: record.line, project: record.project, outcome: record.outcome, cites };
+}
+
+function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], run: RunInfo): RunVerdict {
+  const mustRows = rows.filter((row) => row.level === 'MUST' && row.subject === 'service');
+  const failedMust = mustRows.filter((row) => row.verdict === 'fail').map((row) => row.id);
+  const skippedMust = mustRows
+    .filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run')
+    .map((row) => ({ rule: row.id, reason: row.reason ?? row.verdict }));
+  const partiallySkipped = rows.filter((row) => row.skippedTests.length > 0).map((row) => ({ rule: row.id, tests: row.skippedTests }));
+  const warnedShould = rows.filter((row) => row.level === 'SHOULD' && row.verdict === 'warn').map((row) => row.id);
+  const notes: string[] = [];
+  if (run.status === 'interrupted' || run.status === 'timedout') notes.push(`The run did not finish (${run.status}).`);
+  const otherFailures = records.filter((record) => record.outcome === 'failed' && !record.failures.some((f) => f.rules.some((id) => failedMust.includes(id))));
+  if (otherFailures.length > 0) notes.push(`${otherFailures.length} failed test(s) concern no failing MUST rule; see the rows they cite.`);
+
+  let state: RunState;
+  let headline: string;
+  if (failedMust.length > 0) {
+    state = 'not-conforming';
+    headline = `Not conforming: ${failedMust.length} MUST rule${plural(failedMust.length)} fail${failedMust.length === 1 ? 's' : ''} (${failedMust.join(', ')})`;
+  } else if (skippedMust.length > 0 || run.status === 'interrupted' || run.status === 'timedout') {
+    state = 'incomplete';
+    headline =
+      skippedMust.length > 0
+        ? `Not certified: ${skippedMust.length} MUST rule${plural(skippedMust.length)} not checked (${skippedMust.map((s) => s.rule).join(', ')}); a run that skips a MUST rule cannot be called conforming`
+        : 'Not certified: the run did not finish';
+  } else {
+    state = 'conforming';
+    headline = `Conforming at MUST level: all ${mustRows.length} MUST rules hold`;
+  }
+  return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partiallySkipped, warnedShould, notes };
+}
+
+function protocolProblems(records: readonly TestRecord[], catalogue: Readonly<RulesCatalogue>): string[] {
+  const problems: string[] = [];
+  const levels = new Map(catalogue.rules.map((rule) => [rule.id, rule.level]));
+  for (const record of records) {
+    if (record.unknownRules.length > 0) problems.push(`"${record.fullTitle}" cites ${record.unknownRules.join(', ')}, which fixtures/rules.yaml does not have`);
+    if (record.rules.length === 0 && record.unknownRules.length === 0) problems.push(`"${record.fullTitle}" cites no rule`);
+    const primary = record.rules[0];
+    if (primary && record.titleLevel && levels.get(primary) !== record.titleLevel) {
+      problems.push(`"${record.fullTitle}" says ${record.titleLevel}, but ${primary} is ${levels.get(primary)}`);
+    }
+  }
+  return problems;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

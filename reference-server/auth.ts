@@ -18,7 +18,7 @@ export type Authentication = { caller: Caller } | { problem: string };
 /** The challenge every 401 carries (RFC 6750 section 3). */
 export const BEARER_CHALLENGE = 'Bearer realm="petstore"';
 
-const BEARER = /^bearer[ \t]+(.*)$/is;
+const BEARER = /^bearer(?:[ \t]+(.*))?$/is;
 
 interface KnownKey {
   digest: Buffer;

@@ -73,6 +73,11 @@ export class FixedWindowLimiter implements RateLimiter {
     this.banAfter = options.banAfterRefusals ?? BAN_AFTER_REFUSALS;
   }
 
+  /** How many keys and addresses the limiter holds windows for. */
+  get trackedSubjects(): number {
+    return this.subjects.size;
+  }
+
   take(subject: string, quota: Quota, now: number): RateDecision {
     const state = this.stateOf(subject, now);
     if (state.bannedUntil > now) return this.refusal(state, quota, now, true);

@@ -81,32 +81,56 @@ export function parseNewPet(body: Uint8Array): Parsed<NewPetInput> {
     return bad('the request body is not valid UTF-8');
   }
   if (text.trim() === '') return bad('the request body is required: a JSON object with name and categoryId');
+  if (nestingDepth(text) > MAX_NESTING) return bad(`the request body is nested deeper than ${MAX_NESTING} levels`);
   let value: LosslessValue;
   try {
     value = parseLossless(text);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return bad(`the request body is not valid JSON: ${error.message}`);
-    return bad('the request body is not valid JSON: it is nested too deeply');
+    throw error;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return bad(`the request body must be a JSON object with name and categoryId, got ${describe(value)}`);
   }
-  const problems = schemaProblems('NewPet', value);
   const categoryId = value.categoryId;
-  if (problems.length === 0 && typeof categoryId === 'number' && !Number.isSafeInteger(categoryId)) {
-    // 1e18 or 9007199254740993.0: integral as a double, but the digits the client meant may already be lost.
-    problems.push(
-      Math.abs(categoryId) >= 2 ** 63
-        ? 'categoryId is outside the int64 range'
-        : 'categoryId beyond 2^53 must be written as a plain integer (no exponent or fraction)',
-    );
-  }
+  const inexact = inexactInteger(categoryId);
+  const problems = schemaProblems('NewPet', value).filter((problem) => !inexact || !problem.startsWith('categoryId '));
+  if (inexact) problems.push(`categoryId ${inexact}`);
   if (problems.length > 0) return bad(problems.join('; '));
   return ok({
     name: value.name as string,
     categoryId: categoryId as number | bigint,
     status: (value.status as PetStatus | undefined) ?? DEFAULT_STATUS,
   });
+}
+
+/** Parsing and validating recurse; a NewPet needs two levels, so a body nested far deeper is refused up front. */
+const MAX_NESTING = 32;
+
+/** How deeply arrays and objects nest in JSON text (brackets inside strings do not count). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * A number the lossless parse could not keep exact: written with an exponent or fraction (1e19, 1e400,
+ * 9007199254740993.0) and beyond 2^53, where the digits the client meant may already be lost.
+ */
+function inexactInteger(value: LosslessValue | undefined): string | undefined {
+  if (typeof value !== 'number' || Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) return undefined;
+  return Math.abs(value) >= 2 ** 63 ? 'is outside the int64 range' : 'beyond 2^53 must be written as a plain integer (no exponent or fraction)';
 }
 
 function describe(value: LosslessValue): string {

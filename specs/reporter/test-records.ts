@@ -78,7 +78,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     retries: 0,
     rules,
     unknownRules,
-    titleLevel: TITLE_PREFIX.exec(test.title)?.[2],
+    titleLevel: titleCitation(test.title)?.level,
     skipReason: undefined,
     warnings: [],
     observations: [],
@@ -113,9 +113,15 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
   };
 }
 
+/** The rule ID and level a title starts with (`LIST-1 MUST …`), if it follows the protocol. */
+export function titleCitation(title: string): { id: string; level: string } | undefined {
+  const match = TITLE_PREFIX.exec(title);
+  return match ? { id: match[1]!, level: match[2]! } : undefined;
+}
+
 function citedRules(title: string, annotations: ReadonlyArray<{ type: string; description?: string }>): { rules: string[]; unknownRules: string[] } {
   const cited = annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!.trim());
-  const fromTitle = TITLE_PREFIX.exec(title)?.[1];
+  const fromTitle = titleCitation(title)?.id;
   if (cited.length === 0 && fromTitle) cited.push(fromTitle);
   const unique = [...new Set(cited)];
   return { rules: unique.filter((id) => findRule(id)), unknownRules: unique.filter((id) => !findRule(id)) };

@@ -178,8 +178,13 @@ function failures(result: TestResult, primary: string | undefined): Failure[] {
   return found.length > 0 ? found : [{ rules: primary ? [primary] : [], message: `the test ended with status ${result.status}` }];
 }
 
+/** The text of a message without the terminal colour codes Playwright puts into expect() messages. */
+export function withoutColours(text: string): string {
+  return text.replace(ANSI, '');
+}
+
 function cleanMessage(message: string): string {
-  const plain = message.replace(ANSI, '').trim();
+  const plain = withoutColours(message).trim();
   return plain.length > MAX_MESSAGE ? `${plain.slice(0, MAX_MESSAGE)}\n… (${plain.length - MAX_MESSAGE} more characters)` : plain;
 }
 

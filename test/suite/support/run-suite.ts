@@ -1,0 +1,183 @@
+/**
+ * Runs the conformance suite (the root playwright.config.ts, exactly as a user would) as a child process
+ * against a target, and reads its JSON results: which tests passed, which failed, and which rules their
+ * failures name. This is how the project proves the suite catches broken servers and passes legitimate ones.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO_KEYS, keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
+import { PLAN_IDS } from '../../../lib/plans.ts';
+import { rulesNamedIn, titleCitation, withoutColours } from '../../../specs/reporter/test-records.ts';
+import { PLAYWRIGHT_CLI, REPO_ROOT } from '../../fixtures/listed-tests.ts';
+
+export interface SuiteRunOptions {
+  /** A short name for the run; its output goes to test-results/suite-variants/<label>. */
+  label: string;
+  baseUrl: string;
+  keys?: Readonly<KeysByPlan>;
+  /** Run only the tests whose title starts with one of these rule IDs; all tests when absent. */
+  rules?: readonly string[];
+  quotaTests?: boolean;
+  readOnly?: boolean;
+  workers?: number;
+  /** Extra environment for the suite. */
+  env?: Readonly<Record<string, string>>;
+  /** Extra command-line arguments (e.g. a reporter list). */
+  args?: readonly string[];
+  timeoutMs?: number;
+}
+
+export type SuiteTestStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+
+export interface SuiteTest {
+  title: string;
+  fullTitle: string;
+  file: string;
+  line: number;
+  /** Rules the test cites: annotations, else its title's prefix. */
+  rules: string[];
+  status: SuiteTestStatus;
+  errors: string[];
+  /** Rules named as [ID] in its error messages. */
+  namedRules: string[];
+  annotations: Array<{ type: string; description?: string }>;
+  durationMs: number;
+}
+
+export interface SuiteRunResult {
+  label: string;
+  tests: SuiteTest[];
+  exitCode: number;
+  durationMs: number;
+  /** Errors outside any test (config, global setup, a crash). */
+  globalErrors: string[];
+  output: string;
+}
+
+interface JsonResult {
+  status: SuiteTestStatus;
+  duration: number;
+  errors?: Array<{ message?: string }>;
+  annotations?: Array<{ type: string; description?: string }>;
+}
+interface JsonSpec {
+  title: string;
+  file: string;
+  line: number;
+  tests: Array<{ annotations?: Array<{ type: string; description?: string }>; results: JsonResult[] }>;
+}
+interface JsonSuite {
+  title: string;
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+interface JsonReport {
+  suites?: JsonSuite[];
+  errors?: Array<{ message?: string }>;
+}
+
+const execFileAsync = promisify(execFile);
+export const VARIANTS_OUTPUT = path.join(REPO_ROOT, 'test-results', 'suite-variants');
+
+/** The --grep that selects the tests of these rules by their title prefix (`LIST-1 MUST …`, never LIST-10). */
+export function grepForRules(rules: readonly string[]): string {
+  return `(^|\\s)(${rules.join('|')}) (MUST|SHOULD|GAP) `;
+}
+
+export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult> {
+  const outputDir = path.join(VARIANTS_OUTPUT, options.label);
+  rmSync(outputDir, { recursive: true, force: true });
+  mkdirSync(outputDir, { recursive: true });
+  const resultsFile = path.join(outputDir, 'results.json');
+  const args = [
+    PLAYWRIGHT_CLI,
+    'test',
+    '--reporter=json',
+    `--output=${path.join(outputDir, 'artifacts')}`,
+    ...(options.rules ? [`--grep=${grepForRules(options.rules)}`] : []),
+    ...(options.workers ? [`--workers=${options.workers}`] : []),
+    ...(options.args ?? []),
+  ];
+  const started = Date.now();
+  const { exitCode, output } = await execFileAsync(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: suiteEnv(options, resultsFile),
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: options.timeoutMs ?? 240_000,
+  }).then(
+    ({ stdout, stderr }) => ({ exitCode: 0, output: `${stdout}${stderr}` }),
+    (error: { code?: number | string; stdout?: string; stderr?: string; message: string }) => ({
+      exitCode: typeof error.code === 'number' ? error.code : -1,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}${typeof error.code === 'number' ? '' : `\n${error.message}`}`,
+    }),
+  );
+  const durationMs = Date.now() - started;
+  let report: JsonReport;
+  try {
+    report = JSON.parse(readFileSync(resultsFile, 'utf8')) as JsonReport;
+  } catch {
+    throw new Error(`the suite run "${options.label}" wrote no JSON results (exit ${exitCode}):\n${output.slice(-3_000)}`);
+  }
+  return {
+    label: options.label,
+    tests: (report.suites ?? []).flatMap((suite) => collect(suite, [])),
+    exitCode,
+    durationMs,
+    globalErrors: (report.errors ?? []).map((error) => clean(error.message ?? '')),
+    output,
+  };
+}
+
+/** The suite sees only what a user would set: the target, keys and flags; nothing of the parent test run. */
+function suiteEnv(options: SuiteRunOptions, resultsFile: string): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(PETSTORE_|PW_|PLAYWRIGHT_|TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|FORCE_COLOR|CI$)/.test(name)),
+  );
+  const keys = options.keys ?? DEMO_KEYS;
+  const keyEnv = Object.fromEntries(PLAN_IDS.filter((plan) => keys[plan].length > 0).map((plan) => [keyVariable(plan), keys[plan].join(',')]));
+  return {
+    ...inherited,
+    ...keyEnv,
+    PETSTORE_BASE_URL: options.baseUrl,
+    PETSTORE_QUOTA_TESTS: options.quotaTests ? '1' : '0',
+    PETSTORE_READ_ONLY: options.readOnly ? '1' : '0',
+    PETSTORE_FRESH_KEYS: '1',
+    PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
+    ...options.env,
+  };
+}
+
+function collect(suite: JsonSuite, describes: string[]): SuiteTest[] {
+  const own = (suite.specs ?? []).flatMap((spec) =>
+    spec.tests.map((test): SuiteTest => {
+      const result = test.results.at(-1);
+      const annotations = [...(test.annotations ?? []), ...(result?.annotations ?? [])];
+      const annotated = annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!.trim());
+      const citation = titleCitation(spec.title);
+      const errors = (result?.errors ?? []).map((error) => clean(error.message ?? ''));
+      return {
+        title: spec.title,
+        fullTitle: [...describes, spec.title].join(' › '),
+        file: spec.file,
+        line: spec.line,
+        rules: annotated.length > 0 ? [...new Set(annotated)] : citation ? [citation.id] : [],
+        status: result?.status ?? 'skipped',
+        errors,
+        namedRules: [...new Set(errors.flatMap(rulesNamedIn))],
+        annotations,
+        durationMs: result?.duration ?? 0,
+      };
+    }),
+  );
+  return [...own, ...(suite.suites ?? []).flatMap((inner) => collect(inner, [...describes, inner.title]))];
+}
+
+function clean(message: string): string {
+  return withoutColours(message).trim();
+}
+
+export function failed(test: SuiteTest): boolean {
+  return test.status === 'failed' || test.status === 'timedOut';
+}

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_KEYS, keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
 import { PLAN_IDS } from '../../../lib/plans.ts';
-import { rulesNamedIn, titleCitation, withoutColours } from '../../../specs/reporter/test-records.ts';
+import { rulesNamedIn, withoutColours } from '../../../specs/reporter/test-records.ts';
+import { citedRules, testsOf, type JsonReport, type JsonResult, type JsonTestEntry } from '../../fixtures/playwright-json.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../../fixtures/listed-tests.ts';
 
 export interface SuiteRunOptions {
@@ -29,7 +30,7 @@ export interface SuiteRunOptions {
   timeoutMs?: number;
 }
 
-export type SuiteTestStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+export type SuiteTestStatus = JsonResult['status'];
 
 export interface SuiteTest {
   title: string;
@@ -54,28 +55,6 @@ export interface SuiteRunResult {
   /** Errors outside any test (config, global setup, a crash). */
   globalErrors: string[];
   output: string;
-}
-
-interface JsonResult {
-  status: SuiteTestStatus;
-  duration: number;
-  errors?: Array<{ message?: string }>;
-  annotations?: Array<{ type: string; description?: string }>;
-}
-interface JsonSpec {
-  title: string;
-  file: string;
-  line: number;
-  tests: Array<{ annotations?: Array<{ type: string; description?: string }>; results: JsonResult[] }>;
-}
-interface JsonSuite {
-  title: string;
-  specs?: JsonSpec[];
-  suites?: JsonSuite[];
-}
-interface JsonReport {
-  suites?: JsonSuite[];
-  errors?: Array<{ message?: string }>;
 }
 
 const execFileAsync = promisify(execFile);
@@ -122,7 +101,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
   }
   return {
     label: options.label,
-    tests: (report.suites ?? []).flatMap((suite) => collect(suite, [])),
+    tests: testsOf(report).map(toSuiteTest),
     exitCode,
     durationMs,
     globalErrors: (report.errors ?? []).map((error) => clean(error.message ?? '')),
@@ -149,29 +128,22 @@ function suiteEnv(options: SuiteRunOptions, resultsFile: string): NodeJS.Process
   };
 }
 
-function collect(suite: JsonSuite, describes: string[]): SuiteTest[] {
-  const own = (suite.specs ?? []).flatMap((spec) =>
-    spec.tests.map((test): SuiteTest => {
-      const result = test.results.at(-1);
-      const annotations = [...(test.annotations ?? []), ...(result?.annotations ?? [])];
-      const annotated = annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!.trim());
-      const citation = titleCitation(spec.title);
-      const errors = (result?.errors ?? []).map((error) => clean(error.message ?? ''));
-      return {
-        title: spec.title,
-        fullTitle: [...describes, spec.title].join(' › '),
-        file: spec.file,
-        line: spec.line,
-        rules: annotated.length > 0 ? [...new Set(annotated)] : citation ? [citation.id] : [],
-        status: result?.status ?? 'skipped',
-        errors,
-        namedRules: [...new Set(errors.flatMap(rulesNamedIn))],
-        annotations,
-        durationMs: result?.duration ?? 0,
-      };
-    }),
-  );
-  return [...own, ...(suite.suites ?? []).flatMap((inner) => collect(inner, [...describes, inner.title]))];
+function toSuiteTest({ spec, test, fullTitle }: JsonTestEntry): SuiteTest {
+  const result = test.results?.at(-1);
+  const annotations = [...(test.annotations ?? []), ...(result?.annotations ?? [])];
+  const errors = (result?.errors ?? []).map((error) => clean(error.message ?? ''));
+  return {
+    title: spec.title,
+    fullTitle,
+    file: spec.file,
+    line: spec.line,
+    rules: citedRules(spec.title, annotations),
+    status: result?.status ?? 'skipped',
+    errors,
+    namedRules: [...new Set(errors.flatMap(rulesNamedIn))],
+    annotations,
+    durationMs: result?.duration ?? 0,
+  };
 }
 
 function clean(message: string): string {

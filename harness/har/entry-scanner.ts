@@ -1,0 +1,260 @@
+/**
+ * Splits a HAR document, fed in chunks of any size, into the JSON text of each element of `log.entries`,
+ * without ever holding the whole document: a capture of a million exchanges (or a browser HAR full of
+ * base64 images) is read in constant memory, one entry at a time. Everything outside the entries
+ * (creator, pages, browser, ...) is checked for balance and skipped.
+ */
+export class HarFormatError extends Error {
+  override name = 'HarFormatError';
+}
+
+type Container = 'root' | 'log' | 'other';
+
+interface ObjectFrame {
+  kind: 'object';
+  container: Container;
+  /** expecting a key (or the end), a colon, a value, or a comma (or the end) */
+  expect: 'key-or-end' | 'key' | 'colon' | 'value' | 'comma-or-end';
+  key: string;
+}
+
+interface EntriesFrame {
+  kind: 'entries';
+  expect: 'element-or-end' | 'element' | 'comma-or-end';
+}
+
+type Frame = ObjectFrame | EntriesFrame;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const PRIMITIVE = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+
+function isWhitespace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+export class HarEntryScanner {
+  private readonly frames: Frame[] = [];
+  private started = false;
+  private finished = false;
+  private sawLog = false;
+  private sawEntries = false;
+  private position = 0;
+  private entryCount = 0;
+
+  /** A value being captured (an entry) or skipped (anything else), tracked by depth and string state. */
+  private value: { keep: boolean; depth: number; inString: boolean; escape: boolean; pieces: string[] } | undefined;
+  /** A key string or a primitive value being read across chunks. */
+  private token: { type: 'key' | 'primitive' | 'string'; text: string; escape: boolean } | undefined;
+
+  /** How many entries have been returned so far. */
+  get entries(): number {
+    return this.entryCount;
+  }
+
+  /** Feeds the next chunk; returns the JSON texts of the entries it completed. */
+  push(chunk: string): string[] {
+    const out: string[] = [];
+    let i = 0;
+    const n = chunk.length;
+    while (i < n) {
+      if (this.value) {
+        i = this.continueValue(chunk, i, out);
+        continue;
+      }
+      if (this.token) {
+        i = this.continueToken(chunk, i);
+        continue;
+      }
+      const code = chunk.charCodeAt(i);
+      if (isWhitespace(code)) {
+        i++;
+        continue;
+      }
+      this.structural(chunk, i, code);
+      i++;
+      this.position++;
+    }
+    return out;
+  }
+
+  /** Checks that the document ended where it should; call after the last chunk. */
+  end(): void {
+    if (!this.started) throw new HarFormatError('the file is empty; expected a HAR document ({"log": {"entries": [...]}})');
+    if (!this.finished) {
+      const where = this.frames.some((frame) => frame.kind === 'entries') ? ` inside log.entries (after entry ${this.entryCount})` : '';
+      throw new HarFormatError(`the file ends before the HAR document does${where}: is it truncated?`);
+    }
+    if (!this.sawLog) throw new HarFormatError('the document has no "log" object, so it is not a HAR');
+    if (!this.sawEntries) throw new HarFormatError('"log" has no "entries" array, so it is not a HAR');
+  }
+
+  private fail(message: string): never {
+    throw new HarFormatError(`${message} at character ${this.position + 1}`);
+  }
+
+  private structural(chunk: string, at: number, code: number): void {
+    const char = chunk[at] ?? '';
+    if (this.finished) this.fail(`unexpected ${JSON.stringify(char)} after the end of the HAR document`);
+    const frame = this.frames.at(-1);
+    if (!frame) {
+      if (this.started) this.fail('unexpected data');
+      if (code !== OPEN_BRACE) this.fail(`the file is not a HAR document: it starts with ${JSON.stringify(char)} instead of {`);
+      this.started = true;
+      this.frames.push({ kind: 'object', container: 'root', expect: 'key-or-end', key: '' });
+      return;
+    }
+    if (frame.kind === 'entries') return this.inEntries(frame, code, char);
+    switch (frame.expect) {
+      case 'key-or-end':
+      case 'key':
+        if (code === CLOSE_BRACE && frame.expect === 'key-or-end') return this.closeObject();
+        if (code !== QUOTE) this.fail(`expected a property name, found ${JSON.stringify(char)}`);
+        this.token = { type: 'key', text: '"', escape: false };
+        return;
+      case 'colon':
+        if (char !== ':') this.fail(`expected ":" after "${frame.key}", found ${JSON.stringify(char)}`);
+        frame.expect = 'value';
+        return;
+      case 'value':
+        frame.expect = 'comma-or-end';
+        return this.startValue(frame, code);
+      case 'comma-or-end':
+        if (char === ',') frame.expect = 'key';
+        else if (code === CLOSE_BRACE) this.closeObject();
+        else this.fail(`expected "," or "}", found ${JSON.stringify(char)}`);
+        return;
+    }
+  }
+
+  private startValue(frame: ObjectFrame, code: number): void {
+    if (frame.container === 'root' && frame.key === 'log') {
+      if (code !== OPEN_BRACE) this.fail('"log" must be an object');
+      this.sawLog = true;
+      this.frames.push({ kind: 'object', container: 'log', expect: 'key-or-end', key: '' });
+      return;
+    }
+    if (frame.container === 'log' && frame.key === 'entries') {
+      if (code !== OPEN_BRACKET) this.fail('"log.entries" must be an array');
+      this.sawEntries = true;
+      this.frames.push({ kind: 'entries', expect: 'element-or-end' });
+      return;
+    }
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) this.value = { keep: false, depth: 1, inString: false, escape: false, pieces: [] };
+    else if (code === QUOTE) this.token = { type: 'string', text: '"', escape: false };
+    else this.token = { type: 'primitive', text: String.fromCharCode(code), escape: false };
+  }
+
+  private inEntries(frame: EntriesFrame, code: number, char: string): void {
+    if (code === CLOSE_BRACKET && frame.expect !== 'element') {
+      this.frames.pop();
+      return;
+    }
+    if (frame.expect === 'comma-or-end') {
+      if (char !== ',') this.fail(`expected "," or "]" after entry ${this.entryCount}, found ${JSON.stringify(char)}`);
+      frame.expect = 'element';
+      return;
+    }
+    if (code !== OPEN_BRACE) this.fail(`entry ${this.entryCount + 1} is not an object`);
+    frame.expect = 'comma-or-end';
+    this.value = { keep: true, depth: 1, inString: false, escape: false, pieces: ['{'] };
+  }
+
+  private closeObject(): void {
+    this.frames.pop();
+    if (this.frames.length === 0) this.finished = true;
+  }
+
+  private continueValue(chunk: string, start: number, out: string[]): number {
+    const value = this.value;
+    if (!value) return start;
+    let { depth, inString, escape } = value;
+    const n = chunk.length;
+    let i = start;
+    for (; i < n; i++) {
+      const code = chunk.charCodeAt(i);
+      if (inString) {
+        if (escape) escape = false;
+        else if (code === BACKSLASH) escape = true;
+        else if (code === QUOTE) inString = false;
+        continue;
+      }
+      if (code === QUOTE) inString = true;
+      else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
+      else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    this.position += i - start;
+    if (value.keep) value.pieces.push(chunk.slice(start, i));
+    if (depth === 0) {
+      this.value = undefined;
+      if (value.keep) {
+        this.entryCount++;
+        out.push(value.pieces.length === 1 ? (value.pieces[0] ?? '') : value.pieces.join(''));
+      }
+    } else {
+      Object.assign(value, { depth, inString, escape });
+    }
+    return i;
+  }
+
+  private continueToken(chunk: string, start: number): number {
+    const token = this.token;
+    if (!token) return start;
+    let i = start;
+    if (token.type === 'primitive') {
+      while (i < chunk.length && /[-+.\w]/.test(chunk[i] ?? '')) i++;
+      token.text += chunk.slice(start, i);
+      this.position += i - start;
+      if (i < chunk.length) this.finishPrimitive();
+      return i;
+    }
+    for (; i < chunk.length; i++) {
+      const code = chunk.charCodeAt(i);
+      if (token.escape) token.escape = false;
+      else if (code === BACKSLASH) token.escape = true;
+      else if (code === QUOTE) {
+        i++;
+        token.text += chunk.slice(start, i);
+        this.position += i - start;
+        this.finishString();
+        return i;
+      }
+    }
+    token.text += chunk.slice(start, i);
+    this.position += i - start;
+    return i;
+  }
+
+  private finishPrimitive(): void {
+    const text = this.token?.text ?? '';
+    this.token = undefined;
+    if (!PRIMITIVE.test(text)) this.fail(`${JSON.stringify(text)} is not a JSON value`);
+  }
+
+  private finishString(): void {
+    const token = this.token;
+    this.token = undefined;
+    if (!token || token.type !== 'key') return;
+    let key: string;
+    try {
+      key = JSON.parse(token.text) as string;
+    } catch {
+      this.fail(`invalid property name ${token.text}`);
+    }
+    const frame = this.frames.at(-1);
+    if (frame?.kind === 'object') {
+      frame.key = key;
+      frame.expect = 'colon';
+    }
+  }
+}

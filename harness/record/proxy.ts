@@ -1,0 +1,212 @@
+/**
+ * The recording reverse proxy: clients talk to it as if it were the upstream; it forwards each request,
+ * hands the upstream's answer back unchanged, and writes the exchange, secrets replaced, to the capture.
+ * It never follows a redirect itself, so a key is never carried to wherever an upstream points.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Redactor } from '../../lib/redact.ts';
+import type { KeysByPlan } from '../../lib/keys.ts';
+import { splitAuthorization } from '../har/credentials.ts';
+import type { CaptureWriter } from '../har/write.ts';
+import { CredentialNamer } from './credentials.ts';
+import { harEntry, type CapturedExchange } from './har-entry.ts';
+
+export interface RecordingProxyOptions {
+  /** The upstream's base URL, e.g. http://127.0.0.1:8080/v1. */
+  upstream: string;
+  /** 0 for a free port. */
+  port: number;
+  writer: CaptureWriter;
+  /** Keys to recognise by plan and to keep out of the capture. */
+  keys: Readonly<KeysByPlan>;
+  onExchange?(exchange: { method: string; path: string; status: number }): void;
+  onWarning?(message: string): void;
+}
+
+export interface RecordingProxy {
+  /** Where clients point instead of the upstream: http://127.0.0.1:<port> plus the upstream's base path. */
+  baseUrl: string;
+  /** Stops accepting, lets exchanges in flight finish (they are recorded), then resolves. */
+  close(): Promise<void>;
+}
+
+/** Describe one hop, not the message; never copied across. Accept-Encoding is dropped so bodies are recorded readable. */
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'host',
+  'accept-encoding',
+]);
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const UPSTREAM_TIMEOUT_MS = 60_000;
+const CLOSE_GRACE_MS = 5_000;
+
+export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
+  const upstream = new URL(options.upstream);
+  const transport = upstream.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true });
+  const redactor = new Redactor(options.keys);
+  const namer = new CredentialNamer(options.keys);
+  const warned = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let proxyOrigin = '';
+
+  const server = http.createServer((incoming, outgoing) => {
+    const done = handle(incoming, outgoing).catch((error: unknown) => {
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(502, { 'content-type': 'application/json' });
+        outgoing.end(JSON.stringify({ code: 'bad_gateway', message: `recorder: the upstream did not answer (${describe(error)})`, status: 502 }));
+      } else outgoing.destroy();
+      options.onWarning?.(`${incoming.method} ${incoming.url}: not recorded, the upstream did not answer (${describe(error)})`);
+    });
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  });
+
+  async function handle(incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
+    const started = new Date();
+    const startedAt = performance.now();
+    const requestBody = await readBody(incoming);
+    const method = incoming.method ?? 'GET';
+    const target = new URL(incoming.url ?? '/', upstream.origin);
+    const requestHeaders = forwardedHeaders(incoming.rawHeaders);
+    requestHeaders.push(['Host', upstream.host]);
+    if (requestBody.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH') requestHeaders.push(['Content-Length', String(requestBody.length)]);
+
+    const response = await send(transport, agent, target, method, requestHeaders, requestBody);
+    const waitMs = performance.now() - startedAt;
+    const responseBody = await readBody(response);
+    const totalMs = performance.now() - startedAt;
+
+    const responseHeaders = forwardedHeaders(response.rawHeaders);
+    // The client gets redirects within the upstream pointed at the proxy; the capture keeps what the upstream said.
+    const toClient = responseHeaders.map(([name, value]): [string, string] => [name, name.toLowerCase() === 'location' ? towardsProxy(value, upstream, proxyOrigin) : value]);
+    outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, [...toClient, ['Content-Length', String(responseBody.length)]].flat());
+    outgoing.end(responseBody);
+
+    const status = response.statusCode ?? 0;
+    const exchange: CapturedExchange = {
+      started,
+      waitMs,
+      totalMs,
+      method,
+      url: target,
+      requestHeaders,
+      requestBody,
+      status,
+      statusText: response.statusMessage ?? '',
+      httpVersion: response.httpVersion,
+      responseHeaders,
+      responseBody,
+    };
+    const lowerHeaders = Object.fromEntries(responseHeaders.map(([name, value]) => [name.toLowerCase(), value]));
+    const authorization = incoming.headers.authorization;
+    let scrub = (text: string): string => redactor.text(text);
+    let authorizationText: string | undefined;
+    if (authorization !== undefined) {
+      const { scheme, token } = splitAuthorization(authorization);
+      if (token) {
+        const naming = namer.name(token, { status, headers: lowerHeaders });
+        if (naming.warning && !warned.has(naming.warning)) {
+          warned.add(naming.warning);
+          options.onWarning?.(naming.warning);
+        }
+        scrub = (text: string): string => redactor.text(text).split(token).join(naming.placeholder);
+        authorizationText = scheme ? `${scheme} ${naming.placeholder}` : naming.placeholder;
+      }
+    }
+    options.writer.write(harEntry(exchange, scrub, authorizationText));
+    options.onExchange?.({ method, path: scrub(target.pathname + target.search), status });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  proxyOrigin = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl: `${proxyOrigin}${upstream.pathname.replace(/\/+$/, '')}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
+      await Promise.race([Promise.all([...inFlight]), grace]);
+      server.closeAllConnections();
+      await closed;
+      agent.destroy();
+    },
+  };
+}
+
+function send(
+  transport: typeof http | typeof https,
+  agent: http.Agent,
+  target: URL,
+  method: string,
+  headers: Array<[string, string]>,
+  body: Buffer,
+): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = transport.request(target, { method, headers: headers.flat(), agent, timeout: UPSTREAM_TIMEOUT_MS }, resolve);
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function forwardedHeaders(raw: string[]): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (!NOT_FORWARDED.has(name.toLowerCase())) headers.push([name, raw[i + 1] ?? '']);
+  }
+  return headers;
+}
+
+/**
+ * An absolute redirect to the upstream is pointed back at the proxy, so the client stays recorded; relative
+ * ones already resolve against the proxy, and redirects elsewhere are passed on, never followed.
+ */
+function towardsProxy(location: string, upstream: URL, proxyOrigin: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(location)) return location;
+  try {
+    const resolved = new URL(location);
+    return resolved.origin === upstream.origin ? `${proxyOrigin}${resolved.pathname}${resolved.search}${resolved.hash}` : location;
+  } catch {
+    return location;
+  }
+}
+
+function readBody(stream: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) stream.destroy(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,84 @@
+/**
+ * What the record and replay commands share as command-line programs: options parsed strictly, and every
+ * failure said in one line (exit 2 for bad input, 1 for anything else), never as a stack trace.
+ */
+import { connect } from 'node:net';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CaptureInputError } from '../har/read.ts';
+
+/** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseOptions<T extends Options>(args: string[], options: T, allowPositionals: boolean) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = (error as Error).message;
+    const flag = /'(-[^']*)'/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new InputError(`unknown option ${flag ?? ''}; run with --help to see the options`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new InputError(message.replace(/\.$/, '').replace(/'/g, ''));
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new InputError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
+    throw error;
+  }
+}
+
+/** Runs a command's main function and turns what it throws into one line on stderr and an exit code. */
+export function runCli(command: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const isInput = error instanceof InputError || error instanceof CaptureInputError;
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${command}: ${message.split('\n')[0]}\n`);
+      process.exit(isInput ? 2 : 1);
+    },
+  );
+}
+
+export function wholeNumberOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) throw new InputError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}
+
+/** Resolves when a TCP connection to the URL's host and port opens; a one-line InputError otherwise. */
+export function assertReachable(url: string, what: string, timeoutMs = 3_000): Promise<void> {
+  const { hostname, port, protocol } = new URL(url);
+  const portNumber = Number(port || (protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: portNumber });
+    const fail = (reason: string): void => {
+      socket.destroy();
+      reject(new InputError(`cannot reach ${what} ${safeUrl(url)}: ${reason}`));
+    };
+    socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs / 1000} s`));
+    socket.once('connect', () => {
+      socket.end();
+      resolve();
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      fail(error.code === 'ECONNREFUSED' ? 'connection refused (is it running?)' : error.code === 'ENOTFOUND' ? 'unknown host' : error.message),
+    );
+  });
+}
+
+/** A URL fit to print: user and password, if any, removed. */
+export function safeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\/$/, url.endsWith('/') ? '/' : '');
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * A capture entry as the replayer needs it: validated once, with the parts a browser or another tool may
+ * leave out made explicit (no recorded body, no start time), and base64 bodies decoded.
+ */
+import { CaptureInputError, type RawEntry } from '../har/read.ts';
+
+export interface RecordedResponse {
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** undefined when the capture holds no body text (browsers may leave it out). */
+  body: string | undefined;
+}
+
+export interface RecordedExchange {
+  /** 1-based position in the capture. */
+  number: number;
+  /** Milliseconds since the epoch; undefined when the entry has no usable startedDateTime. */
+  startedMs: number | undefined;
+  /** How long the recorded exchange took (the entry's `time`), in milliseconds. */
+  recordedMs: number | undefined;
+  method: string;
+  url: URL;
+  /** As recorded, in order (placeholders in place of keys). */
+  headers: Array<[string, string]>;
+  body: string | undefined;
+  response: RecordedResponse;
+}
+
+interface LooseNameValue {
+  name?: unknown;
+  value?: unknown;
+}
+
+interface LooseEntry {
+  startedDateTime?: unknown;
+  time?: unknown;
+  request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown } };
+  response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
+}
+
+export function toRecordedExchange({ number, entry }: RawEntry, file: string): RecordedExchange {
+  const loose = entry as LooseEntry;
+  const fail = (what: string): never => {
+    throw new CaptureInputError(`${file}: entry ${number} ${what}`);
+  };
+  const request = loose.request ?? fail('has no "request"');
+  const response = loose.response ?? fail('has no "response"');
+  if (typeof request.method !== 'string' || !/^[A-Za-z]+$/.test(request.method)) fail('has no valid request.method');
+  if (typeof request.url !== 'string') fail('has no request.url');
+  let url: URL;
+  try {
+    url = new URL(request.url as string);
+  } catch {
+    return fail(`has a request.url that is not an absolute URL: ${JSON.stringify(String(request.url).slice(0, 80))}`);
+  }
+  if (typeof response.status !== 'number' || !Number.isInteger(response.status)) fail('has no numeric response.status');
+  const started = typeof loose.startedDateTime === 'string' ? Date.parse(loose.startedDateTime) : NaN;
+  const postText = request.postData?.text;
+  return {
+    number,
+    startedMs: Number.isNaN(started) ? undefined : started,
+    recordedMs: typeof loose.time === 'number' && loose.time >= 0 ? loose.time : undefined,
+    method: (request.method as string).toUpperCase(),
+    url,
+    headers: nameValues(request.headers, () => fail('has request.headers that are not a list of {name, value}')),
+    body: typeof postText === 'string' && postText.length > 0 ? postText : undefined,
+    response: {
+      status: response.status as number,
+      headers: lowerCaseHeaders(nameValues(response.headers, () => fail('has response.headers that are not a list of {name, value}'))),
+      body: contentText(response.content),
+    },
+  };
+}
+
+function nameValues(value: unknown, fail: () => never): Array<[string, string]> {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return fail();
+  return (value as LooseNameValue[]).map((pair) => {
+    if (typeof pair?.name !== 'string') return fail();
+    return [pair.name, pair.value === undefined || pair.value === null ? '' : String(pair.value)];
+  });
+}
+
+export function lowerCaseHeaders(headers: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    result[lower] = result[lower] === undefined ? value : `${result[lower]}, ${value}`;
+  }
+  return result;
+}
+
+function contentText(content: { text?: unknown; encoding?: unknown } | undefined): string | undefined {
+  if (typeof content?.text !== 'string') return undefined;
+  return content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+}

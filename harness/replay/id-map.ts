@@ -1,0 +1,109 @@
+/**
+ * Stateful replay: a pet created as 17 in the recording may be created as 3 on the target, and every later
+ * request that named 17 must name 3. Ids are kept as exact decimal text (lib/lossless-json.ts), so ids
+ * above 2^53 map as exactly as small ones.
+ *
+ * Where ids are recognised: path segments below the base (/pets/17), and JSON fields named `id` or `petId`
+ * in request and response bodies. Other numbers (categoryId, limit) are never touched, even when equal.
+ */
+import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+
+const ID_FIELDS = new Set(['id', 'petId']);
+const INTEGER_TEXT = /^-?\d+$/;
+
+export class IdMap {
+  private readonly replayedByRecorded = new Map<string, string>();
+  private identity = true;
+
+  get size(): number {
+    return this.replayedByRecorded.size;
+  }
+
+  /** True while every id learned is the same on both sides: bodies can then be compared as text. */
+  get isIdentity(): boolean {
+    return this.identity;
+  }
+
+  learn(recorded: string, replayed: string): void {
+    this.replayedByRecorded.set(recorded, replayed);
+    if (recorded !== replayed) this.identity = false;
+  }
+
+  lookup(recorded: string): string | undefined {
+    return this.replayedByRecorded.get(recorded);
+  }
+
+  /** /pets/17 -> /pets/3 once 17 is known to be 3. */
+  remapPath(path: string): string {
+    if (this.replayedByRecorded.size === 0) return path;
+    return path
+      .split('/')
+      .map((segment) => (INTEGER_TEXT.test(segment) ? (this.replayedByRecorded.get(segment) ?? segment) : segment))
+      .join('/');
+  }
+
+  /** A request body with recorded ids replaced; the text unchanged when nothing had to change. */
+  remapBody(text: string | undefined): string | undefined {
+    if (text === undefined || this.replayedByRecorded.size === 0) return text;
+    let value: LosslessValue;
+    try {
+      value = parseLossless(text);
+    } catch {
+      return text;
+    }
+    let changed = false;
+    const remapped = mapIdFields(value, (id) => {
+      const replayed = this.replayedByRecorded.get(id);
+      if (replayed !== undefined && replayed !== id) changed = true;
+      return replayed;
+    });
+    return changed ? stringifyLossless(remapped) : text;
+  }
+
+  /** A recorded response body in the target's ids, to compare with what the target answered. */
+  normalise(value: LosslessValue): LosslessValue {
+    if (this.identity) return value;
+    return mapIdFields(value, (id) => this.replayedByRecorded.get(id));
+  }
+}
+
+/** The id a creation assigned, from its response body: a JSON object with an `id`. */
+export function createdId(value: LosslessValue | undefined): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const id = value.id;
+  return typeof id === 'string' ? id : idText(id);
+}
+
+/** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
+export function namedIds(path: string, body: string | undefined): string[] {
+  const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));
+  if (body !== undefined && /"(?:id|petId)"/.test(body)) {
+    try {
+      mapIdFields(parseLossless(body), (id) => {
+        ids.push(id);
+        return undefined;
+      });
+    } catch {
+      // Not JSON: only the path can name ids.
+    }
+  }
+  return ids;
+}
+
+function mapIdFields(value: LosslessValue, replace: (id: string) => string | undefined): LosslessValue {
+  if (Array.isArray(value)) return value.map((item) => mapIdFields(item, replace));
+  if (value === null || typeof value !== 'object') return value;
+  const result: { [key: string]: LosslessValue } = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const id = ID_FIELDS.has(key) ? (typeof inner === 'string' ? inner : idText(inner)) : undefined;
+    const replaced = id === undefined ? undefined : replace(id);
+    const mapped = replaced === undefined ? mapIdFields(inner, replace) : typeof inner === 'string' ? replaced : idValue(replaced);
+    Object.defineProperty(result, key, { value: mapped, enumerable: true, writable: true, configurable: true });
+  }
+  return result;
+}
+
+function idValue(text: string): LosslessValue {
+  const number = Number(text);
+  return Number.isSafeInteger(number) ? number : BigInt(text);
+}

@@ -1,0 +1,82 @@
+/**
+ * Causality when exchanges run concurrently. Exchanges start in recorded order, and:
+ * - one that names an id (in its path or body) created earlier in the recording waits until the exchange
+ *   that created it is done, so the target has the pet and the id map knows its new id;
+ * - reads and writes of a collection keep their recorded order relative to each other (a list waits for the
+ *   creations recorded before it, a creation for the lists before it), while reads run together and writes
+ *   run together. So a list sees the same creations it saw when recorded.
+ */
+export interface CausalNeeds {
+  /** The recorded id this exchange creates, if it is a creation. */
+  creates: string | undefined;
+  /** Recorded ids the request names. */
+  names: readonly string[];
+  /** The collection the exchange reads or writes as a whole (e.g. "pets"), if any. */
+  collection: string | undefined;
+  writes: boolean;
+}
+
+interface Group {
+  writes: boolean;
+  /** The group before it, done: what every member waits for. */
+  after: Promise<void>;
+  inFlight: number;
+  closed: boolean;
+  done: Promise<void>;
+  resolve(): void;
+}
+
+const NOTHING = Promise.resolve();
+
+export class CausalOrder {
+  private readonly creations = new Map<string, Promise<void>>();
+  private readonly groups = new Map<string, Group>();
+
+  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done. */
+  enter(needs: CausalNeeds): { ready: Promise<void>; finish: () => void } {
+    const waits: Array<Promise<void>> = [];
+    for (const id of needs.names) {
+      const creation = this.creations.get(id);
+      if (creation) waits.push(creation);
+    }
+    const group = needs.collection === undefined ? undefined : this.join(needs.collection, needs.writes);
+    if (group) waits.push(group.after);
+
+    let created: (() => void) | undefined;
+    if (needs.creates !== undefined) {
+      const id = needs.creates;
+      const promise = new Promise<void>((resolve) => (created = resolve));
+      this.creations.set(id, promise);
+      void promise.then(() => {
+        if (this.creations.get(id) === promise) this.creations.delete(id);
+      });
+    }
+    return {
+      ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
+      finish: () => {
+        created?.();
+        if (group) {
+          group.inFlight--;
+          if (group.closed && group.inFlight === 0) group.resolve();
+        }
+      },
+    };
+  }
+
+  private join(collection: string, writes: boolean): Group {
+    const current = this.groups.get(collection);
+    if (current && current.writes === writes) {
+      current.inFlight++;
+      return current;
+    }
+    let resolve = (): void => undefined;
+    const done = new Promise<void>((r) => (resolve = r));
+    const group: Group = { writes, after: current ? current.done : NOTHING, inFlight: 1, closed: false, done, resolve };
+    if (current) {
+      current.closed = true;
+      if (current.inFlight === 0) current.resolve();
+    }
+    this.groups.set(collection, group);
+    return group;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The replay loop: reads the capture a second time, entry by entry (never all of it at once), and sends
+ * each Pet Store exchange at its recorded pace scaled by `speed` (0: as fast as the target answers), with
+ * up to `concurrency` in flight while keeping causality (ordering.ts).
+ */
+import { basename } from 'node:path';
+import { sleep } from '../../lib/backoff.ts';
+import { matchOperation } from '../../lib/contract.ts';
+import { readCapture } from '../har/read.ts';
+import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
+import { createdId, namedIds } from './id-map.ts';
+import { parseLossless } from '../../lib/lossless-json.ts';
+import { CausalOrder, type CausalNeeds } from './ordering.ts';
+import type { ReplayResults } from './results.ts';
+import { replayExchange, type ReplayContext } from './run-exchange.ts';
+
+export interface ReplayLoopOptions {
+  speed: number;
+  concurrency: number;
+  /** Called after every exchange; cheap, so it may decide itself whether to draw. */
+  onProgress?(): void;
+}
+
+/** This many transport failures in a row mean the target is gone, not that one exchange failed. */
+const MAX_CONSECUTIVE_ERRORS = 20;
+
+export interface ReplayOutcome {
+  /** Why the replay stopped before the end of the capture, if it did. */
+  aborted: string | undefined;
+}
+
+export async function replayCapture(path: string, context: ReplayContext, results: ReplayResults, options: ReplayLoopOptions): Promise<ReplayOutcome> {
+  const file = basename(path);
+  const order = new CausalOrder();
+  const slots = new Slots(options.concurrency);
+  const inFlight = new Set<Promise<void>>();
+  const startedAt = performance.now();
+  let firstRecordedMs: number | undefined;
+  let sequence = 0;
+  let consecutiveErrors = 0;
+  let aborted: string | undefined;
+
+  for await (const raw of readCapture(path)) {
+    if (aborted) break;
+    const recorded = toRecordedExchange(raw, file);
+    if (recorded.response.status === 0) continue;
+    const pathBelow = context.base.below(recorded.url);
+    if (pathBelow === undefined) continue;
+
+    if (options.speed > 0 && recorded.startedMs !== undefined) {
+      firstRecordedMs ??= recorded.startedMs;
+      const due = startedAt + (recorded.startedMs - firstRecordedMs) / options.speed;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+    }
+    await slots.take();
+    if (aborted) {
+      slots.give();
+      break;
+    }
+    sequence++;
+    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow));
+    const task = ready
+      .then(() => replayExchange(recorded, sequence, pathBelow, context))
+      .then((result) => {
+        results.add(result);
+        consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
+        if (consecutiveErrors >= MAX_CONSECUTIVE_ERRORS && !aborted) {
+          aborted = `the target stopped answering (${result.error}) at exchange ${result.sequence} (entry ${result.entry}); ${MAX_CONSECUTIVE_ERRORS} failed in a row`;
+        }
+        options.onProgress?.();
+      })
+      .finally(() => {
+        finish();
+        slots.give();
+        inFlight.delete(task);
+      });
+    inFlight.add(task);
+  }
+  await Promise.all(inFlight);
+  return { aborted };
+}
+
+function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds {
+  const operation = matchOperation(recorded.method, pathBelow)?.operation;
+  const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
+  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? recordedCreatedId(recorded) : undefined;
+  // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
+  const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;
+  return { creates, names: namedIds(pathBelow, recorded.body), collection, writes };
+}
+
+function recordedCreatedId(recorded: RecordedExchange): string | undefined {
+  const body = recorded.response.body;
+  if (body === undefined || !body.includes('"id"')) return undefined;
+  try {
+    return createdId(parseLossless(body));
+  } catch {
+    return undefined;
+  }
+}
+
+/** At most `size` exchanges in flight; the rest wait their turn in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}

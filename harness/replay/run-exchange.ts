@@ -1,0 +1,177 @@
+/**
+ * One exchange of a replay: send the recorded request to the target (ids remapped, the target's key in
+ * place of the placeholder, 429s waited out), then check the answer against the contract with the suite's
+ * own checks and compare it with the recorded answer.
+ *
+ * Recorded 429s: the refusal is part of what was recorded, so the request is sent once, never retried,
+ * and a 429 at replay is the expected answer (status compared only: Retry-After and the body are volatile).
+ * When the target does not refuse it this time, that is reported with the throttling figures, not as a
+ * difference: quotas depend on everything else that used the key, not on the implementation alone.
+ */
+import { matchOperation, type OperationId } from '../../lib/contract.ts';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
+import { parseLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import type { CaptureBase } from './base.ts';
+import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
+import type { CredentialResolver } from './credentials.ts';
+import type { RecordedExchange } from './exchange.ts';
+import { describeTransportError, type HttpClient, type ReceivedResponse } from './http-client.ts';
+import { createdId, type IdMap } from './id-map.ts';
+import type { IgnoreSet } from './ignore.ts';
+import type { ThrottleGates } from './throttle.ts';
+
+export type Verdict = 'identical' | 'different' | 'violation' | 'throttled' | 'error';
+
+export interface ExchangeResult {
+  /** 1-based position among the exchanges replayed. */
+  sequence: number;
+  /** 1-based position in the capture. */
+  entry: number;
+  operation: OperationId | undefined;
+  method: string;
+  /** Recorded path and query below the base, e.g. /pets/17. */
+  path: string;
+  /** What was sent, after id remapping, e.g. /pets/3. */
+  sentPath: string;
+  /** As recorded: placeholders, never keys. */
+  requestHeaders: Array<[string, string]>;
+  requestBody: string | undefined;
+  recorded: ComparableResponse & { ms: number | undefined };
+  replayed: (ComparableResponse & { ms: number }) | undefined;
+  violations: Violation[];
+  differences: Difference[];
+  throttle: { retries: number; waitedMs: number; gaveUp: boolean };
+  recorded429: 'reproduced' | 'not-reproduced' | undefined;
+  error: string | undefined;
+  verdict: Verdict;
+  /** Milliseconds since the epoch when the exchange was done. */
+  finishedAt: number;
+}
+
+export interface ReplayContext {
+  base: CaptureBase;
+  /** The target's base URL, without a trailing slash. */
+  target: string;
+  client: HttpClient;
+  credentials: CredentialResolver;
+  ids: IdMap;
+  ignore: IgnoreSet;
+  gates: ThrottleGates;
+  backoff?: BackoffPolicy;
+}
+
+/** Not sent again: they describe the recorded connection, or are recomputed, or replaced. */
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'authorization', 'proxy-authorization', 'te', 'upgrade', 'trailer']);
+
+export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, context: ReplayContext): Promise<ExchangeResult> {
+  const { ids, credentials, gates } = context;
+  const operation = matchOperation(recorded.method, pathBelow)?.operation;
+  const search = recorded.url.search;
+  const sentPathOnly = ids.remapPath(pathBelow);
+  const body = ids.remapBody(recorded.body);
+
+  const headers: Record<string, string> = {};
+  let authorization: string | undefined;
+  for (const [name, value] of recorded.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') authorization = value;
+    if (NOT_REPLAYED.has(lower) || lower.startsWith(':')) continue;
+    headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
+  }
+  const credential = authorization === undefined ? undefined : credentials.resolve(authorization);
+  if (credential) headers.authorization = credential.header;
+  const gate = credential?.header ?? '';
+
+  const result: ExchangeResult = {
+    sequence,
+    entry: recorded.number,
+    operation: operation?.id,
+    method: recorded.method,
+    path: pathBelow + search,
+    sentPath: sentPathOnly + search,
+    requestHeaders: recorded.headers,
+    requestBody: recorded.body,
+    recorded: { ...recorded.response, ms: recorded.recordedMs },
+    replayed: undefined,
+    violations: [],
+    differences: [],
+    throttle: { retries: 0, waitedMs: 0, gaveUp: false },
+    recorded429: undefined,
+    error: undefined,
+    verdict: 'identical',
+    finishedAt: 0,
+  };
+
+  const request = { method: recorded.method, url: new URL(context.target + sentPathOnly + search), headers, body };
+  const policy = context.backoff ?? DEFAULT_BACKOFF;
+  const expectRefusal = recorded.response.status === 429;
+  let response: ReceivedResponse;
+  try {
+    for (;;) {
+      result.throttle.waitedMs += await gates.pass(gate);
+      response = await context.client.send(request);
+      if (response.status !== 429) break;
+      const asked = retryAfterMs(response.headers['retry-after'], response.receivedAt);
+      if (expectRefusal) {
+        gates.hold(gate, response.receivedAt + (asked ?? policy.baseMs));
+        break;
+      }
+      result.throttle.retries++;
+      gates.hold(gate, response.receivedAt + backoffDelayMs(result.throttle.retries, asked, policy));
+      if (result.throttle.retries >= policy.maxAttempts) {
+        result.throttle.gaveUp = true;
+        break;
+      }
+    }
+  } catch (error) {
+    result.error = describeTransportError(error);
+    result.verdict = 'error';
+    result.finishedAt = Date.now();
+    return result;
+  }
+  result.replayed = { status: response.status, headers: response.headers, body: response.body, ms: response.ms };
+
+  if (operation) {
+    result.violations = checkResponse({
+      operation: operation.id,
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+      plan: response.status === 401 ? undefined : credential?.plan,
+      now: response.receivedAt,
+    });
+  }
+
+  let parsedReplayed: LosslessValue | undefined;
+  if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
+    parsedReplayed = parseOrUndefined(response.body);
+    const recordedId = createdId(parseOrUndefined(recorded.response.body));
+    const replayedId = createdId(parsedReplayed);
+    if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
+  }
+
+  if (expectRefusal) {
+    result.recorded429 = response.status === 429 ? 'reproduced' : 'not-reproduced';
+  } else if (!result.throttle.gaveUp) {
+    result.differences = compareResponses(recorded.response, result.replayed, context.ignore.forOperation(operation?.id), ids, parsedReplayed);
+  }
+  result.verdict =
+    result.violations.length > 0 ? 'violation' : result.throttle.gaveUp ? 'throttled' : result.differences.length > 0 ? 'different' : 'identical';
+  result.finishedAt = Date.now();
+  return result;
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+function parseOrUndefined(text: string | undefined): LosslessValue | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseLossless(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -4,7 +4,9 @@
  *   that created it is done, so the target has the pet and the id map knows its new id;
  * - reads and writes of a collection keep their recorded order relative to each other (a list waits for the
  *   creations recorded before it, a creation for the lists before it), while reads run together and writes
- *   run together. So a list sees the same creations it saw when recorded.
+ *   run together. So a list sees the same creations it saw when recorded;
+ * - a request refused with 429 when recorded waits for every earlier request with the same credential, and
+ *   later ones wait for it, so the refusal falls on the same request as when recorded.
  */
 export interface CausalNeeds {
   /** The recorded id this exchange creates, if it is a creation. */
@@ -14,6 +16,10 @@ export interface CausalNeeds {
   /** The collection the exchange reads or writes as a whole (e.g. "pets"), if any. */
   collection: string | undefined;
   writes: boolean;
+  /** The recorded Authorization value, if any. */
+  credential: string | undefined;
+  /** Whether the recording has this request refused with 429. */
+  refused: boolean;
 }
 
 interface Group {
@@ -39,8 +45,10 @@ export class CausalOrder {
       const creation = this.creations.get(id);
       if (creation) waits.push(creation);
     }
-    const group = needs.collection === undefined ? undefined : this.join(needs.collection, needs.writes);
-    if (group) waits.push(group.after);
+    const groups: Group[] = [];
+    if (needs.collection !== undefined) groups.push(this.join(`collection ${needs.collection}`, needs.writes));
+    if (needs.credential !== undefined) groups.push(this.join(`credential ${needs.credential}`, needs.refused));
+    for (const group of groups) waits.push(group.after);
 
     let created: (() => void) | undefined;
     if (needs.creates !== undefined) {
@@ -55,7 +63,7 @@ export class CausalOrder {
       ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
       finish: () => {
         created?.();
-        if (group) {
+        for (const group of groups) {
           group.inFlight--;
           if (group.closed && group.inFlight === 0) group.resolve();
         }
@@ -63,8 +71,9 @@ export class CausalOrder {
     };
   }
 
-  private join(collection: string, writes: boolean): Group {
-    const current = this.groups.get(collection);
+  /** Joins the current group of its kind under `key`, or opens the next one (which waits for this one). */
+  private join(key: string, writes: boolean): Group {
+    const current = this.groups.get(key);
     if (current && current.writes === writes) {
       current.inFlight++;
       return current;
@@ -76,7 +85,7 @@ export class CausalOrder {
       current.closed = true;
       if (current.inFlight === 0) current.resolve();
     }
-    this.groups.set(collection, group);
+    this.groups.set(key, group);
     return group;
   }
 }

@@ -87,7 +87,8 @@ function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds
   const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? recordedCreatedId(recorded) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
   const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;
-  return { creates, names: namedIds(pathBelow, recorded.body), collection, writes };
+  const credential = recorded.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  return { creates, names: namedIds(pathBelow, recorded.body), collection, writes, credential, refused: recorded.response.status === 429 };
 }
 
 function recordedCreatedId(recorded: RecordedExchange): string | undefined {

@@ -1,0 +1,79 @@
+/** Reading captures: the streaming HAR reader gives the same entries as JSON.parse whatever the chunking, and says what is wrong with a bad file. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { HarEntryScanner } from '../../harness/har/entry-scanner.ts';
+import { readCapture } from '../../harness/har/read.ts';
+import { CaptureWriter } from '../../harness/har/write.ts';
+import { entry, tempDir } from './support.ts';
+
+const DOCUMENT = JSON.stringify(
+  {
+    log: {
+      version: '1.2',
+      creator: { name: 'browser', version: '1', comment: 'braces in strings: }]{["\\' },
+      pages: [{ id: 'page_1', title: 'a ] page', pageTimings: { onLoad: -1 } }],
+      entries: [
+        { n: 1, text: 'quote \\" and } and ]', nested: { deep: [1, [2, [3]]] } },
+        { n: 2, unicode: 'ünïcødé ✓', escaped: '\\\\' },
+        { n: 3, empty: {}, list: [] },
+      ],
+      comment: null,
+    },
+  },
+  null,
+  2,
+);
+
+function scan(text: string, chunkSize: number): unknown[] {
+  const scanner = new HarEntryScanner();
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += chunkSize) out.push(...scanner.push(text.slice(at, at + chunkSize)));
+  scanner.end();
+  return out.map((part) => JSON.parse(part) as unknown);
+}
+
+test('entries come out whole and exact, however the document is cut into chunks', () => {
+  const expected = (JSON.parse(DOCUMENT) as { log: { entries: unknown[] } }).log.entries;
+  for (const size of [1, 2, 3, 5, 13, 64, DOCUMENT.length]) expect(scan(DOCUMENT, size), `chunks of ${size}`).toEqual(expected);
+});
+
+const BROKEN: Array<[string, string, RegExp]> = [
+  ['an empty file', '', /empty/],
+  ['a JSON array', '[1, 2]', /not a HAR document: it starts with "\["/],
+  ['a truncated document', DOCUMENT.slice(0, DOCUMENT.indexOf('"n": 3')), /ends before the HAR document does inside log.entries \(after entry 2\)/],
+  ['no log', '{"entries": []}', /no "log" object/],
+  ['no entries', '{"log": {"version": "1.2"}}', /no "entries" array/],
+  ['an entry that is not an object', '{"log": {"entries": [{"a": 1}, 7]}}', /entry 2 is not an object/],
+  ['a bad literal', '{"log": {"version": tru, "entries": []}}', /"tru" is not a JSON value/],
+  ['data after the document', '{"log": {"entries": []}} {}', /after the end of the HAR document/],
+];
+
+for (const [what, text, message] of BROKEN) {
+  test(`${what} is refused with a message saying so`, () => {
+    expect(() => scan(text, 7)).toThrow(message);
+  });
+}
+
+test('a capture is read entry by entry from .har and from .har.ndjson alike, and the writer closes both into valid files', async () => {
+  const dir = tempDir('har-reader');
+  const entries = [1, 2, 3].map((n) => entry({ url: `http://127.0.0.1:1/v1/pets/${n}`, status: 200, responseBody: `{"id":${n}}` }));
+  for (const name of ['capture.har', 'capture.har.ndjson']) {
+    const path = join(dir, name);
+    const writer = await CaptureWriter.open(path, { name: 'test', version: '1' });
+    for (const item of entries) writer.write(item);
+    await writer.close();
+    const read: unknown[] = [];
+    for await (const raw of readCapture(path)) read.push(raw.entry);
+    expect(read, name).toEqual(entries);
+  }
+});
+
+test('a bad line of an NDJSON capture is named by its line number', async () => {
+  const path = join(tempDir('ndjson'), 'bad.har.ndjson');
+  writeFileSync(path, `${JSON.stringify(entry({ url: 'http://h/v1/pets', status: 200 }))}\n\n{"oops": \n`);
+  const read = async (): Promise<void> => {
+    for await (const raw of readCapture(path)) void raw;
+  };
+  await expect(read()).rejects.toThrow(/bad\.har\.ndjson: line 3 is not valid JSON/);
+});

@@ -1,0 +1,47 @@
+/** Stateful replay: recorded ids become the ids the target assigned, exactly, above 2^53 too, and nothing else is touched. */
+import { expect, test } from '@playwright/test';
+import { createdId, IdMap, namedIds } from '../../harness/replay/id-map.ts';
+import { parseLossless } from '../../lib/lossless-json.ts';
+
+test('a recorded id in a later path becomes the id the target assigned', () => {
+  const ids = new IdMap();
+  ids.learn('17', '3');
+  expect(ids.remapPath('/pets/17')).toBe('/pets/3');
+  expect(ids.remapPath('/pets/170')).toBe('/pets/170');
+  expect(ids.remapPath('/pets')).toBe('/pets');
+  expect(ids.isIdentity).toBe(false);
+});
+
+test('ids above 2^53 map exactly, as text, in paths and bodies', () => {
+  const ids = new IdMap();
+  const recorded = createdId(parseLossless('{"id": 9223372036854775801, "name": "Rex"}'));
+  expect(recorded).toBe('9223372036854775801');
+  ids.learn('7', '1152921504606846983');
+  ids.learn(recorded ?? '', '12');
+  expect(ids.remapPath('/pets/7')).toBe('/pets/1152921504606846983');
+  expect(ids.remapPath('/pets/9223372036854775801')).toBe('/pets/12');
+  expect(ids.remapBody('{"petId":7,"categoryId":7,"name":"7"}')).toBe('{"petId":1152921504606846983,"categoryId":7,"name":"7"}');
+});
+
+test('a recorded response is put in the target ids before comparison; other numbers stay', () => {
+  const ids = new IdMap();
+  ids.learn('17', '9007199254740993');
+  const normalised = ids.normalise(parseLossless('[{"id":17,"categoryId":17},{"id":5,"categoryId":1}]'));
+  expect(normalised).toEqual([
+    { id: 9007199254740993n, categoryId: 17 },
+    { id: 5, categoryId: 1 },
+  ]);
+});
+
+test('a body without ids to change is sent byte for byte as recorded', () => {
+  const ids = new IdMap();
+  ids.learn('1', '2');
+  const body = '{ "name" : "Rex",  "categoryId": 1 }';
+  expect(ids.remapBody(body)).toBe(body);
+  expect(ids.remapBody('not json')).toBe('not json');
+});
+
+test('the ids a request names are found in its path and its id fields', () => {
+  expect(namedIds('/pets/42', undefined)).toEqual(['42']);
+  expect(namedIds('/pets', '{"petId": 9223372036854775807, "categoryId": 3}')).toEqual(['9223372036854775807']);
+});

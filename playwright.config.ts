@@ -1,0 +1,87 @@
+/**
+ * The conformance suite: `npm run conformance`. With PETSTORE_BASE_URL unset it starts the bundled reference
+ * server on a free port with time sped up 60 times (a minute window lasts a second, a day 24 minutes) and
+ * certifies it; with PETSTORE_BASE_URL set it certifies that target with the PETSTORE_API_KEY_<PLAN> keys.
+ * See the README, "Running the conformance suite", for every variable.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { fixturePath } from './lib/fixtures.ts';
+import { keyVariable } from './lib/keys.ts';
+import { PLAN_IDS } from './lib/plans.ts';
+import { catalogue } from './lib/rules.ts';
+import { establishRun } from './specs/support/run.ts';
+import { BUNDLED_TIME_SCALE, settingsFromEnv } from './specs/support/settings.ts';
+
+const run = await establishRun();
+const settings = settingsFromEnv(process.env, run.port);
+
+const CONFORMANCE_REPORTER = './specs/reporter/conformance-reporter.ts';
+const reporters: ReporterDescription[] = [
+  ['list'],
+  ['html', { open: 'never', outputFolder: 'reports/conformance/playwright' }],
+  ['junit', { outputFile: 'reports/conformance/junit.xml' }],
+  ['json', { outputFile: 'reports/conformance/results.json' }],
+];
+if (existsSync(new URL(CONFORMANCE_REPORTER, import.meta.url))) reporters.push([CONFORMANCE_REPORTER, { outputFolder: 'reports/conformance' }]);
+
+export default defineConfig({
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  workers: 2,
+  retries: 0,
+  timeout: settings.bundled ? 30_000 : 180_000,
+  outputDir: 'test-results/conformance',
+  reporter: reporters,
+  globalTeardown: './specs/support/global-teardown.ts',
+  metadata: {
+    targetUrl: settings.baseUrl,
+    bundled: settings.bundled,
+    readOnly: settings.readOnly,
+    quotaTests: settings.quotaTests,
+    suiteVersion: (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    specVersion: catalogue.specVersion,
+    gitCommit: gitCommit(),
+    rulesHash: createHash('sha256').update(readFileSync(fixturePath('rules.yaml'))).digest('hex'),
+  },
+  use: {
+    baseURL: settings.baseUrl,
+    // Traces record every request's headers, the Authorization header included: a key would leak into them.
+    trace: 'off',
+    // No extraHTTPHeaders: Playwright would add them to every request, a key included, even where a test
+    // means to send none. Each request sets its own Authorization header.
+  },
+  // The measuring project comes first so its longest tests (a daily quota) start at once.
+  projects: [
+    { name: 'rate-limits', testDir: 'specs/rate-limits' },
+    { name: 'functional', testDir: 'specs/functional' },
+  ],
+  webServer: settings.bundled
+    ? {
+        command: 'npx tsx reference-server/main.ts',
+        port: run.port,
+        reuseExistingServer: false,
+        timeout: 30_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: {
+          HOST: '127.0.0.1',
+          PORT: String(run.port),
+          PETSTORE_TIME_SCALE: String(BUNDLED_TIME_SCALE),
+          PETSTORE_LOG: 'off',
+          // The documented demo keys (lib/keys.ts), stated so the server and the suite agree whatever the shell holds.
+          ...Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), settings.keys[plan].join(',')])),
+        },
+      }
+    : undefined,
+});
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}

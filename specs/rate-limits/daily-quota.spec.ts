@@ -1,0 +1,59 @@
+/**
+ * The daily quota of each documented plan (tests tagged @quota; PETSTORE_QUOTA_TESTS=1, always on for the
+ * bundled server). The key's day is used up minute window by minute window; no more than the daily quota may
+ * be admitted, and exactly that many when the key is known fresh (bundled server, PETSTORE_FRESH_KEYS=1).
+ * A test whose estimated cost exceeds PETSTORE_QUOTA_BUDGET_SECONDS is skipped with its estimate.
+ */
+import { plans } from '../../lib/plans.ts';
+import { consumeDay } from '../support/daily-quota.ts';
+import { freshWindow } from '../support/minute-window.ts';
+import { QUOTA, rule, test } from '../support/test.ts';
+import { readingOf } from '../support/window-analysis.ts';
+import { count, DOCUMENTED_PLANS, planRule, quotaOf } from './plans.ts';
+
+/** Requests per second the suite sends in a burst on this kind of machine, with room to spare. */
+const ASSUMED_REQUESTS_PER_SECOND = 2_000;
+const MINUTE_WINDOW_WAIT_MS = 120_000;
+
+for (const plan of DOCUMENTED_PLANS) {
+  const { perMinute, perDay } = quotaOf(plan);
+  const name = plans[plan].name;
+  test(...rule(
+    planRule(plan),
+    `a ${name} key is admitted at most ${count(perDay)} requests in a day (exactly ${count(perDay)} on a fresh key), then refused`,
+    { tag: [QUOTA], also: ['RL-1'] }), async ({ keys, check, target }, testInfo) => {
+      const { quotaTests, quotaBudgetSeconds, freshKeys } = target.settings;
+      test.skip(!quotaTests, 'set PETSTORE_QUOTA_TESTS=1 to run the tests that use up a daily quota');
+      const client = await keys.daily(plan);
+      test.setTimeout(testInfo.timeout + MINUTE_WINDOW_WAIT_MS);
+      const fresh = await freshWindow(client, { maxWaitMs: MINUTE_WINDOW_WAIT_MS });
+      if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
+
+      const probe = readingOf(fresh.probe);
+      const windowMs = Math.max(1_000, Math.floor(((probe.reset ?? 0) * 1000 - probe.sentAt) / 1000) * 1000);
+      const windows = Math.ceil(perDay / perMinute);
+      const estimateMs = windows * windowMs * 1.15 + (perDay / ASSUMED_REQUESTS_PER_SECOND) * 1000;
+      test.skip(
+        estimateMs > quotaBudgetSeconds * 1000,
+        `estimated ${Math.ceil(estimateMs / 1000)} s (${windows} windows of about ${windowMs / 1000} s and ${count(perDay)} requests) exceeds PETSTORE_QUOTA_BUDGET_SECONDS=${quotaBudgetSeconds}; raise it to run this test`,
+      );
+      test.setTimeout(testInfo.timeout + estimateMs * 2);
+
+      const outcome = await consumeDay(client, {
+        quota: { perMinute, perDay },
+        fresh: freshKeys,
+        admittedBefore: 1,
+        windowMs,
+        progress: (line) => console.log(`${name} daily quota: ${line}`),
+      });
+      keys.markExhausted(client);
+      check.expect(outcome.overQuota === undefined, `expected no more than ${count(perDay)} requests admitted in a day, request ${count(outcome.admitted)} was admitted`, { evidence: outcome.overQuota });
+      if (freshKeys) {
+        check.expect(!outcome.earlyRefusal, `expected ${count(perDay)} requests admitted in a day on a key unused today, it was refused for the day after ${count(outcome.admitted)}`, { evidence: outcome.dayRefusal });
+      } else {
+        check.observe(`${count(outcome.admitted)} requests were admitted before the day's refusal (the key may have been used earlier today)`, 'RL-GAP-2');
+      }
+      console.log(`${name} daily quota: ${count(outcome.admitted)} admitted over ${outcome.windows} windows`);
+    },
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The minute limit of each documented plan, measured in one fresh window: exactly the documented number of
+ * requests admitted, the next refused with 429 and Retry-After, and the headers consistent throughout.
+ */
+import { plans } from '../../lib/plans.ts';
+import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import type { Exchange } from '../support/exchange.ts';
+import { measureMinuteWindow } from '../support/minute-window.ts';
+import { answer } from '../support/pets.ts';
+import { rule, test } from '../support/test.ts';
+import { readingOf } from '../support/window-analysis.ts';
+import { count, DOCUMENTED_PLANS, maxWindowWaitMs, planRule, quotaOf } from './plans.ts';
+
+for (const plan of DOCUMENTED_PLANS) {
+  const { perMinute } = quotaOf(plan);
+  const name = plans[plan].name;
+  test(...rule(
+    planRule(plan),
+    `a ${name} key is admitted exactly ${count(perMinute)} requests in one minute window, and the next is refused with 429`,
+    { also: ['RL-1', 'RL-2', 'RL-4', 'RL-6', 'RL-7'] }), async ({ keys, check }, testInfo) => {
+      const client = await keys.measuring(plan);
+      const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout) });
+      if ('unavailable' in measured) return test.skip(true, measured.unavailable);
+      for (const reason of measured.retaken) check.observe(`measurement taken again: ${reason}`, 'RL-GAP-2');
+      const { analysis, burst, extra } = measured;
+      const firstRefused = burst.find((exchange) => exchange.response.status === 429);
+      check.expect(
+        analysis.refusedInBurst === 0,
+        `expected all ${count(perMinute)} requests of a fresh window admitted, got ${count(analysis.admitted)} admitted and ${analysis.refusedInBurst} refused`,
+        { evidence: firstRefused },
+      );
+      check.expect(extra.response.status === 429, `expected request ${count(perMinute + 1)} in one window to be refused with 429, got ${answer(extra)}`, { evidence: extra });
+      if (extra.response.status === 429) {
+        const retryAfter = extra.response.headers['retry-after'];
+        if (check.expect(retryAfter !== undefined, 'expected the 429 to carry Retry-After, got none', { rule: 'RL-1', evidence: extra })) {
+          check.expect(retryAfterMs(retryAfter, extra.receivedAt) !== undefined, `expected Retry-After as delta-seconds or an HTTP-date, got "${retryAfter}"`, { rule: 'RL-2', evidence: extra });
+        }
+        const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((header) => extra.response.headers[header] === undefined);
+        check.expect(missing.length === 0, `expected the X-RateLimit-* headers on the 429 too, missing ${missing.join(', ')}`, { rule: 'RL-4', evidence: extra });
+      }
+      check.expect(analysis.remainingProblem === undefined, analysis.remainingProblem ?? '', { rule: 'RL-6', evidence: repeatedRemaining(burst) });
+      check.expect(analysis.resetProblem === undefined, analysis.resetProblem ?? '', { rule: 'RL-7', evidence: burst.find((exchange) => readingOf(exchange).reset !== readingOf(measured.probe).reset) });
+    },
+  );
+}
+
+/** An admitted response whose Remaining another admitted response also carried, as evidence. */
+function repeatedRemaining(burst: readonly Exchange[]): Exchange | undefined {
+  const seen = new Set<number | undefined>();
+  for (const exchange of burst.filter((item) => item.response.status !== 429)) {
+    const remaining = readingOf(exchange).remaining;
+    if (seen.has(remaining)) return exchange;
+    seen.add(remaining);
+  }
+  return burst[0];
+}

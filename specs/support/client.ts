@@ -1,0 +1,151 @@
+/**
+ * The validating, polite client every spec talks to the target through. Every response it receives is
+ * checked against the contract (lib/response-checks.ts, the same checks the replay harness runs) and every
+ * finding is judged by its rule; bodies are parsed losslessly, so an id above 2^53 survives. Outside the
+ * tests that measure a limit, a 429 is waited out per Retry-After with exponential backoff and jitter
+ * (lib/backoff.ts), never retried at once, and noted as throttling.
+ */
+import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
+import type { OperationId } from '../../lib/contract.ts';
+import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import type { PlanId } from '../../lib/plans.ts';
+import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { checkResponse } from '../../lib/response-checks.ts';
+import type { Exchange, Method, SentRequest, Transport } from './exchange.ts';
+import type { RuleJudge } from './judge.ts';
+
+/** wait: a 429 is waited out and the request sent again. measure: a 429 is handed to the caller. */
+export type Politeness = 'wait' | 'measure';
+
+export interface ClientOptions {
+  transport: Transport;
+  baseUrl: string;
+  /** The Authorization header value, or undefined to send none. */
+  authorization: string | undefined;
+  /** The plan of the key in `authorization`, when it is a key the target was configured with. */
+  plan: PlanId | undefined;
+  judge: RuleJudge;
+  politeness: Politeness;
+  /** Milliseconds this test may still spend waiting; a longer Retry-After ends the test with a clear message. */
+  timeLeftMs: () => number;
+  backoff?: BackoffPolicy;
+  random?: () => number;
+  wait?: (ms: number) => Promise<void>;
+}
+
+export interface RawBody {
+  /** Sent as is; undefined sends no body at all. */
+  body?: string;
+  contentType?: string;
+}
+
+export type Query = Record<string, string | number>;
+
+export class PetStoreClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  get plan(): PlanId | undefined {
+    return this.options.plan;
+  }
+
+  get authorization(): string | undefined {
+    return this.options.authorization;
+  }
+
+  /** The same client sending another Authorization header (undefined: none). */
+  withAuthorization(authorization: string | undefined, plan?: PlanId): PetStoreClient {
+    return new PetStoreClient({ ...this.options, authorization, plan });
+  }
+
+  listPets(query: Query = {}): Promise<Exchange> {
+    return this.call('listPets', 'GET', `/pets${queryString(query)}`);
+  }
+
+  createPet(pet: LosslessValue): Promise<Exchange> {
+    return this.createPetRaw({ body: stringifyLossless(pet), contentType: 'application/json' });
+  }
+
+  createPetRaw({ body, contentType }: RawBody): Promise<Exchange> {
+    return this.call('createPet', 'POST', '/pets', body, contentType);
+  }
+
+  getPet(id: LosslessValue | string): Promise<Exchange> {
+    const text = typeof id === 'string' ? id : idText(id);
+    if (text === undefined) throw new Error(`getPet needs an integer id, got ${String(id)}`);
+    return this.call('getPet', 'GET', `/pets/${encodeURIComponent(text)}`);
+  }
+
+  listOrders(): Promise<Exchange> {
+    return this.call('listOrders', 'GET', '/store/orders');
+  }
+
+  /** Any documented operation, by id: what the auth and header tests use to cover every operation alike. */
+  operation(id: OperationId, petId: string = '1'): Promise<Exchange> {
+    switch (id) {
+      case 'listPets':
+        return this.listPets();
+      case 'createPet':
+        return this.createPet({ name: 'conformance auth probe', categoryId: 1 });
+      case 'getPet':
+        return this.getPet(petId);
+      case 'listOrders':
+        return this.listOrders();
+    }
+  }
+
+  async call(operation: OperationId, method: Method, path: string, body?: string, contentType?: string): Promise<Exchange> {
+    const { politeness, backoff = DEFAULT_BACKOFF } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      const exchange = await this.sendOnce(operation, method, path, body, contentType);
+      if (exchange.response.status !== 429 || politeness === 'measure') return exchange;
+      if (attempt >= backoff.maxAttempts) {
+        throw new Error(`[${this.options.judge.primary}] ${method} ${path} was still refused with 429 after ${attempt} attempts spaced per Retry-After`);
+      }
+      await this.waitOut(exchange, attempt);
+    }
+  }
+
+  /** Honours a 429: at least Retry-After, plus exponential backoff with full jitter. */
+  private async waitOut(exchange: Exchange, attempt: number): Promise<void> {
+    const { backoff = DEFAULT_BACKOFF, random = Math.random, wait = sleep, judge, timeLeftMs } = this.options;
+    const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
+    const delay = backoffDelayMs(attempt, retryAfter, backoff, random);
+    const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+    if (delay > timeLeftMs()) {
+      throw new Error(
+        `[${judge.primary}] ${where} was refused with 429 and asked to wait ${Math.ceil(delay / 1000)} s (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}), longer than this test may take; the key's quota may be used up`,
+      );
+    }
+    judge.throttled(`${where} answered 429 (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}); waited ${delay} ms before attempt ${attempt + 1}`);
+    await wait(delay);
+  }
+
+  private async sendOnce(operation: OperationId, method: Method, path: string, body?: string, contentType?: string): Promise<Exchange> {
+    const { transport, baseUrl, authorization, plan, judge } = this.options;
+    const headers: Record<string, string> = {};
+    if (authorization !== undefined) headers.Authorization = authorization;
+    if (contentType !== undefined) headers['Content-Type'] = contentType;
+    const request: SentRequest = { method, url: `${baseUrl}${path}`, headers, ...(body !== undefined ? { body } : {}) };
+    const sentAt = Date.now();
+    const response = await transport.send(request);
+    const receivedAt = Date.now();
+    const exchange: Exchange = { operation, request, response, json: parseBody(response.body), plan, sentAt, receivedAt };
+    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: response.body, plan, now: receivedAt });
+    for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
+    return exchange;
+  }
+}
+
+function parseBody(body: string): LosslessValue | undefined {
+  if (body.trim() === '') return undefined;
+  try {
+    return parseLossless(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function queryString(query: Query): string {
+  const entries = Object.entries(query);
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)])).toString()}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * Turns "this expectation of rule X did not hold" into what the rule's level calls for, so a spec never
+ * chooses between failing and warning itself: a MUST violation fails the test (softly, so one test reports
+ * every violation it sees), a SHOULD violation is a warning, a GAP finding is an observation. Messages start
+ * with `[RULE-ID]` and come with the exchange that proved them as `evidence`; the conformance reporter
+ * depends on both.
+ */
+import { expect, type TestInfo } from '@playwright/test';
+import type { Redactor } from '../../lib/redact.ts';
+import { ruleById } from '../../lib/rules.ts';
+import { evidenceOf } from './evidence.ts';
+import type { Exchange } from './exchange.ts';
+
+/** A burst of a thousand bad responses should read as one finding, not a thousand. */
+export const MAX_REPORTED_PER_RULE = 5;
+
+const ruleExpect = expect.extend({
+  toHold(received: { holds: boolean; message: string }) {
+    return { pass: received.holds, message: () => received.message, name: 'toHold' };
+  },
+});
+
+export interface Judgement {
+  /** The rule judged; the test's primary rule when omitted. */
+  rule?: string;
+  /** The exchange that shows the violation. */
+  evidence?: Exchange;
+}
+
+export class RuleJudge {
+  private readonly reported = new Map<string, number>();
+
+  constructor(
+    private readonly testInfo: TestInfo,
+    /** The rule the test's title cites first. */
+    readonly primary: string,
+    private readonly redactor: Redactor,
+  ) {}
+
+  /**
+   * Judges one expectation; returns whether it held, so a spec can stop where going on makes no sense.
+   * `message` says what was expected and what came: "expected 201, got 400".
+   */
+  expect(holds: boolean, message: string, judgement: Judgement = {}): boolean {
+    if (holds) return true;
+    const rule = judgement.rule ?? this.primary;
+    const count = (this.reported.get(rule) ?? 0) + 1;
+    this.reported.set(rule, count);
+    if (count > MAX_REPORTED_PER_RULE) return false;
+    const more = count === MAX_REPORTED_PER_RULE ? ' (further violations of this rule in this test are not repeated)' : '';
+    const text = `[${rule}] ${message}${more}`;
+    if (judgement.evidence) this.attachEvidence(rule, judgement.evidence);
+    switch (ruleById(rule).level) {
+      case 'MUST':
+        ruleExpect.soft({ holds: false, message: text }).toHold();
+        break;
+      case 'SHOULD':
+        this.testInfo.annotations.push({ type: 'warning', description: text });
+        break;
+      case 'GAP':
+        this.testInfo.annotations.push({ type: 'observation', description: text });
+        break;
+    }
+    return false;
+  }
+
+  /** Records what the target did where the spec is silent. */
+  observe(message: string, rule: string = this.primary): void {
+    ruleById(rule);
+    this.testInfo.annotations.push({ type: 'observation', description: `[${rule}] ${message}` });
+  }
+
+  /** Notes that a 429 was waited out (the report counts throttled tests). */
+  throttled(message: string): void {
+    this.testInfo.annotations.push({ type: 'throttled', description: message });
+  }
+
+  /** How many violations of each rule this test found, reported or not. */
+  get violations(): ReadonlyMap<string, number> {
+    return this.reported;
+  }
+
+  private attachEvidence(rule: string, exchange: Exchange): void {
+    const evidence = evidenceOf(rule, exchange, this.redactor);
+    this.testInfo.attachments.push({ name: 'evidence', contentType: 'application/json', body: Buffer.from(JSON.stringify(evidence, null, 2)) });
+  }
+}

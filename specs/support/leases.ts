@@ -1,0 +1,175 @@
+/**
+ * Key leases across the run's workers, kept as files in a run-scoped folder (never the key itself: its
+ * SHA-256). A test that measures a quota holds its key exclusively; functional tests hold the key they share
+ * in common mode. An exclusive lease waits for common holders to leave and, while it waits, lets no new one
+ * in, so a measurement is never disturbed and never starved. A lease whose process died is taken back.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { sleep } from '../../lib/backoff.ts';
+
+export interface Lease {
+  key: string;
+  release(): void;
+}
+
+export interface LeaseOptions {
+  /** How often a waiting lease looks again. */
+  pollMs?: number;
+  signal?: AbortSignal;
+  /** Whether a process is still running; injectable for tests. */
+  isAlive?: (pid: number) => boolean;
+  pid?: number;
+}
+
+const EXCLUSIVE = 'exclusive';
+const COMMON_PREFIX = 'common-';
+const EXHAUSTED = 'exhausted';
+
+export class KeyLeases {
+  private readonly pollMs: number;
+  private readonly isAlive: (pid: number) => boolean;
+  private readonly pid: number;
+  private sequence = 0;
+  private readonly heldInCommon = new Map<string, number>();
+
+  constructor(
+    private readonly dir: string,
+    options: LeaseOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 20;
+    this.isAlive = options.isAlive ?? processIsAlive;
+    this.pid = options.pid ?? process.pid;
+  }
+
+  /**
+   * An exclusive lease on the first of `candidates` that can be had, in their order of preference; waits
+   * while all are held. Keys whose day is used up are taken only when nothing else is left.
+   */
+  async exclusive(candidates: readonly string[], signal?: AbortSignal): Promise<Lease> {
+    // A key this process holds in common would wait for itself.
+    const usable = candidates.filter((key) => !this.heldInCommon.has(key));
+    if (usable.length === 0) throw new Error('no key to lease exclusively: the candidates are held in common by this test');
+    const ordered = [...usable.filter((key) => !this.isExhausted(key)), ...usable.filter((key) => this.isExhausted(key))];
+    for (;;) {
+      for (const key of ordered) {
+        if (!this.tryClaimExclusive(key)) continue;
+        const release = (): void => this.removeOwned(path.join(this.folder(key), EXCLUSIVE));
+        try {
+          await this.waitForCommonHolders(key, signal);
+        } catch (error) {
+          release();
+          throw error;
+        }
+        return { key, release };
+      }
+      signal?.throwIfAborted();
+      await sleep(this.pollMs, signal);
+    }
+  }
+
+  /** A common lease: many holders at once, none while an exclusive lease is held or awaited. */
+  async common(key: string, signal?: AbortSignal): Promise<Lease> {
+    const folder = this.folder(key);
+    const file = path.join(folder, `${COMMON_PREFIX}${this.pid}-${++this.sequence}`);
+    for (;;) {
+      if (!this.exclusiveHeld(key)) {
+        writeFileSync(file, String(this.pid));
+        // The exclusive holder may have claimed the key between the look and the write; it then waits for
+        // this file to go, so step back rather than let it wait.
+        if (!this.exclusiveHeld(key)) {
+          this.heldInCommon.set(key, (this.heldInCommon.get(key) ?? 0) + 1);
+          return { key, release: () => this.releaseCommon(key, file) };
+        }
+        rmSync(file, { force: true });
+      }
+      signal?.throwIfAborted();
+      await sleep(this.pollMs, signal);
+    }
+  }
+
+  /** Marks a key whose daily quota a test has used up, so later leases prefer other keys. */
+  markExhausted(key: string): void {
+    writeFileSync(path.join(this.folder(key), EXHAUSTED), '');
+  }
+
+  isExhausted(key: string): boolean {
+    return existsSync(path.join(this.folder(key), EXHAUSTED));
+  }
+
+  private folder(key: string): string {
+    const folder = path.join(this.dir, createHash('sha256').update(key).digest('hex').slice(0, 24));
+    mkdirSync(folder, { recursive: true });
+    return folder;
+  }
+
+  private tryClaimExclusive(key: string): boolean {
+    const file = path.join(this.folder(key), EXCLUSIVE);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(file, 'wx');
+        writeSync(fd, String(this.pid));
+        closeSync(fd);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if (!this.takeBackIfDead(file)) return false;
+      }
+    }
+    return false;
+  }
+
+  private exclusiveHeld(key: string): boolean {
+    const file = path.join(this.folder(key), EXCLUSIVE);
+    return existsSync(file) && !this.takeBackIfDead(file);
+  }
+
+  private async waitForCommonHolders(key: string, signal?: AbortSignal): Promise<void> {
+    const folder = this.folder(key);
+    for (;;) {
+      const holders = readdirSync(folder).filter((name) => name.startsWith(COMMON_PREFIX));
+      const live = holders.filter((name) => !this.takeBackIfDead(path.join(folder, name)));
+      if (live.length === 0) return;
+      signal?.throwIfAborted();
+      await sleep(this.pollMs, signal);
+    }
+  }
+
+  /** Removes a lease file whose owner process is gone; true when it did. An empty file is one being written. */
+  private takeBackIfDead(file: string): boolean {
+    let owner: number;
+    try {
+      owner = Number(readFileSync(file, 'utf8'));
+    } catch {
+      return true;
+    }
+    if (!Number.isInteger(owner) || owner <= 0 || this.isAlive(owner)) return false;
+    rmSync(file, { force: true });
+    return true;
+  }
+
+  private releaseCommon(key: string, file: string): void {
+    rmSync(file, { force: true });
+    const left = (this.heldInCommon.get(key) ?? 1) - 1;
+    if (left > 0) this.heldInCommon.set(key, left);
+    else this.heldInCommon.delete(key);
+  }
+
+  private removeOwned(file: string): void {
+    try {
+      if (Number(readFileSync(file, 'utf8')) === this.pid) rmSync(file, { force: true });
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

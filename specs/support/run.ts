@@ -1,0 +1,55 @@
+/**
+ * Facts of one run that the runner decides once and its workers must share: the bundled server's port and
+ * the folder where workers lease keys. Playwright evaluates playwright.config.ts again in every worker, so
+ * the runner hands them down in a variable named after its own process id; a worker finds it under its
+ * parent's id. A nested run (the suite started from inside another Playwright run) thus never inherits
+ * its parent run's port or leases.
+ */
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface SuiteRun {
+  /** The port the bundled reference server listens on (chosen even when a target is given; then unused). */
+  port: number;
+  /** Run-scoped folder for key leases; created on first use. */
+  leaseDir: string;
+}
+
+const variable = (pid: number): string => `PETSTORE_SUITE_RUN_${pid}`;
+
+/** In the runner: decides the run's facts (once per process). In a worker: the runner's facts. */
+export async function establishRun(): Promise<SuiteRun> {
+  const inherited = inheritedRun();
+  if (inherited) return inherited;
+  const run: SuiteRun = {
+    port: await freePort(),
+    leaseDir: path.join(tmpdir(), `petstore-suite-${process.pid}-${Date.now().toString(36)}`),
+  };
+  process.env[variable(process.pid)] = JSON.stringify(run);
+  return run;
+}
+
+/** The run this process belongs to; throws when the suite was not started through its config. */
+export function currentRun(): SuiteRun {
+  const run = inheritedRun();
+  if (!run) throw new Error('the conformance suite runs through playwright.config.ts at the repository root: npm run conformance');
+  return run;
+}
+
+function inheritedRun(): SuiteRun | undefined {
+  const raw = process.env[variable(process.ppid)] ?? process.env[variable(process.pid)];
+  return raw ? (JSON.parse(raw) as SuiteRun) : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The suite's `test`, with fixtures that let a spec read as the rule it checks:
+ * - `target`: the base URL, the keys by plan and which key serves which purpose;
+ * - `check`: judges expectations by the level of the rule (MUST fails, SHOULD warns, GAP observes);
+ * - `api`: the validating, polite client (Playwright's request) with the functional tests' shared key;
+ * - `anonymous`: the same client sending no Authorization header at all;
+ * - `keys`: leases of keys that no other test uses meanwhile, for tests that measure a quota, with a client
+ *   that hands 429s back instead of waiting them out.
+ * And `rule(id, words)`, which names a test after the rule it checks and cites it.
+ */
+import { test as base, type TestDetails, type TestInfo } from '@playwright/test';
+import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
+import { PLAN_IDS, type PlanId } from '../../lib/plans.ts';
+import { Redactor } from '../../lib/redact.ts';
+import { ruleById } from '../../lib/rules.ts';
+import { PetStoreClient, type Politeness } from './client.ts';
+import { fetchTransport, playwrightTransport, type Transport } from './exchange.ts';
+import { RuleJudge } from './judge.ts';
+import { keyRoles, type KeyRoles } from './key-roles.ts';
+import { KeyLeases, type Lease } from './leases.ts';
+import { currentRun } from './run.ts';
+import { settingsFromEnv, type SuiteSettings } from './settings.ts';
+
+export interface Target {
+  baseUrl: string;
+  keys: KeysByPlan;
+  roles: KeyRoles;
+  settings: SuiteSettings;
+  redactor: Redactor;
+}
+
+export interface KeyLeasing {
+  /**
+   * A client on a key of `plan` that no other test uses until this test ends, for measuring a minute window.
+   * Skips the test, naming the variable to set, when the plan has no key.
+   */
+  measuring(plan: PlanId, options?: { except?: string[] }): Promise<PetStoreClient>;
+  /** A client on the key a daily-quota test may use up; skips the test when there is none. */
+  daily(plan: PlanId): Promise<PetStoreClient>;
+  /** A client on a key of `plan` used in common with other tests (a single request disturbs no measurement). */
+  common(plan: PlanId): Promise<PetStoreClient>;
+  /** Notes that this test used up the key's day. */
+  markExhausted(client: PetStoreClient): void;
+}
+
+interface TestFixtures {
+  check: RuleJudge;
+  api: PetStoreClient;
+  anonymous: PetStoreClient;
+  keys: KeyLeasing;
+  /** Skips a test tagged @creates when the run is read-only. */
+  readOnlyGuard: void;
+}
+
+interface WorkerFixtures {
+  target: Target;
+  leaseBook: KeyLeases;
+}
+
+/** Tag of tests that create pets; PETSTORE_READ_ONLY=1 skips them (and `--grep-invert @creates` leaves them out). */
+export const CREATES = '@creates';
+/** Tag of tests that use up a key's daily quota. */
+export const QUOTA = '@quota';
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  target: [
+    async ({}, use) => {
+      const settings = settingsFromEnv(process.env, currentRun().port);
+      await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys), settings, redactor: new Redactor(settings.keys) });
+    },
+    { scope: 'worker' },
+  ],
+  leaseBook: [async ({}, use) => use(new KeyLeases(currentRun().leaseDir)), { scope: 'worker' }],
+
+  readOnlyGuard: [
+    async ({ target }, use, testInfo) => {
+      if (target.settings.readOnly && testInfo.tags.includes(CREATES)) testInfo.skip(true, 'PETSTORE_READ_ONLY=1 leaves out the tests that create pets');
+      await use();
+    },
+    { auto: true },
+  ],
+
+  check: async ({ target }, use, testInfo) => {
+    testStarts.set(testInfo, Date.now());
+    await use(new RuleJudge(testInfo, primaryRule(testInfo), target.redactor));
+  },
+
+  api: async ({ request, target, check, leaseBook }, use, testInfo) => {
+    const functional = target.roles.functional;
+    if (!functional) {
+      testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
+      return;
+    }
+    const lease = await leaseBook.common(functional.key);
+    try {
+      await use(client(playwrightTransport(request), target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
+    } finally {
+      lease.release();
+    }
+  },
+
+  anonymous: async ({ request, target, check }, use, testInfo) => {
+    await use(client(playwrightTransport(request), target, check, testInfo, undefined, undefined, 'wait'));
+  },
+
+  keys: async ({ target, check, leaseBook }, use, testInfo) => {
+    const leases: Lease[] = [];
+    const held = new Map<PetStoreClient, string>();
+    const skipWithout = (plan: PlanId): void => {
+      if (target.keys[plan].length === 0) testInfo.skip(true, `set ${keyVariable(plan)} to run this`);
+    };
+    const measuringClient = (lease: Lease, plan: PlanId, politeness: Politeness): PetStoreClient => {
+      leases.push(lease);
+      const made = client(fetchTransport(), target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
+      held.set(made, lease.key);
+      return made;
+    };
+    const leasing: KeyLeasing = {
+      async measuring(plan, { except = [] } = {}) {
+        skipWithout(plan);
+        const candidates = target.roles.measuring[plan].filter((key) => !except.includes(key));
+        if (candidates.length === 0) testInfo.skip(true, `add another key to ${keyVariable(plan)} to run this`);
+        return measuringClient(await leaseBook.exclusive(candidates), plan, 'measure');
+      },
+      async daily(plan) {
+        skipWithout(plan);
+        const daily = target.roles.daily[plan];
+        if ('unavailable' in daily) testInfo.skip(true, daily.unavailable);
+        if (!('key' in daily)) throw new Error('unreachable');
+        if (leaseBook.isExhausted(daily.key)) testInfo.skip(true, `the daily quota of the key in ${keyVariable(plan)} reserved for this test is already used up in this run`);
+        return measuringClient(await leaseBook.exclusive([daily.key]), plan, 'measure');
+      },
+      async common(plan) {
+        skipWithout(plan);
+        const key = target.roles.measuring[plan][0] ?? target.keys[plan][0]!;
+        return measuringClient(await leaseBook.common(key), plan, 'wait');
+      },
+      markExhausted(made) {
+        const key = held.get(made);
+        if (key) leaseBook.markExhausted(key);
+      },
+    };
+    try {
+      await use(leasing);
+    } finally {
+      for (const lease of leases) lease.release();
+    }
+  },
+});
+
+export { expect } from '@playwright/test';
+
+function client(
+  transport: Transport,
+  target: Target,
+  judge: RuleJudge,
+  testInfo: TestInfo,
+  authorization: string | undefined,
+  plan: PlanId | undefined,
+  politeness: Politeness,
+): PetStoreClient {
+  return new PetStoreClient({
+    transport,
+    baseUrl: target.baseUrl,
+    authorization,
+    plan,
+    judge,
+    politeness,
+    timeLeftMs: () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000),
+  });
+}
+
+/** When each test's fixtures began, for the time it has left to wait out a 429. */
+const testStarts = new WeakMap<TestInfo, number>();
+const testStart = (testInfo: TestInfo): number => testStarts.get(testInfo) ?? Date.now();
+
+function primaryRule(testInfo: TestInfo): string {
+  const cited = testInfo.annotations.find((annotation) => annotation.type === 'rule')?.description;
+  if (!cited) throw new Error(`"${testInfo.title}" cites no rule; declare it with test(...rule(id, words), body)`);
+  return cited;
+}
+
+export interface RuleOptions {
+  /** Further rules the test checks; they are cited after the primary one. */
+  also?: string[];
+  /** Tags, such as CREATES for tests that create pets. */
+  tag?: string[];
+}
+
+/**
+ * The title and details of the test of one rule: `test(...rule('LIST-1', 'only … are returned'), async (…) => …)`.
+ * The title is `<ID> <LEVEL> <words>` with the level from fixtures/rules.yaml; the details cite the rule (and
+ * `also`) in `rule` annotations. An unknown id throws when the spec file loads. (`test` itself is called in
+ * the spec so that Playwright records the spec's own file and line for the test.)
+ */
+export function rule(id: string, words: string, options: RuleOptions = {}): [string, TestDetails] {
+  const cited = [id, ...(options.also ?? [])];
+  const level = ruleById(id).level;
+  cited.forEach(ruleById);
+  return [`${id} ${level} ${words}`, { annotation: cited.map((description) => ({ type: 'rule', description })), tag: options.tag ?? [] }];
+}

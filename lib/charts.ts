@@ -141,10 +141,12 @@ export function formatNumber(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: digits });
 }
 
-function linearScale(domainMin: number, domainMax: number, rangeFrom: number, rangeTo: number, tickCount: number): Scale {
-  const ticks = niceTicks(domainMin, domainMax, tickCount);
-  const low = Math.min(domainMin, ticks[0] ?? domainMin);
-  const high = Math.max(domainMax, ticks.at(-1) ?? domainMax);
+/** `extend` widens the domain to the outer round ticks (a value axis); otherwise ticks outside it are dropped (a time axis). */
+function linearScale(domainMin: number, domainMax: number, rangeFrom: number, rangeTo: number, tickCount: number, extend = true): Scale {
+  const allTicks = niceTicks(domainMin, domainMax, tickCount);
+  const ticks = extend || domainMax <= domainMin ? allTicks : allTicks.filter((tick) => tick >= domainMin - 1e-9 && tick <= domainMax + 1e-9);
+  const low = extend ? Math.min(domainMin, ticks[0] ?? domainMin) : domainMin;
+  const high = extend ? Math.max(domainMax, ticks.at(-1) ?? domainMax) : domainMax;
   const span = high - low || 1;
   const scale = ((value: number) => rangeFrom + ((value - low) / span) * (rangeTo - rangeFrom)) as Scale;
   scale.ticks = ticks;
@@ -256,7 +258,7 @@ export function lineChart(options: LineChartOptions): Html {
   const points = options.series.flatMap((series) => series.points);
   const [xMin, xMax] = extent(points.map(([x]) => x), options.x);
   const [yMin, yMax] = extent([...points.map(([, y]) => y), ...guides.map((guide) => guide.y)], options.y);
-  const xScale = linearScale(xMin, xMax, frame.left, frame.width - frame.right, 8);
+  const xScale = linearScale(xMin, xMax, frame.left, frame.width - frame.right, 8, false);
   const yScale = linearScale(yMin, yMax, frame.height - frame.bottom, frame.top, 5);
   const formatX = options.x.format ?? formatNumber;
   const formatY = options.y.format ?? formatNumber;
@@ -302,7 +304,7 @@ export function stackedChart(options: StackedChartOptions): Html {
   const last = (options.buckets.at(-1) ?? 0) + options.bucketWidth;
   const [xMin, xMax] = extent([first, last], options.x);
   const [yMin, yMax] = extent([0, ...totals, ...guides.map((guide) => guide.y)], { ...options.y, min: options.y.min ?? 0 });
-  const xScale = linearScale(xMin, xMax, frame.left, frame.width - frame.right, 8);
+  const xScale = linearScale(xMin, xMax, frame.left, frame.width - frame.right, 8, false);
   const yScale = linearScale(yMin, yMax, frame.height - frame.bottom, frame.top, 5);
   const formatX = options.x.format ?? formatNumber;
   const formatY = options.y.format ?? formatNumber;

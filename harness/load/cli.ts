@@ -1,0 +1,145 @@
+/** `npm run load -- [flags]`: the flags, their help, and the scenario they describe. */
+import { parseArgs } from 'node:util';
+import { parsePlanId, type PlanId } from '../../lib/plans.ts';
+import { parseDuration } from './duration.ts';
+import { InputError } from './input-error.ts';
+import { parseRate } from './rate.ts';
+import {
+  bundledScenarioNames,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MIX,
+  DEFAULT_SCENARIO,
+  loadScenario,
+  parseMix,
+  type Behaviour,
+  type Scenario,
+  type ScenarioKey,
+} from './scenario.ts';
+
+export interface CliOptions {
+  help: boolean;
+  scenario: Scenario;
+  timeScale: number | undefined;
+  outDir: string;
+  seed: number | undefined;
+}
+
+export const DEFAULT_OUT_DIR = 'reports/load';
+const DEFAULT_FLAG_RATE = '1.1x';
+const DEFAULT_FLAG_DURATION = '10s';
+
+export function helpText(): string {
+  return `Usage: npm run load -- [--scenario NAME | --plan PLAN [--rate RATE] [--behaviour B]] [options]
+
+Drives traffic at a Pet Store target and reports, from the target's own X-RateLimit-* headers, whether each
+plan's documented quota held. Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; when
+PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minute lasts 1 s) and demo keys.
+
+  -s, --scenario NAME   a scenario under fixtures/load/ (${bundledScenarioNames().join(', ')})
+                        or a YAML file; default ${DEFAULT_SCENARIO}
+  -p, --plan PLAN       free, pro, business or enterprise (comma-separated for several), instead of a scenario
+  -r, --rate RATE       per key: requests per second (2), a multiple of the plan's per-minute limit (1.1x),
+                        or max (closed loop at the concurrency cap); default ${DEFAULT_FLAG_RATE}
+  -b, --behaviour B     compliant (honours Retry-After, backs off), naive (keeps sending after 429) or both
+                        (one key each); default compliant
+  -d, --duration D      how long to send, in the target's real time: 90s, 3m, 1m30s; default ${DEFAULT_FLAG_DURATION}
+  -c, --concurrency N   cap on requests in flight; default ${DEFAULT_CONCURRENCY}
+      --mix WEIGHTS     operations by weight, e.g. list=70,create=20,get=10
+      --time-scale N    the target's time scale (the bundled server runs at it; with PETSTORE_BASE_URL it only
+                        turns 1.1x into requests per second); also PETSTORE_TIME_SCALE
+      --out DIR         where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
+      --seed N          fixes the operation mix and backoff jitter
+  -h, --help            this text
+
+Exit code: 0 every documented quota and rate-limit rule held, 1 one was broken, 2 bad input or unreachable target.
+Examples:
+  npm run load
+  npm run load -- --plan free --rate 2 --duration 3m
+  npm run load -- --plan free,pro --rate 1.5x --behaviour both
+  npm run load -- --scenario free-whole-day`;
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scenario: { type: 'string', short: 's' },
+        plan: { type: 'string', short: 'p' },
+        rate: { type: 'string', short: 'r' },
+        behaviour: { type: 'string', short: 'b' },
+        behavior: { type: 'string' },
+        duration: { type: 'string', short: 'd' },
+        concurrency: { type: 'string', short: 'c' },
+        mix: { type: 'string' },
+        'time-scale': { type: 'string' },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new InputError(`${message}; see npm run load -- --help`);
+  }
+  const behaviourFlag = values.behaviour ?? values.behavior;
+  const base = { help: values.help === true, outDir: values.out ?? DEFAULT_OUT_DIR, timeScale: optionalPositive(values['time-scale'], '--time-scale'), seed: optionalWhole(values.seed, '--seed', 0) };
+  if (base.help) return { ...base, scenario: loadScenario(DEFAULT_SCENARIO) };
+
+  let scenario: Scenario;
+  if (values.plan !== undefined) {
+    if (values.scenario !== undefined) throw new InputError('give either --scenario or --plan, not both');
+    scenario = scenarioFromFlags(values.plan, values.rate ?? DEFAULT_FLAG_RATE, behaviourFlag ?? 'compliant', values.mix, values.duration ?? DEFAULT_FLAG_DURATION);
+  } else {
+    for (const [flag, value] of [['--rate', values.rate], ['--behaviour', behaviourFlag], ['--mix', values.mix]] as const) {
+      if (value !== undefined) throw new InputError(`${flag} goes with --plan; a scenario file sets it per key`);
+    }
+    scenario = loadScenario(values.scenario ?? DEFAULT_SCENARIO);
+    if (values.duration !== undefined) scenario = { ...scenario, durationMs: parseDuration(values.duration, '--duration') };
+  }
+  if (values.concurrency !== undefined) scenario = { ...scenario, concurrency: optionalWhole(values.concurrency, '--concurrency', 1) ?? scenario.concurrency };
+  return { ...base, scenario };
+}
+
+function scenarioFromFlags(planText: string, rateText: string, behaviourText: string, mixText: string | undefined, durationText: string): Scenario {
+  const planIds: PlanId[] = planText.split(',').map((text) => {
+    try {
+      return parsePlanId(text);
+    } catch (error) {
+      throw new InputError(`--plan: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  const rate = parseRate(rateText, '--rate');
+  const behaviours: Behaviour[] = behaviourText === 'both' ? ['compliant', 'naive'] : behaviourText === 'compliant' || behaviourText === 'naive' ? [behaviourText] : [];
+  if (behaviours.length === 0) throw new InputError(`--behaviour "${behaviourText}" is not one of compliant, naive, both`);
+  const mix = mixText === undefined ? { ...DEFAULT_MIX } : parseMix(mixText, '--mix', (where, problem) => { throw new InputError(`${where}: ${problem}`); });
+  const keys: ScenarioKey[] = [...new Set(planIds)].flatMap((plan) =>
+    behaviours.map((behaviour, index) => ({ label: `${plan} #${index + 1} ${behaviour}`, plan, keyNumber: index + 1, rate, behaviour, mix })),
+  );
+  return {
+    name: `${[...new Set(planIds)].join(', ')} at ${rateText}`,
+    description: '',
+    source: 'command-line flags',
+    durationMs: parseDuration(durationText, '--duration'),
+    concurrency: DEFAULT_CONCURRENCY,
+    timeScale: undefined,
+    keys,
+  };
+}
+
+function optionalPositive(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InputError(`${flag} must be a number above 0, got "${text}"`);
+  return value;
+}
+
+function optionalWhole(text: string | undefined, flag: string, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min) throw new InputError(`${flag} must be a whole number of ${min} or more, got "${text}"`);
+  return value;
+}

@@ -1,0 +1,112 @@
+/**
+ * How one key's client behaves, on top of its arrival schedule.
+ *
+ * naive: sends every arrival, whatever came back: what the spec warns against ("Repeated requests after a
+ * 429 can lead to a temporary ban").
+ *
+ * compliant: after a 429 it waits for Retry-After plus exponential backoff with full jitter (lib/backoff.ts),
+ * skipping the arrivals that fall inside the wait, then sends one request (the retry) and resumes. It also
+ * keeps no more requests in flight than the last X-RateLimit-Remaining allows, so it meets one 429 per
+ * window rather than one per open connection.
+ */
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
+import type { ArrivalSchedule } from './arrival-schedule.ts';
+import type { Observation, RetryInfo } from './observation.ts';
+import type { Behaviour } from './scenario.ts';
+
+export interface Dispatch {
+  intendedAt: number;
+  retry: RetryInfo | undefined;
+}
+
+interface Budget {
+  remaining: number;
+  resetEpochMs: number;
+}
+
+export class KeyDriver {
+  /** Arrivals not sent because the client was waiting out a 429 or had no budget left. */
+  heldBack = 0;
+  inFlight = 0;
+  private pausedUntil = 0;
+  private pendingRetry: RetryInfo | undefined;
+  private attempts = 0;
+  private budget: Budget | undefined;
+
+  constructor(
+    readonly behaviour: Behaviour,
+    private readonly schedule: ArrivalSchedule,
+    private readonly policy: BackoffPolicy = DEFAULT_BACKOFF,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** When this key next needs the pacer (ms since the start), or undefined when it has nothing left to send. */
+  nextDueAt(): number | undefined {
+    return this.pausedUntil > 0 ? this.pausedUntil : this.schedule.peek();
+  }
+
+  /** How long a closed-loop sender must still wait (0 when it may send); ends the wait once it is over. */
+  pausedFor(now: number): number {
+    if (this.pausedUntil > now) return this.pausedUntil - now;
+    this.pausedUntil = 0;
+    return 0;
+  }
+
+  /** True while the client waits out a 429. */
+  get waiting(): boolean {
+    return this.pausedUntil > 0;
+  }
+
+  /** The requests to send now. `epochOffsetMs` turns run time into Unix time, to compare with X-RateLimit-Reset. */
+  due(now: number, epochOffsetMs: number): Dispatch[] {
+    const out: Dispatch[] = [];
+    if (this.pausedUntil > 0) {
+      if (this.pausedUntil > now) return out;
+      this.heldBack += this.schedule.resumeAt(this.pausedUntil);
+      const retry = this.pendingRetry;
+      this.pausedUntil = 0;
+      this.pendingRetry = undefined;
+      const at = this.schedule.take();
+      if (at === undefined) return out;
+      this.inFlight++;
+      out.push({ intendedAt: at, retry });
+    }
+    for (let at = this.schedule.peek(); at !== undefined && at <= now; at = this.schedule.peek()) {
+      this.schedule.take();
+      if (this.behaviour === 'compliant' && !this.budgetAllows(epochOffsetMs + now)) {
+        this.heldBack++;
+        continue;
+      }
+      this.inFlight++;
+      out.push({ intendedAt: at, retry: undefined });
+    }
+    return out;
+  }
+
+  /** Learns from an answered (or failed) request. */
+  settled(observation: Observation): void {
+    this.inFlight--;
+    if (this.behaviour === 'naive') return;
+    if (observation.outcome === 'admitted') {
+      this.attempts = 0;
+      if (observation.remaining !== undefined && observation.reset !== undefined) {
+        this.budget = { remaining: observation.remaining, resetEpochMs: observation.reset * 1000 };
+      }
+      return;
+    }
+    // A refusal, or a failure of the target (5xx, no answer): a good client backs off from both.
+    if (observation.outcome === 'error' && observation.status === 401) return;
+    if (observation.retry !== undefined || this.pausedUntil === 0) this.attempts++;
+    const wait = backoffDelayMs(this.attempts, observation.retryAfterMs, this.policy, this.random);
+    const until = observation.doneAt + wait;
+    if (until > this.pausedUntil) {
+      this.pausedUntil = until;
+      this.pendingRetry = { waitedMs: wait, retryAfterMs: observation.retryAfterMs };
+    }
+  }
+
+  private budgetAllows(nowEpochMs: number): boolean {
+    const budget = this.budget;
+    return !budget || this.inFlight === 0 || budget.remaining - this.inFlight > 0 || nowEpochMs >= budget.resetEpochMs;
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The load generator's HTTP client: a pool of keep-alive connections over raw sockets, one request in
+ * flight per connection. node:http's client costs more per request than the server it measures (objects,
+ * header validation, streams), which would make the generator, not the target, the bottleneck; this one
+ * writes prebuilt request bytes and parses only what it needs (see bench/load for the numbers).
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import { HttpProtocolError, ResponseParser, type HttpResponse } from './http-response-parser.ts';
+
+export interface HttpClientOptions {
+  maxConnections: number;
+  /** A request unanswered after this long fails with a timeout and its connection is closed. */
+  timeoutMs: number;
+}
+
+interface Pending {
+  resolve(response: HttpResponse): void;
+  reject(error: Error): void;
+  startedAt: number;
+  bytes: Buffer;
+  /** Sent on a connection that had answered before: if it dies before any byte comes back, try once more. */
+  retryable: boolean;
+}
+
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+class Connection {
+  private readonly socket: net.Socket;
+  private readonly parser = new ResponseParser();
+  private pending: Pending | undefined;
+  private receivedAny = false;
+  answered = 0;
+  alive = true;
+
+  constructor(
+    url: URL,
+    private readonly onIdle: (connection: Connection) => void,
+    private readonly onDead: (connection: Connection, pending: Pending | undefined, error: RequestError, retry: boolean) => void,
+  ) {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    this.socket = url.protocol === 'https:' ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => this.data(chunk));
+    this.socket.on('error', (error: NodeJS.ErrnoException) => this.die(new RequestError(describeSocketError(error, url), error.code ?? 'ESOCKET')));
+    this.socket.on('close', () => this.die(new RequestError('the server closed the connection before answering', 'ECONNCLOSED')));
+    this.socket.on('end', () => {
+      const response = this.parser.end();
+      if (response) this.complete(response);
+    });
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  send(pending: Pending): void {
+    this.pending = pending;
+    this.receivedAny = false;
+    this.socket.write(pending.bytes);
+  }
+
+  /** Fails the request in flight if it has waited longer than `timeoutMs`. */
+  expire(now: number, timeoutMs: number): void {
+    if (this.pending && now - this.pending.startedAt > timeoutMs) {
+      this.die(new RequestError(`no answer within ${timeoutMs / 1000} s`, 'ETIMEDOUT'));
+    }
+  }
+
+  close(): void {
+    this.alive = false;
+    this.socket.destroy();
+  }
+
+  private data(chunk: Buffer): void {
+    this.receivedAny = true;
+    let response: HttpResponse | undefined;
+    try {
+      response = this.parser.push(chunk);
+    } catch (error) {
+      const message = error instanceof HttpProtocolError ? `unreadable response: ${error.message}` : String(error);
+      return this.die(new RequestError(message, 'EPROTO'));
+    }
+    if (response) this.complete(response);
+  }
+
+  private complete(response: HttpResponse): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    this.answered++;
+    if (!response.keepAlive) this.close();
+    pending?.resolve(response);
+    if (this.alive) this.onIdle(this);
+    else this.onDead(this, undefined, new RequestError('closed', 'ECONNCLOSED'), false);
+  }
+
+  private die(error: RequestError): void {
+    const wasAlive = this.alive;
+    const pending = this.pending;
+    this.pending = undefined;
+    this.alive = false;
+    this.socket.destroy();
+    if (wasAlive || pending) this.onDead(this, pending, error, pending !== undefined && pending.retryable && !this.receivedAny);
+  }
+}
+
+function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {
+  const where = `${url.protocol}//${url.host}`;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `connection refused by ${where}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot resolve ${url.hostname}`;
+    case 'ECONNRESET':
+      return `${where} reset the connection`;
+    default:
+      return `${where}: ${error.message}`;
+  }
+}
+
+export class HttpClient {
+  private readonly idle: Connection[] = [];
+  private readonly all = new Set<Connection>();
+  private readonly waiting: Pending[] = [];
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: HttpClientOptions,
+  ) {
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const connection of this.all) connection.expire(now, options.timeoutMs);
+    }, Math.min(500, options.timeoutMs / 4));
+    this.sweeper.unref();
+  }
+
+  /** Sends prebuilt request bytes; resolves with the response, rejects with a RequestError. */
+  send(bytes: Buffer): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new RequestError('the client is closed', 'ECLOSED'));
+      this.dispatch({ resolve, reject, bytes, startedAt: performance.now(), retryable: false });
+    });
+  }
+
+  /** Connections opened so far that are still open. */
+  get openConnections(): number {
+    return this.all.size;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    for (const connection of this.all) connection.close();
+    this.all.clear();
+    this.idle.length = 0;
+    for (const pending of this.waiting.splice(0)) pending.reject(new RequestError('the client is closed', 'ECLOSED'));
+  }
+
+  private dispatch(pending: Pending): void {
+    let connection = this.idle.pop();
+    while (connection && !connection.alive) connection = this.idle.pop();
+    if (!connection) {
+      if (this.all.size >= this.options.maxConnections) {
+        this.waiting.push(pending);
+        return;
+      }
+      connection = new Connection(this.url, (ready) => this.release(ready), (dead, failed, error, retry) => this.lost(dead, failed, error, retry));
+      this.all.add(connection);
+    }
+    pending.retryable = connection.answered > 0;
+    connection.send(pending);
+  }
+
+  private release(connection: Connection): void {
+    const next = this.waiting.shift();
+    if (next) connection.send({ ...next, retryable: true });
+    else this.idle.push(connection);
+  }
+
+  private lost(connection: Connection, pending: Pending | undefined, error: RequestError, retry: boolean): void {
+    this.all.delete(connection);
+    if (pending) {
+      // A kept-alive connection the server closed while idle: the request never reached it, so send it again.
+      if (retry && !this.closed) this.dispatch({ ...pending, retryable: false });
+      else pending.reject(error);
+    }
+    const next = !this.closed && this.all.size < this.options.maxConnections ? this.waiting.shift() : undefined;
+    if (next) this.dispatch(next);
+  }
+}

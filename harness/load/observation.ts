@@ -1,0 +1,41 @@
+/** One request of a load run as the verdicts see it: when it was meant to go, when it went, what came back. */
+import type { LoadOperation } from './scenario.ts';
+
+export type Outcome = 'admitted' | 'refused' | 'error';
+
+export interface Observation {
+  operation: LoadOperation;
+  /** Milliseconds since the run started: when the schedule meant to send it, when it went, when the answer was read. */
+  intendedAt: number;
+  sentAt: number;
+  doneAt: number;
+  /** 0 when no response came (connection refused, timeout). */
+  status: number;
+  outcome: Outcome;
+  /** X-RateLimit-Limit, -Remaining and -Reset (Unix seconds), when the response had all three as whole numbers. */
+  limit: number | undefined;
+  remaining: number | undefined;
+  reset: number | undefined;
+  /** Retry-After of a 429, in milliseconds. */
+  retryAfterMs: number | undefined;
+  /** Set on the request a compliant client sends after waiting out a 429. */
+  retry: RetryInfo | undefined;
+  error: string | undefined;
+}
+
+export interface RetryInfo {
+  /** How long the client waited after the 429 (Retry-After plus jitter). */
+  waitedMs: number;
+  /** What the 429's Retry-After asked for, if it had one. */
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * Admitted means the limiter let the request through, whatever the operation then answered: 400 and 404
+ * count against the quota like 200 and 201. 401 (the key was not accepted) and 5xx are errors of the run.
+ */
+export function outcomeOf(status: number): Outcome {
+  if (status === 429) return 'refused';
+  if (status >= 200 && status < 500 && status !== 401 && status !== 403 && status !== 407) return 'admitted';
+  return 'error';
+}

@@ -1,0 +1,367 @@
+/**
+ * Drives a load run: one arrival schedule and client behaviour per key, a shared cap on requests in flight
+ * (p-limit), one pacer that wakes when the next arrival is due, and a record of every request for the
+ * verdicts. Times are milliseconds since the run started (performance.now), turned into Unix time only
+ * where the target's headers need comparing.
+ */
+import pLimit from 'p-limit';
+import { keyVariable } from '../../lib/keys.ts';
+import { plans } from '../../lib/plans.ts';
+import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { checkResponse } from '../../lib/response-checks.ts';
+import { ArrivalSchedule } from './arrival-schedule.ts';
+import { KeyDriver, type Dispatch } from './client-behaviour.ts';
+import { HttpClient, RequestError } from './http-client.ts';
+import type { HttpResponse } from './http-response-parser.ts';
+import { InputError } from './input-error.ts';
+import { LatencyRecorder, type LatencySummary } from './latency.ts';
+import { outcomeOf, type Observation } from './observation.ts';
+import { seededRandom } from './random.ts';
+import { RequestBuilder } from './request-builder.ts';
+import { LOAD_OPERATIONS, type LoadOperation, type Mix, type ScenarioKey } from './scenario.ts';
+
+export interface RunKey {
+  spec: ScenarioKey;
+  /** The API key itself: used on the wire, never stored in a result. */
+  key: string;
+  /** Requests per real second; undefined for "max" (a closed loop at the concurrency cap). */
+  perSecond: number | undefined;
+}
+
+export interface RunOptions {
+  baseUrl: string;
+  keys: RunKey[];
+  durationMs: number;
+  concurrency: number;
+  requestTimeoutMs?: number;
+  /** Keep every request for the verdicts (default). A pure throughput measurement turns it off. */
+  record?: boolean;
+  /** Seeds the operation mix and the backoff jitter, for repeatable runs. */
+  seed?: number;
+  onProgress?: (progress: Progress) => void;
+  progressIntervalMs?: number;
+  /** Ends the run early (Ctrl-C); what was measured so far is still returned. */
+  signal?: AbortSignal;
+}
+
+export interface Finding {
+  count: number;
+  example: string;
+}
+
+/** What one key's traffic came to: the same figures in a run's result and in the summary. */
+export interface KeyCounts {
+  sent: number;
+  admitted: number;
+  refused: number;
+  errors: number;
+  /** Arrivals a compliant client did not send because it was waiting out a 429. */
+  heldBack: number;
+  statusCounts: Record<string, number>;
+  latency: { admitted: LatencySummary; refused: LatencySummary };
+}
+
+export interface KeyResult extends KeyCounts {
+  spec: ScenarioKey;
+  perSecond: number | undefined;
+  observations: Observation[];
+  /** Rate-limit rule findings of the shared response check on every 429, by rule id. */
+  refusalFindings: Record<string, Finding>;
+  /** Answers that lacked a readable X-RateLimit-Limit/-Remaining/-Reset. */
+  withoutRateLimitHeaders: number;
+  /** The first few errors, for the report. */
+  errorExamples: string[];
+}
+
+export interface RunResult {
+  startedAtEpochMs: number;
+  elapsedMs: number;
+  stoppedEarly: string | undefined;
+  keys: KeyResult[];
+}
+
+export interface ProgressKey {
+  label: string;
+  sent: number;
+  admitted: number;
+  refused: number;
+  errors: number;
+  waiting: boolean;
+  /** Windows seen so far (by X-RateLimit-Limit and -Reset) and how many admitted more than their limit. */
+  windows: number;
+  windowsOverLimit: number;
+}
+
+export interface Progress {
+  elapsedMs: number;
+  durationMs: number;
+  /** Requests sent per second over the last second or so. */
+  currentRate: number;
+  inFlight: number;
+  keys: ProgressKey[];
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const FATAL_401_COUNT = 3;
+const MAX_ERROR_EXAMPLES = 5;
+
+const OPERATION_IDS = { list: 'listPets', create: 'createPet', get: 'getPet' } as const;
+
+class KeyState {
+  readonly observations: Observation[] = [];
+  readonly latencyAdmitted = new LatencyRecorder();
+  readonly latencyRefused = new LatencyRecorder();
+  readonly statusCounts: Record<string, number> = {};
+  readonly refusalFindings: Record<string, Finding> = {};
+  readonly errorExamples: string[] = [];
+  readonly liveWindows = new Map<string, number>();
+  readonly requests: RequestBuilder;
+  readonly pickOperation: () => LoadOperation;
+  sent = 0;
+  admitted = 0;
+  refused = 0;
+  errors = 0;
+  withoutRateLimitHeaders = 0;
+  windowsOverLimit = 0;
+  leading401 = 0;
+  answeredOther = false;
+
+  constructor(
+    readonly run: RunKey,
+    readonly driver: KeyDriver,
+    baseUrl: string,
+    random: () => number,
+  ) {
+    this.requests = new RequestBuilder(baseUrl, run.key);
+    this.pickOperation = operationPicker(run.spec.mix, random);
+  }
+
+  /** Counts an admitted request in its window as the live view sees it (X-RateLimit-Limit and -Reset). */
+  countLive(observation: Observation): void {
+    if (observation.outcome !== 'admitted' || observation.limit === undefined) return;
+    const id = `${observation.limit}:${observation.reset}`;
+    const count = (this.liveWindows.get(id) ?? 0) + 1;
+    this.liveWindows.set(id, count);
+    const documented = plans[this.run.spec.plan].documented;
+    const isQuota = documented && (observation.limit === documented.perMinute || observation.limit === documented.perDay);
+    if (isQuota && count === observation.limit + 1) this.windowsOverLimit++;
+  }
+}
+
+function operationPicker(mix: Mix, random: () => number): () => LoadOperation {
+  const total = mix.list + mix.create + mix.get;
+  const bounds = LOAD_OPERATIONS.map((operation, index) => [operation, LOAD_OPERATIONS.slice(0, index + 1).reduce((sum, name) => sum + mix[name], 0) / total] as const);
+  return () => {
+    const roll = random();
+    return bounds.find(([, bound]) => roll < bound)?.[0] ?? 'list';
+  };
+}
+
+export async function runLoad(options: RunOptions): Promise<RunResult> {
+  const record = options.record ?? true;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = new HttpClient(new URL(options.baseUrl), { maxConnections: options.concurrency, timeoutMs });
+  const limit = pLimit(options.concurrency);
+  const seed = options.seed ?? Date.now();
+  const t0 = performance.now();
+  const startedAtEpochMs = Date.now();
+  const clock = (): number => performance.now() - t0;
+  const endAt = options.durationMs;
+  let fatal: Error | undefined;
+  let stopped = false;
+  let stoppedEarly: string | undefined;
+
+  const states = options.keys.map((run, index) => {
+    const random = seededRandom(seed + index);
+    // A "max" key has no schedule to speak of; its driver only keeps the backoff state.
+    const schedule = new ArrivalSchedule(run.perSecond ?? 1, 0, run.perSecond === undefined ? 0 : endAt);
+    return new KeyState(run, new KeyDriver(run.spec.behaviour, schedule, undefined, random), options.baseUrl, random);
+  });
+
+  const stop = (reason?: string): void => {
+    if (stopped) return;
+    stopped = true;
+    stoppedEarly = reason;
+    wakeUp();
+  };
+  options.signal?.addEventListener('abort', () => stop('stopped by the user'), { once: true });
+
+  function observe(state: KeyState, dispatch: Dispatch, operation: LoadOperation, sentAt: number, response: HttpResponse | undefined, error: RequestError | undefined): Observation {
+    const doneAt = clock();
+    const status = response?.status ?? 0;
+    const rateLimit = response ? readRateLimit(response.headers) : undefined;
+    const doneEpoch = startedAtEpochMs + doneAt;
+    const observation: Observation = {
+      operation,
+      intendedAt: dispatch.intendedAt,
+      sentAt,
+      doneAt,
+      status,
+      outcome: response ? outcomeOf(status) : 'error',
+      limit: rateLimit?.limit,
+      remaining: rateLimit?.remaining,
+      reset: rateLimit?.reset,
+      retryAfterMs: status === 429 ? retryAfterMs(response?.headers['retry-after'], doneEpoch) : undefined,
+      retry: dispatch.retry,
+      error: error ? `${error.code}: ${error.message}` : status >= 500 || status === 401 ? `HTTP ${status}` : undefined,
+    };
+    state.sent++;
+    state.statusCounts[status === 0 ? 'no answer' : String(status)] = (state.statusCounts[status === 0 ? 'no answer' : String(status)] ?? 0) + 1;
+    const latency = doneAt - dispatch.intendedAt;
+    if (observation.outcome === 'admitted') {
+      state.admitted++;
+      state.latencyAdmitted.recordMs(latency);
+      if (operation === 'create' && response) state.requests.learnFromCreated(response.body);
+    } else if (observation.outcome === 'refused') {
+      state.refused++;
+      state.latencyRefused.recordMs(latency);
+      if (response && record) checkRefusal(state, operation, response, doneEpoch);
+    } else {
+      state.errors++;
+      if (observation.error && state.errorExamples.length < MAX_ERROR_EXAMPLES) state.errorExamples.push(observation.error);
+    }
+    if (response && !rateLimit) state.withoutRateLimitHeaders++;
+    if (status === 401 && !state.answeredOther) {
+      if (++state.leading401 >= FATAL_401_COUNT) {
+        const { plan, keyNumber } = state.run.spec;
+        fatal = new InputError(`the target answered 401 to ${plans[plan].name} key #${keyNumber}: check ${keyVariable(plan)} (is the key valid on this target?)`);
+        stop('a key was not accepted');
+      }
+    } else if (response) state.answeredOther = true;
+    state.countLive(observation);
+    if (record) state.observations.push(observation);
+    return observation;
+  }
+
+  function checkRefusal(state: KeyState, operation: LoadOperation, response: HttpResponse, doneEpoch: number): void {
+    const violations = checkResponse({
+      operation: OPERATION_IDS[operation],
+      status: 429,
+      headers: response.headers,
+      body: response.body.toString('utf8'),
+      plan: state.run.spec.plan,
+      now: doneEpoch,
+    });
+    for (const violation of violations) {
+      if (!violation.rule.startsWith('RL-')) continue;
+      const finding = (state.refusalFindings[violation.rule] ??= { count: 0, example: violation.message });
+      finding.count++;
+    }
+  }
+
+  function launch(state: KeyState, dispatch: Dispatch): Promise<void> {
+    return limit(async () => {
+      const operation = state.pickOperation();
+      const sentAt = clock();
+      let response: HttpResponse | undefined;
+      let failure: RequestError | undefined;
+      try {
+        response = await client.send(state.requests.bytes(operation));
+      } catch (error) {
+        failure = error instanceof RequestError ? error : new RequestError(String(error), 'EUNKNOWN');
+      }
+      state.driver.settled(observe(state, dispatch, operation, sentAt, response, failure));
+      if (state.driver.waiting) wakeUp();
+    });
+  }
+
+  // The pacer: one timer for all keys, set for the earliest next arrival (at least 1 ms away, so it never spins).
+  let timer: NodeJS.Timeout | undefined;
+  let finishPacing: () => void = () => {};
+  const pacingDone = new Promise<void>((resolve) => (finishPacing = resolve));
+  function wakeUp(): void {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(pace, 0);
+  }
+  function pace(): void {
+    timer = undefined;
+    const now = clock();
+    if (stopped || now >= endAt) return finishPacing();
+    let next = Infinity;
+    for (const state of states) {
+      if (state.run.perSecond === undefined) continue;
+      for (const dispatch of state.driver.due(now, startedAtEpochMs)) void launch(state, dispatch);
+      next = Math.min(next, state.driver.nextDueAt() ?? Infinity);
+    }
+    const wait = Math.min(next, endAt) - clock();
+    timer = setTimeout(pace, Math.max(0, wait));
+  }
+
+  // Keys at "max" rate: a closed loop per connection slot, each sending as soon as its last answer came.
+  const maxKeys = states.filter((state) => state.run.perSecond === undefined);
+  const loops = maxKeys.flatMap((state, index) => {
+    const slots = Math.max(1, Math.floor(options.concurrency / maxKeys.length) + (index < options.concurrency % maxKeys.length ? 1 : 0));
+    return Array.from({ length: slots }, async () => {
+      while (!stopped && clock() < endAt) {
+        const pause = state.driver.pausedFor(clock());
+        if (pause > 0) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(pause, endAt - clock())));
+          continue;
+        }
+        const now = clock();
+        state.driver.inFlight++;
+        await launch(state, { intendedAt: now, retry: undefined });
+      }
+    });
+  });
+
+  let lastSent = 0;
+  let lastAt = 0;
+  const progress = options.onProgress
+    ? setInterval(() => {
+        const now = clock();
+        const sent = states.reduce((sum, state) => sum + state.sent, 0);
+        const currentRate = now > lastAt ? ((sent - lastSent) * 1000) / (now - lastAt) : 0;
+        lastSent = sent;
+        lastAt = now;
+        options.onProgress?.({
+          elapsedMs: Math.min(now, endAt),
+          durationMs: endAt,
+          currentRate,
+          inFlight: limit.activeCount + limit.pendingCount,
+          keys: states.map((state) => ({
+            label: state.run.spec.label,
+            sent: state.sent,
+            admitted: state.admitted,
+            refused: state.refused,
+            errors: state.errors,
+            waiting: state.driver.waiting,
+            windows: state.liveWindows.size,
+            windowsOverLimit: state.windowsOverLimit,
+          })),
+        });
+      }, options.progressIntervalMs ?? 1_000)
+    : undefined;
+
+  pace();
+  await Promise.all([pacingDone, ...loops]);
+  // Requests already sent are allowed to finish (each is bounded by the request timeout).
+  while (limit.activeCount + limit.pendingCount > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (progress) clearInterval(progress);
+  if (timer) clearTimeout(timer);
+  client.close();
+  if (fatal) throw fatal;
+
+  return {
+    startedAtEpochMs,
+    elapsedMs: clock(),
+    stoppedEarly,
+    keys: states.map((state) => ({
+      spec: state.run.spec,
+      perSecond: state.run.perSecond,
+      observations: state.observations,
+      sent: state.sent,
+      admitted: state.admitted,
+      refused: state.refused,
+      errors: state.errors,
+      heldBack: state.driver.heldBack,
+      statusCounts: state.statusCounts,
+      latency: { admitted: state.latencyAdmitted.summary(), refused: state.latencyRefused.summary() },
+      refusalFindings: state.refusalFindings,
+      withoutRateLimitHeaders: state.withoutRateLimitHeaders,
+      errorExamples: state.errorExamples,
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Where the load goes: the target named by PETSTORE_BASE_URL with the keys of PETSTORE_API_KEY_<PLAN>, or,
+ * when PETSTORE_BASE_URL is unset, a reference server this run starts with scaled time and the demo keys.
+ */
+import net from 'node:net';
+import { DEMO_KEYS, keysFromEnv, keyVariable, type KeysByPlan } from '../../lib/keys.ts';
+import { plans } from '../../lib/plans.ts';
+import { baseUrlFromEnv } from '../../lib/target.ts';
+import { spawnReferenceServer } from '../../reference-server/spawn.ts';
+import { describeDuration } from './duration.ts';
+import { InputError } from './input-error.ts';
+import type { Scenario, ScenarioKey } from './scenario.ts';
+
+/** The bundled server's time scale when neither flag, environment nor scenario gives one: a minute lasts 1 s. */
+export const DEFAULT_BUNDLED_TIME_SCALE = 60;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface ResolvedTarget {
+  baseUrl: string;
+  /** A reference server this run started (and stops): its keys were unused when the run began. */
+  bundled: boolean;
+  /** How many times faster than real time the target's windows run, as far as this run knows. */
+  timeScale: number;
+  timeScaleSource: string;
+  keys: KeysByPlan;
+  /** One line for people, with no key in it. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+export interface TargetRequest {
+  scenario: Scenario;
+  /** --time-scale */
+  timeScale?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function resolveTarget({ scenario, timeScale: flagScale, env = process.env }: TargetRequest): Promise<ResolvedTarget> {
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = baseUrlFromEnv(env);
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+  const envScale = parseScale(env.PETSTORE_TIME_SCALE);
+  if (baseUrl !== undefined) {
+    const keys = readKeys(env, undefined);
+    requireKeys(scenario.keys, keys, false);
+    await checkReachable(baseUrl);
+    const [timeScale, timeScaleSource] =
+      flagScale !== undefined ? [flagScale, '--time-scale'] : envScale !== undefined ? [envScale, 'PETSTORE_TIME_SCALE'] : [1, 'assumed: real time'];
+    return {
+      baseUrl,
+      bundled: false,
+      timeScale,
+      timeScaleSource,
+      keys,
+      description: `${baseUrl} (PETSTORE_BASE_URL), keys from ${[...new Set(scenario.keys.map((key) => keyVariable(key.plan)))].join(', ')}`,
+      stop: async () => {},
+    };
+  }
+
+  const keys = readKeys(env, DEMO_KEYS);
+  requireKeys(scenario.keys, keys, true);
+  const [timeScale, timeScaleSource] =
+    flagScale !== undefined
+      ? [flagScale, '--time-scale']
+      : envScale !== undefined
+        ? [envScale, 'PETSTORE_TIME_SCALE']
+        : scenario.timeScale !== undefined
+          ? [scenario.timeScale, scenario.source]
+          : [DEFAULT_BUNDLED_TIME_SCALE, 'default'];
+  let server;
+  try {
+    server = await spawnReferenceServer({ env: { PETSTORE_TIME_SCALE: String(timeScale), PETSTORE_LOG: 'off' } });
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+  const usesDemoKeys = scenario.keys.some((key) => env[keyVariable(key.plan)] === undefined);
+  return {
+    baseUrl: server.baseUrl,
+    bundled: true,
+    timeScale,
+    timeScaleSource,
+    keys,
+    description: `the bundled reference server at ${server.baseUrl}, time scale ${timeScale} (a minute lasts ${describeDuration(60_000 / timeScale)}, a day ${describeDuration(86_400_000 / timeScale)}), ${usesDemoKeys ? 'demo keys' : 'keys from PETSTORE_API_KEY_<PLAN>'}`,
+    stop: () => server.stop(),
+  };
+}
+
+function parseScale(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new InputError(`PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "${raw}"`);
+  return value;
+}
+
+function readKeys(env: NodeJS.ProcessEnv, fallback: KeysByPlan | undefined): KeysByPlan {
+  try {
+    return keysFromEnv(env, fallback);
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function requireKeys(wanted: readonly ScenarioKey[], keys: KeysByPlan, bundled: boolean): void {
+  for (const { plan, keyNumber } of wanted) {
+    const available = keys[plan].length;
+    if (available >= keyNumber) continue;
+    const variable = keyVariable(plan);
+    if (available === 0) throw new InputError(`no key for the ${plans[plan].name} plan: set ${variable}${bundled ? '' : ' (comma-separated keys of that plan on the target)'}`);
+    throw new InputError(`${plans[plan].name} key #${keyNumber} is wanted but ${variable} holds ${available}: add keys to ${variable} (comma-separated) or use fewer ${plans[plan].name} keys`);
+  }
+}
+
+/** Fails with one line when nothing listens at the target's address. */
+export async function checkReachable(baseUrl: string): Promise<void> {
+  const url = new URL(baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const fail = (reason: string): void => {
+      socket.destroy();
+      reject(new InputError(`cannot reach ${baseUrl}: ${reason}; is the server running, and is PETSTORE_BASE_URL right?`));
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => fail(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`));
+    socket.once('connect', () => {
+      socket.end();
+      resolve();
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ECONNREFUSED' ? 'connection refused' : error.code === 'ENOTFOUND' ? `unknown host ${host}` : error.message));
+  });
+}

@@ -1,0 +1,424 @@
+/**
+ * What a load run shows about a key's quota, as verdicts that cite the rules of fixtures/rules.yaml. Every
+ * figure comes from the target's own answers (see windows.ts and days.ts); a MUST broken fails, what the
+ * spec leaves open (bans, Enterprise quotas) is observed and never failed.
+ */
+import { plans, type PlanId } from '../../lib/plans.ts';
+import { ruleById } from '../../lib/rules.ts';
+import { describeDuration } from './duration.ts';
+import type { DaySegment } from './days.ts';
+import type { KeyResult } from './runner.ts';
+import type { KeyAccount, QuotaWindow, WindowLength } from './windows.ts';
+
+export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observed' | 'not-checked';
+
+/** Worst first: the status of a group of verdicts is the first of these any of them has. */
+export const STATUS_ORDER: readonly VerdictStatus[] = ['fail', 'warn', 'inconclusive', 'pass', 'observed', 'not-checked'];
+
+export type CheckId =
+  | 'minute-max'
+  | 'first-refusal'
+  | 'retry-after-admitted'
+  | 'remaining-steps'
+  | 'reset-stable'
+  | 'daily-quota'
+  | 'refusal-headers'
+  | 'headers-on-every-answer'
+  | 'ban'
+  | 'custom-quota';
+
+/** The checks that decide whether a plan's documented quota held. */
+export const QUOTA_CHECKS: readonly CheckId[] = ['minute-max', 'first-refusal', 'daily-quota'];
+
+export interface Verdict {
+  check: CheckId;
+  rules: string[];
+  status: VerdictStatus;
+  /** The rule as this run checks it, in a sentence. */
+  title: string;
+  /** What the run saw. */
+  detail: string;
+  /** Up to five concrete cases, e.g. the windows that broke it. */
+  evidence: string[];
+}
+
+export interface WindowCheck {
+  check: CheckId;
+  status: VerdictStatus;
+  message: string;
+}
+
+export interface JudgeContext {
+  /** The keys were unused when the run began (a server this run started), so a day or window seen from the start is whole. */
+  freshKeys: boolean;
+  startedAtEpochMs: number;
+  elapsedMs: number;
+}
+
+const MAX_EVIDENCE = 5;
+
+export function worst(statuses: Iterable<VerdictStatus>): VerdictStatus {
+  let index = STATUS_ORDER.length - 1;
+  for (const status of statuses) index = Math.min(index, STATUS_ORDER.indexOf(status));
+  return STATUS_ORDER[index] ?? 'not-checked';
+}
+
+export function planRule(plan: PlanId): string {
+  return ruleById(`PLAN-${plan.toUpperCase()}`).id;
+}
+
+export function describeWindow(window: QuotaWindow): string {
+  const kind = window.windowClass === 'day' ? 'day window' : window.windowClass === 'minute' ? 'window' : `window (limit ${window.limit})`;
+  return `${kind} ${window.number} (${seconds(window.firstSentAt)}–${seconds(window.lastDoneAt)} into the run, Reset ${new Date(window.reset * 1000).toISOString().slice(11, 19)} UTC)`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}
+
+function verdict(check: CheckId, rules: string[], status: VerdictStatus, title: string, detail: string, evidence: string[] = []): Verdict {
+  for (const rule of rules) ruleById(rule);
+  return { check, rules, status, title, detail, evidence: evidence.slice(0, MAX_EVIDENCE) };
+}
+
+export interface KeyJudgement {
+  verdicts: Verdict[];
+  /** Per window (same order as account.windows). */
+  windowChecks: WindowCheck[][];
+}
+
+export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegment[], context: JudgeContext): KeyJudgement {
+  const { plan } = result.spec;
+  const documented = plans[plan].documented;
+  const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
+  const windowChecks = account.windows.map((window) => judgeWindow(window, plan));
+  const verdicts: Verdict[] = [];
+
+  if (documented) {
+    verdicts.push(minuteMax(plan, minuteWindows, account));
+    verdicts.push(firstRefusal(plan, minuteWindows));
+    verdicts.push(dailyQuota(plan, days, account, context, result));
+  } else verdicts.push(customQuota(plan, account, result));
+  verdicts.push(retryAfterAdmitted(result, account));
+  verdicts.push(remainingSteps(account));
+  verdicts.push(resetStable(result));
+  verdicts.push(refusalHeaders(result));
+  verdicts.push(headersOnEveryAnswer(result, account, plan));
+  verdicts.push(ban(result, account));
+  return { verdicts, windowChecks };
+}
+
+function judgeWindow(window: QuotaWindow, plan: PlanId): WindowCheck[] {
+  const checks: WindowCheck[] = [];
+  if (window.windowClass !== 'minute' || !plans[plan].documented) {
+    checks.push({ check: 'remaining-steps', ...remainingStatus(window) });
+    return checks;
+  }
+  if (window.merged) {
+    checks.push({ check: 'minute-max', status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` });
+    return checks;
+  }
+  checks.push(
+    window.admitted > window.limit
+      ? { check: 'minute-max', status: 'fail', message: `${window.admitted} admitted, limit ${window.limit}` }
+      : { check: 'minute-max', status: 'pass', message: `${window.admitted} of ${window.limit} admitted` },
+  );
+  if (window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
+    const before = window.admittedBeforeFirstRefusal;
+    checks.push(
+      before === window.limit
+        ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` }
+        : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
+    );
+  }
+  checks.push({ check: 'remaining-steps', ...remainingStatus(window) });
+  return checks;
+}
+
+function remainingStatus(window: QuotaWindow): { status: VerdictStatus; message: string } {
+  if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
+  const sorted = [...window.remaining].sort((a, b) => b - a);
+  const broken = sorted.findIndex((value, index) => index > 0 && value !== (sorted[index - 1] as number) - 1);
+  const overLimit = sorted[0] !== undefined && sorted[0] > window.limit;
+  if (broken === -1 && !overLimit) return { status: 'pass', message: `Remaining went ${sorted[0]} … ${sorted.at(-1)}, one less per admitted request` };
+  const shown = window.remaining.slice(0, 12).join(', ');
+  return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${overLimit ? 'above the limit' : `${sorted[broken]} follows ${sorted[broken - 1]}`}` };
+}
+
+function minuteMax(plan: PlanId, windows: QuotaWindow[], account: KeyAccount): Verdict {
+  const limit = plans[plan].documented?.perMinute ?? 0;
+  const title = `No minute window admits more than ${limit} requests`;
+  const rules = [planRule(plan)];
+  if (windows.length === 0) return verdict('minute-max', rules, 'not-checked', title, 'No answer named the per-minute limit in X-RateLimit-Limit, so no minute window was seen.');
+  const over = windows.filter((window) => !window.merged && window.admitted > window.limit);
+  const merged = windows.filter((window) => window.merged);
+  const most = Math.max(...windows.filter((w) => !w.merged).map((window) => window.admitted), 0);
+  if (over.length > 0) {
+    return verdict(
+      'minute-max',
+      rules,
+      'fail',
+      title,
+      `${count(over.length, 'window')} of ${windows.length} admitted more than ${limit}: up to ${Math.max(...over.map((w) => w.admitted))}.`,
+      over.map((window) => `${describeWindow(window)}: ${window.admitted} admitted`),
+    );
+  }
+  if (merged.length > 0 && merged.length === windows.length) {
+    return verdict(
+      'minute-max',
+      rules,
+      'inconclusive',
+      title,
+      `The target's minute lasts under a second here (${lengthText(account)}), shorter than the whole-second X-RateLimit-Reset, so windows cannot be told apart. Use a time scale of 60 or less.`,
+    );
+  }
+  return verdict(
+    'minute-max',
+    rules,
+    'pass',
+    title,
+    `${count(windows.length, 'minute window')} seen (${lengthText(account)}); the most admitted in one was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
+  );
+}
+
+function lengthText(account: KeyAccount): string {
+  const text = describeWindowLength(account.minuteLength);
+  return text === undefined ? 'window length unknown' : `a window lasts ${text} of real time, as learned from the answers`;
+}
+
+/** "0.91–1.18 s", or one figure when only one bound is known. */
+export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): string | undefined {
+  if (atLeastMs !== undefined && atMostMs !== undefined) {
+    const low = describeDuration(atLeastMs);
+    const high = describeDuration(atMostMs);
+    return low === high ? `about ${high}` : `${low.replace(/ \w+$/, '')}–${high}`;
+  }
+  const one = atMostMs ?? atLeastMs;
+  return one === undefined ? undefined : `${atMostMs === undefined ? 'at least' : 'at most'} ${describeDuration(one)}`;
+}
+
+function firstRefusal(plan: PlanId, windows: QuotaWindow[]): Verdict {
+  const limit = plans[plan].documented?.perMinute ?? 0;
+  const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
+  const rules = [planRule(plan), 'RL-1'];
+  const judged = windows.filter((window) => !window.merged && window.seenFromStart && window.admittedBeforeFirstRefusal !== undefined);
+  if (judged.length === 0) {
+    const refusedAtAll = windows.some((window) => window.refused > 0);
+    return verdict(
+      'first-refusal',
+      rules,
+      'not-checked',
+      title,
+      refusedAtAll
+        ? 'Refusals came only in windows the client did not see from their start, so the count before them is unknown.'
+        : `No minute window refused anything: demand stayed within ${limit} per window. Send faster than the limit (e.g. --rate 1.1x) to check this.`,
+    );
+  }
+  const early = judged.filter((window) => (window.admittedBeforeFirstRefusal ?? 0) < window.limit);
+  const late = judged.filter((window) => (window.admittedBeforeFirstRefusal ?? 0) > window.limit);
+  if (early.length + late.length > 0) {
+    return verdict(
+      'first-refusal',
+      rules,
+      'fail',
+      title,
+      `${count(early.length + late.length, 'window')} of ${judged.length} ${early.length ? `refused before ${limit} were admitted` : ''}${early.length && late.length ? ' or ' : ''}${late.length ? `admitted past ${limit} before refusing` : ''}.`,
+      [...early, ...late].map((window) => `${describeWindow(window)}: first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`),
+    );
+  }
+  return verdict('first-refusal', rules, 'pass', title, `In all ${count(judged.length, 'window')} that ran out, exactly ${limit} were admitted and request ${limit + 1} got 429.`);
+}
+
+function dailyQuota(plan: PlanId, days: DaySegment[], account: KeyAccount, context: JudgeContext, result: KeyResult): Verdict {
+  const perDay = plans[plan].documented?.perDay ?? 0;
+  const title = `No more than ${perDay.toLocaleString('en-US')} requests are admitted in a day; then 429 until the day ends`;
+  const rules = [planRule(plan)];
+  const evidence: string[] = [];
+  let failed = false;
+  let warned = false;
+  let held = 0;
+  for (const day of days) {
+    const fresh = context.freshKeys || day.number > 1;
+    if (day.admittedAfterCutoff > 0) {
+      failed = true;
+      evidence.push(`day ${day.number}: ${day.admittedAfterCutoff} admitted after the daily cutoff, before the day could have ended`);
+    }
+    if (day.cutoff) {
+      const before = day.cutoff.admittedBefore;
+      if (before > perDay) {
+        failed = true;
+        evidence.push(`day ${day.number}: ${before.toLocaleString('en-US')} admitted before the daily cutoff`);
+      } else if (before < perDay) {
+        if (fresh) failed = true;
+        else warned = true;
+        evidence.push(`day ${day.number}: refused for the day after ${before.toLocaleString('en-US')} admitted${fresh ? '' : ' in this run (the key may have been used earlier today)'}`);
+      } else held++;
+    } else if (day.admitted > perDay && withinOneDay(day, account, context)) {
+      failed = true;
+      evidence.push(`day ${day.number}: ${day.admitted.toLocaleString('en-US')} admitted with no daily refusal, within ${describeDuration(context.elapsedMs)}${dayLengthText(account)}`);
+    }
+  }
+  const reached = days.some((day) => day.cutoff !== undefined || day.admitted > perDay);
+  if (failed) return verdict('daily-quota', rules, 'fail', title, `The daily quota of ${perDay.toLocaleString('en-US')} did not hold.`, evidence);
+  if (warned) return verdict('daily-quota', rules, 'warn', title, 'The target cut the key off for the day before this run had used the daily quota.', evidence);
+  if (held > 0) {
+    return verdict(
+      'daily-quota',
+      rules,
+      'pass',
+      title,
+      `In ${count(held, 'day')}, exactly ${perDay.toLocaleString('en-US')} were admitted, then the target refused with the daily limit until the day ended${days.length > 1 ? `; ${days.length - 1} new day${days.length > 2 ? 's' : ''} began during the run` : ''}.`,
+      days.filter((day) => day.cutoff).map((day) => `day ${day.number}: cut off ${seconds(day.cutoff?.at ?? 0)} into the run after ${day.cutoff?.admittedBefore.toLocaleString('en-US')} admitted${day.cutoff?.retryAfterMs !== undefined ? `; Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}`),
+    );
+  }
+  const admitted = days.reduce((sum, day) => sum + day.admitted, 0);
+  const perSecond = result.perSecond ?? 0;
+  return verdict(
+    'daily-quota',
+    rules,
+    reached ? 'inconclusive' : 'not-checked',
+    title,
+    `${admitted.toLocaleString('en-US')} of the ${perDay.toLocaleString('en-US')} a day allows were admitted: the run did not reach the daily quota.${perSecond > 0 ? ` At this rate it would take about ${describeDuration((perDay / Math.min(perSecond, admittedRate(result))) * 1000)}; a larger time scale (e.g. the free-whole-day scenario) shortens the target's day.` : ''}`,
+  );
+}
+
+function admittedRate(result: KeyResult): number {
+  const span = (result.observations.at(-1)?.doneAt ?? 0) - (result.observations[0]?.sentAt ?? 0);
+  return span > 0 ? (result.admitted * 1000) / span : Infinity;
+}
+
+/** With no daily refusal seen, a day lasts at least 1,440 of the shortest minute windows seen. */
+function withinOneDay(day: DaySegment, account: KeyAccount, context: JudgeContext): boolean {
+  if (day.dayReset !== undefined) return true;
+  const { atLeastMs } = account.minuteLength;
+  return atLeastMs !== undefined && context.elapsedMs - day.startedAt < 1440 * atLeastMs;
+}
+
+function dayLengthText(account: KeyAccount): string {
+  const { atLeastMs } = account.minuteLength;
+  return atLeastMs === undefined ? '' : ` while a day at this target lasts at least ${describeDuration(1440 * atLeastMs)} (1,440 of its minutes)`;
+}
+
+function customQuota(plan: PlanId, account: KeyAccount, result: KeyResult): Verdict {
+  const limits = [...new Set(account.windows.map((window) => window.limit))].sort((a, b) => a - b);
+  const most = Math.max(0, ...account.windows.map((window) => window.admitted));
+  const title = `${plans[plan].name} quotas are custom: what the target reports is recorded`;
+  const detail = limits.length
+    ? `X-RateLimit-Limit said ${limits.map((l) => l.toLocaleString('en-US')).join(' and ')}; ${count(account.windows.length, 'window')}, at most ${most.toLocaleString('en-US')} admitted in one; ${count(result.refused, 'refusal')}.`
+    : 'The target sent no X-RateLimit headers on these answers.';
+  return verdict('custom-quota', [`PLAN-${plan.toUpperCase()}`], 'observed', title, detail);
+}
+
+function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
+  const title = 'A request sent after waiting the time Retry-After gave is admitted';
+  const rules = ['RL-3'];
+  if (result.spec.behaviour === 'naive') return verdict('retry-after-admitted', rules, 'not-checked', title, 'This client is naive: it does not wait after a 429, so it cannot check this.');
+  const retries = result.observations.map((observation, index) => ({ observation, index })).filter(({ observation }) => observation.retry !== undefined && observation.outcome !== 'error');
+  if (retries.length === 0) return verdict('retry-after-admitted', rules, 'not-checked', title, 'The client never had to wait out a 429 (or the run ended during the wait).');
+  const refused = retries.filter(({ observation }) => observation.outcome === 'refused');
+  const dayCut = refused.filter(({ observation }) => observation.limit !== undefined && account.windows.some((w) => w.windowClass === 'day' && w.limit === observation.limit));
+  const banned = refused.filter(({ index }) => account.banLike.has(index));
+  const failures = refused.filter((entry) => !dayCut.includes(entry) && !banned.includes(entry));
+  const describe = ({ observation }: { observation: (typeof retries)[number]['observation'] }): string =>
+    `${seconds(observation.sentAt)} into the run, after waiting ${describeDuration(observation.retry?.waitedMs ?? 0)} (Retry-After ${observation.retry?.retryAfterMs === undefined ? 'absent' : describeDuration(observation.retry.retryAfterMs)}): ${observation.status}`;
+  if (failures.length > 0) {
+    return verdict('retry-after-admitted', rules, 'fail', title, `${count(failures.length, 'retry', 'retries')} of ${retries.length} sent after the wait were refused again.`, failures.map(describe));
+  }
+  if (banned.length > 0) {
+    return verdict('retry-after-admitted', rules, 'warn', title, `${count(banned.length, 'retry', 'retries')} after an honoured Retry-After met a ban.`, banned.map(describe));
+  }
+  const admitted = retries.length - refused.length;
+  return verdict(
+    'retry-after-admitted',
+    rules,
+    'pass',
+    title,
+    `${count(admitted, 'request')} sent after waiting Retry-After ${admitted === 1 ? 'was' : 'were'} admitted${dayCut.length ? ` (${dayCut.length} refused because the day's quota was spent, as expected)` : ''}.`,
+  );
+}
+
+function remainingSteps(account: KeyAccount): Verdict {
+  const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
+  const judged = account.windows.map((window) => ({ window, ...remainingStatus(window) })).filter(({ status }) => status !== 'not-checked');
+  if (judged.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No window admitted two or more requests the client could compare.');
+  const failed = judged.filter(({ status }) => status === 'fail');
+  if (failed.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  return verdict('remaining-steps', ['RL-6'], 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
+}
+
+/** Two answers in a row where Remaining fell by exactly one (nothing aged out, no new window) must share their Reset. */
+function resetStable(result: KeyResult): Verdict {
+  const title = 'X-RateLimit-Reset stays put within a window';
+  const admitted = result.observations.filter((o) => o.outcome === 'admitted' && o.limit !== undefined && o.remaining !== undefined && o.reset !== undefined);
+  const moves: string[] = [];
+  let pairs = 0;
+  for (let index = 1; index < admitted.length; index++) {
+    const previous = admitted[index - 1] as (typeof admitted)[number];
+    const current = admitted[index] as (typeof admitted)[number];
+    if (current.limit !== previous.limit || current.remaining !== (previous.remaining as number) - 1) continue;
+    pairs++;
+    if (current.reset !== previous.reset) moves.push(`${seconds(current.doneAt)} into the run: Remaining ${previous.remaining} → ${current.remaining} but Reset ${previous.reset} → ${current.reset}`);
+  }
+  if (pairs === 0) return verdict('reset-stable', ['RL-7'], 'not-checked', title, 'No two consecutive admitted answers in one window to compare.');
+  if (moves.length > 0) return verdict('reset-stable', ['RL-7'], 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs} consecutive pairs).`, moves);
+  return verdict('reset-stable', ['RL-7'], 'pass', title, `Reset stayed put across all ${count(pairs, 'pair')} of consecutive answers within a window.`);
+}
+
+function refusalHeaders(result: KeyResult): Verdict {
+  const title = 'Every 429 carries Retry-After (delta-seconds or an HTTP-date) and the X-RateLimit headers';
+  const rules = ['RL-1', 'RL-2', 'RL-4'];
+  if (result.refused === 0) return verdict('refusal-headers', rules, 'not-checked', title, 'No request was refused.');
+  const findings = Object.entries(result.refusalFindings).filter(([rule]) => rules.includes(rule));
+  const other = Object.entries(result.refusalFindings).filter(([rule]) => !rules.includes(rule));
+  const evidence = [...findings, ...other].map(([rule, finding]) => `${rule} × ${finding.count}: ${finding.example}`);
+  if (findings.length > 0 || other.length > 0) {
+    return verdict('refusal-headers', [...rules, ...other.map(([rule]) => rule)], 'fail', title, `Problems on the ${count(result.refused, '429')}:`, evidence);
+  }
+  return verdict('refusal-headers', rules, 'pass', title, `All ${count(result.refused, '429')} had a valid Retry-After and all three X-RateLimit headers.`);
+}
+
+function headersOnEveryAnswer(result: KeyResult, account: KeyAccount, plan: PlanId): Verdict {
+  const documented = plans[plan].documented;
+  const title = documented
+    ? `Every answer carries X-RateLimit-Limit, -Remaining and -Reset, with the limit ${documented.perMinute} or ${documented.perDay.toLocaleString('en-US')}`
+    : 'Every answer carries X-RateLimit-Limit, -Remaining and -Reset';
+  const rules = documented ? ['RL-4', 'RL-5'] : ['RL-4'];
+  const answered = result.admitted + result.refused;
+  if (answered === 0) return verdict('headers-on-every-answer', rules, 'not-checked', title, 'No answer came.');
+  const evidence: string[] = [];
+  if (result.withoutRateLimitHeaders > 0) evidence.push(`${count(result.withoutRateLimitHeaders, 'answer')} lacked a readable X-RateLimit-Limit, -Remaining or -Reset`);
+  for (const [limit, times] of account.undocumentedLimits) evidence.push(`X-RateLimit-Limit ${limit} on ${count(times, 'answer')}: not a documented quota of this plan`);
+  if (evidence.length > 0) return verdict('headers-on-every-answer', rules, 'fail', title, `${evidence.length} problem${evidence.length > 1 ? 's' : ''}:`, evidence);
+  return verdict('headers-on-every-answer', rules, 'pass', title, `All ${count(answered, 'answer')} had them${documented ? ', naming a documented limit' : ''}.`);
+}
+
+function ban(result: KeyResult, account: KeyAccount): Verdict {
+  const title = 'Repeated requests after a 429 may get the key banned for a while';
+  const rules = ['ERR-GAP-3'];
+  if (account.bans.length === 0) {
+    const why =
+      result.spec.behaviour === 'naive' && result.refused > 0
+        ? `This naive client kept sending after ${count(result.refused, '429')}, and the target never refused it for longer than a window: no ban seen.`
+        : result.spec.behaviour === 'naive'
+          ? 'This naive client was never refused, so it could not provoke a ban.'
+          : 'This compliant client waited as told and was never refused for longer than a window: no ban.';
+    return verdict('ban', rules, 'observed', title, why);
+  }
+  const first = account.bans[0] as (typeof account.bans)[number];
+  const lengths = account.bans.map((b) => (b.endedAt === undefined ? undefined : b.endedAt - b.startedAt)).filter((v): v is number => v !== undefined);
+  const minuteMs = account.minuteLength.estimateMs;
+  const inMinutes = minuteMs && first.announcedMs ? ` (about ${Math.round(first.announcedMs / minuteMs)} of the target's minutes)` : '';
+  const detail = `${count(account.bans.length, 'ban')}: the first began ${seconds(first.startedAt)} into the run, after ${count(first.refusalsBefore, 'refusal')} in the window; the target asked to wait ${describeDuration(first.announcedMs)}${inMinutes}${lengths.length ? `, and admitted again after ${describeDuration(Math.max(...lengths))}` : ''}. ${result.spec.behaviour === 'naive' ? 'This is the temporary ban the spec warns naive clients about.' : 'The client honoured Retry-After, yet was banned.'}`;
+  return verdict(
+    'ban',
+    rules,
+    result.spec.behaviour === 'naive' ? 'observed' : 'warn',
+    title,
+    detail,
+    account.bans.map((b) => `${seconds(b.startedAt)}: ${count(b.refusals, 'ban-like refusal')}${b.endedAt !== undefined ? `, admitted again at ${seconds(b.endedAt)}` : ', still refused at the end of the run'}`),
+  );
+}

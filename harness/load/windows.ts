@@ -1,0 +1,193 @@
+/**
+ * Window accounting from the target's own headers. The spec leaves the windows open (RL-GAP-2), so nothing
+ * here assumes their length or alignment:
+ *
+ * - A window is identified by what the target says about it: X-RateLimit-Limit (which quota binds: the
+ *   per-minute or the per-day one) and X-RateLimit-Reset (when it ends). Requests answered with the same pair
+ *   belong to the same window. A fixed window keeps its Reset; a sliding one moves it whenever an old request
+ *   ages out, which splits it into short stretches in which nothing aged out, so every count below stays true.
+ * - The window's length is learned, not assumed: at least the longest stretch of one window the client saw
+ *   (from its first answer to its last send), at most how far ahead the Reset of a window lay when the client
+ *   first saw it.
+ * - A refusal that asks the client to wait (Retry-After, or its Reset) much longer than a window lasts is
+ *   ban-like: the temporary ban the spec mentions (ERR-GAP-3), reported, never failed.
+ * - Reset has whole-second resolution, so windows shorter than a second (a large time scale) can share one:
+ *   such a merge shows as the top Remaining value (limit - 1) admitted more than once, and is reported as
+ *   inconclusive instead of as an over-admission.
+ */
+import { plans, type PlanId } from '../../lib/plans.ts';
+import type { Observation } from './observation.ts';
+
+export type WindowClass = 'minute' | 'day' | 'other';
+
+export interface QuotaWindow {
+  /** 1-based, per class, in the order the client first saw them. */
+  number: number;
+  windowClass: WindowClass;
+  limit: number;
+  /** X-RateLimit-Reset, Unix seconds. */
+  reset: number;
+  firstSentAt: number;
+  lastSentAt: number;
+  firstDoneAt: number;
+  lastDoneAt: number;
+  admitted: number;
+  /** Ordinary refusals: the window was spent. */
+  refused: number;
+  /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
+  remaining: number[];
+  /** The client saw the window from its first request on (the first admitted answer said limit - 1 left). */
+  seenFromStart: boolean;
+  /** Requests admitted before the first refusal of the window (undefined when none was refused). */
+  admittedBeforeFirstRefusal: number | undefined;
+  /** Probably several windows sharing one Reset second (see above). */
+  merged: boolean;
+}
+
+export interface Ban {
+  /** Run time of the first ban-like refusal and of the first admission after it (if any). */
+  startedAt: number;
+  endedAt: number | undefined;
+  /** How long the target asked the client to wait at the first ban-like refusal. */
+  announcedMs: number;
+  refusals: number;
+  /** Ordinary refusals in the window before the ban began. */
+  refusalsBefore: number;
+}
+
+export interface WindowLength {
+  /** No window is shorter than this (ms): the longest stretch of one window the client saw. */
+  atLeastMs: number | undefined;
+  /**
+   * No window opened by the client's request is longer than this (ms): how far ahead its Reset lay at that
+   * request, at best. Windows aligned to the clock can make it fall below atLeastMs; then it is dropped.
+   */
+  atMostMs: number | undefined;
+  /** The best single figure: atMostMs when it is consistent, else atLeastMs. */
+  estimateMs: number | undefined;
+}
+
+export interface KeyAccount {
+  plan: PlanId;
+  windows: QuotaWindow[];
+  minuteLength: WindowLength;
+  bans: Ban[];
+  /** Refusals judged ban-like, by their index in the observations. */
+  banLike: Set<number>;
+  /** Admitted answers whose Limit is neither of the plan's documented quotas. */
+  undocumentedLimits: Map<number, number>;
+}
+
+/** Which quota an X-RateLimit-Limit value names. Enterprise is custom: its smallest limit is taken as the minute's. */
+export function classOf(limit: number, plan: PlanId, observedLimits: readonly number[]): WindowClass {
+  const documented = plans[plan].documented;
+  if (documented) return limit === documented.perMinute ? 'minute' : limit === documented.perDay ? 'day' : 'other';
+  const smallest = Math.min(...observedLimits);
+  return limit === smallest ? 'minute' : 'day';
+}
+
+/** Slack for Reset's whole-second rounding when comparing a wait with a window's length. */
+const RESET_RESOLUTION_MS = 1_000;
+
+export function accountKey(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number): KeyAccount {
+  const withHeaders = observations
+    .map((observation, index) => ({ observation, index }))
+    .filter(({ observation }) => observation.outcome !== 'error' && observation.limit !== undefined && observation.reset !== undefined);
+  const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
+  const undocumentedLimits = new Map<number, number>();
+
+  const groups = new Map<string, Array<{ observation: Observation; index: number }>>();
+  for (const entry of withHeaders) {
+    const { limit, reset } = entry.observation as { limit: number; reset: number };
+    const windowClass = classOf(limit, plan, observedLimits);
+    if (windowClass === 'other' && entry.observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
+    const id = `${windowClass}|${limit}|${reset}`;
+    const group = groups.get(id);
+    if (group) group.push(entry);
+    else groups.set(id, [entry]);
+  }
+
+  // The length of a minute window, learned from the stretches that admitted something.
+  const admittedGroups = [...groups.entries()].filter(([id, members]) => !id.startsWith('day|') && members.some(({ observation }) => observation.outcome === 'admitted'));
+  let atLeastMs: number | undefined;
+  let firstSightMs: number | undefined;
+  for (const [, members] of admittedGroups) {
+    const first = members[0]?.observation;
+    if (!first || first.reset === undefined) continue;
+    const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
+    firstSightMs = firstSightMs === undefined ? sight : Math.min(firstSightMs, sight);
+    if (members.length < 2 || topValueRepeats(members.map(({ observation }) => observation), first.limit ?? 0)) continue;
+    const span = Math.max(...members.map(({ observation }) => observation.sentAt)) - Math.min(...members.map(({ observation }) => observation.doneAt));
+    atLeastMs = Math.max(atLeastMs ?? 0, span);
+  }
+  const atMostMs = firstSightMs !== undefined && firstSightMs >= (atLeastMs ?? 0) ? firstSightMs : undefined;
+  const estimateMs = atMostMs ?? atLeastMs;
+  const longestWaitOfWindow = (estimateMs ?? Infinity) + RESET_RESOLUTION_MS;
+
+  // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts.
+  const banLike = new Set<number>();
+  for (const { observation, index } of withHeaders) {
+    if (observation.outcome !== 'refused') continue;
+    if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
+    const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
+    if (waitMs > longestWaitOfWindow + RESET_RESOLUTION_MS) banLike.add(index);
+  }
+
+  const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
+  const windows: QuotaWindow[] = [];
+  for (const [id, members] of groups) {
+    const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
+    if (ordinary.length === 0) continue;
+    const windowClass = id.split('|')[0] as WindowClass;
+    const first = ordinary[0] as Observation;
+    const admitted = ordinary.filter((observation) => observation.outcome === 'admitted');
+    const refusals = ordinary.filter((observation) => observation.outcome === 'refused');
+    const firstRefusal = refusals[0];
+    const limit = first.limit as number;
+    const remaining = admitted.map((observation) => observation.remaining as number);
+    windows.push({
+      number: ++counters[windowClass],
+      windowClass,
+      limit,
+      reset: first.reset as number,
+      firstSentAt: Math.min(...ordinary.map((o) => o.sentAt)),
+      lastSentAt: Math.max(...ordinary.map((o) => o.sentAt)),
+      firstDoneAt: Math.min(...ordinary.map((o) => o.doneAt)),
+      lastDoneAt: Math.max(...ordinary.map((o) => o.doneAt)),
+      admitted: admitted.length,
+      refused: refusals.length,
+      remaining,
+      seenFromStart: remaining.length > 0 && Math.max(...remaining) === limit - 1,
+      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt < firstRefusal.sentAt || o.doneAt < firstRefusal.doneAt).length : undefined,
+      merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
+    });
+  }
+
+  return { plan, windows, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike, windows), banLike, undocumentedLimits };
+}
+
+function topValueRepeats(observations: readonly Observation[], limit: number): boolean {
+  let seen = 0;
+  for (const observation of observations) if (observation.outcome === 'admitted' && observation.remaining === limit - 1) seen++;
+  return seen > 1;
+}
+
+/** Runs of ban-like refusals, each ended by the next admission. */
+function bansOf(observations: readonly Observation[], banLike: ReadonlySet<number>, windows: readonly QuotaWindow[]): Ban[] {
+  const bans: Ban[] = [];
+  let current: Ban | undefined;
+  observations.forEach((observation, index) => {
+    if (banLike.has(index)) {
+      if (!current) {
+        const before = [...windows].reverse().find((window) => window.windowClass !== 'day' && window.firstDoneAt <= observation.doneAt);
+        current = { startedAt: observation.doneAt, endedAt: undefined, announcedMs: observation.retryAfterMs ?? 0, refusals: 0, refusalsBefore: before?.refused ?? 0 };
+        bans.push(current);
+      }
+      current.refusals++;
+    } else if (current && observation.outcome === 'admitted') {
+      current.endedAt = observation.doneAt;
+      current = undefined;
+    }
+  });
+  return bans;
+}

@@ -5,7 +5,7 @@
 import { OPERATION_IDS, type OperationId } from '../../lib/contract.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import type { RuleJudge } from '../support/judge.ts';
-import { answer, newPet } from '../support/pets.ts';
+import { answer, newPet, objectIn, show } from '../support/pets.ts';
 import { rule, test } from '../support/test.ts';
 
 /** An unauthenticated request is answered 401; the Error body is checked on every response. */
@@ -69,4 +69,14 @@ test(...rule('AUTH-7', 'the scheme name is matched case-insensitively: "bearer <
     const exchange = await api.withAuthorization(`${scheme} ${key}`, api.plan).listPets({ limit: 1 });
     check.expect(exchange.response.status === 200, `expected "${scheme} <API_KEY>" to be accepted (200), got ${answer(exchange)}`, { evidence: exchange });
   }
+});
+
+test(...rule('AUTH-GAP-1', 'how keys are issued and revoked'), async ({ anonymous, check }) => {
+  // The interface has no key operation; what a refused client is told is all the suite can see of it.
+  const exchange = await anonymous.withAuthorization('Bearer conformance-revoked-or-never-issued').listPets();
+  const message = objectIn(exchange)?.message;
+  const challenge = exchange.response.headers['www-authenticate'];
+  check.observe(
+    `an unknown key is answered ${exchange.response.status} with message ${show(message)}${challenge ? ` and WWW-Authenticate: ${challenge}` : ''}; no link to key issuance is given`,
+  );
 });

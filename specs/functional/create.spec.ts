@@ -138,3 +138,15 @@ test(...rule('RES-GAP-3', 'the status a pet gets when it is created without one'
       : `a pet without status was answered ${created.response.status}`,
   );
 });
+
+const EVENT_HEADER = /^(link|location|x-webhook.*|x-event.*|x-callback.*)$/i;
+
+test(...rule('EVT-GAP-1', 'events, webhooks or notifications', { tag: [CREATES] }), async ({ api, check }) => {
+  const created = await api.createPet(newPet());
+  const hints = Object.entries(created.response.headers).filter(([name]) => EVENT_HEADER.test(name));
+  check.observe(
+    hints.length > 0
+      ? `creating a pet answered ${created.response.status} with ${hints.map(([name, value]) => `${name}: ${value}`).join('; ')}`
+      : `creating a pet answered ${created.response.status} with no Link, Location or webhook header: no event or notification was announced`,
+  );
+});

@@ -22,3 +22,13 @@ test(...rule('VER-2', 'this environment has the shape of the interface: every op
     );
   }
 });
+
+test(...rule('VER-GAP-1', 'how later versions of the interface are introduced'), async ({ api, check }) => {
+  const answers = [await api.listPets({ limit: 1 }), await api.listOrders()];
+  const hints = answers.flatMap((exchange) =>
+    Object.entries(exchange.response.headers)
+      .filter(([name, value]) => /version/i.test(name) || (name === 'link' && /version/i.test(value)))
+      .map(([name, value]) => `${exchange.operation}: ${name}: ${value}`),
+  );
+  check.observe(hints.length > 0 ? `version hints in responses: ${hints.join('; ')}` : 'no response names a version beyond the /v1 in its path (no version header, no version link)');
+});

@@ -1,0 +1,108 @@
+/**
+ * The suite's own client is a client of the service, so the client rules bind it: ERR-3 (wait at least
+ * Retry-After after a 429) and ERR-4 (exponential backoff, no repeats while refused). Tested on
+ * lib/backoff.ts and on the validating client with a scripted transport and a recorded clock.
+ */
+import { expect, test } from '@playwright/test';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
+import { DEMO_KEYS } from '../../../lib/keys.ts';
+import { Redactor } from '../../../lib/redact.ts';
+import { PetStoreClient, type Politeness } from '../../../specs/support/client.ts';
+import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
+import { RuleJudge } from '../../../specs/support/judge.ts';
+
+const cites = (rule: string) => ({ annotation: { type: 'rule', description: rule } });
+
+const limits = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 30) };
+const ok: ReceivedResponse = { status: 200, headers: { ...limits, 'x-ratelimit-remaining': '10' }, body: '[]' };
+const refused = (retryAfter: string): ReceivedResponse => ({
+  status: 429,
+  headers: { ...limits, 'x-ratelimit-remaining': '0', 'retry-after': retryAfter },
+  body: '{"code":"rate_limited","message":"slow down","status":429}',
+});
+
+/** A transport that answers from a script and a log of what happened, in order: sends and waits. */
+function scripted(answers: ReceivedResponse[]) {
+  const events: string[] = [];
+  const transport: Transport = {
+    async send() {
+      events.push('send');
+      const next = answers.shift();
+      if (!next) throw new Error('the script ran out of answers');
+      return next;
+    },
+  };
+  const waits: number[] = [];
+  const wait = async (ms: number): Promise<void> => {
+    events.push(`wait ${ms}`);
+    waits.push(ms);
+  };
+  return { transport, events, waits, wait };
+}
+
+function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness = 'wait', random = () => 0.5): PetStoreClient {
+  return new PetStoreClient({
+    transport: script.transport,
+    baseUrl: 'http://127.0.0.1:9/v1',
+    authorization: 'Bearer demo-free-1',
+    plan: undefined,
+    judge: new RuleJudge(test.info(), test.info().annotations.find((a) => a.type === 'rule')?.description ?? 'ERR-3', new Redactor(DEMO_KEYS)),
+    politeness,
+    timeLeftMs: () => Number.POSITIVE_INFINITY,
+    random,
+    wait: script.wait,
+  });
+}
+
+test('ERR-3 SHOULD client waits at least Retry-After, whatever the jitter and the attempt', cites('ERR-3'), () => {
+  for (const attempt of [1, 2, 5, 8, 20]) {
+    for (const random of [0, 0.25, 0.999999]) expect(backoffDelayMs(attempt, 3_000, DEFAULT_BACKOFF, () => random)).toBeGreaterThanOrEqual(3_000);
+  }
+});
+
+test('ERR-3 SHOULD client waits out a 429 for its Retry-After before sending the request again', cites('ERR-3'), async () => {
+  const script = scripted([refused('2'), ok]);
+  const answer = await clientOver(script).listPets();
+  expect(answer.response.status).toBe(200);
+  expect(script.events).toEqual(['send', expect.stringMatching(/^wait \d+$/), 'send']);
+  expect(script.waits[0]).toBeGreaterThanOrEqual(2_000);
+  expect(test.info().annotations.filter((a) => a.type === 'throttled')).toHaveLength(1);
+});
+
+test('ERR-3 SHOULD client honours a Retry-After given as an HTTP-date', cites('ERR-3'), async () => {
+  const date = new Date(Math.ceil(Date.now() / 1000) * 1000 + 5_000).toUTCString();
+  const script = scripted([refused(date), ok]);
+  await clientOver(script).listPets();
+  expect(script.waits[0]).toBeGreaterThanOrEqual(4_000);
+});
+
+test('ERR-4 SHOULD client backs off exponentially with full jitter, up to a cap', cites('ERR-4'), () => {
+  const ceilings = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((attempt) => backoffDelayMs(attempt, undefined, DEFAULT_BACKOFF, () => 0.999999));
+  expect(ceilings.slice(0, 5)).toEqual([250, 500, 1_000, 2_000, 4_000]);
+  expect(Math.max(...ceilings)).toBeLessThanOrEqual(DEFAULT_BACKOFF.capMs);
+  expect(backoffDelayMs(4, undefined, DEFAULT_BACKOFF, () => 0)).toBe(0);
+  expect(backoffDelayMs(4, 1_000, DEFAULT_BACKOFF, () => 0.5)).toBe(2_000);
+});
+
+test('ERR-4 SHOULD client never repeats a request while refused: every retry follows a longer wait', cites('ERR-4'), async () => {
+  const script = scripted([refused('0'), refused('0'), refused('0'), ok]);
+  const answer = await clientOver(script, 'wait', () => 0.999).listPets();
+  expect(answer.response.status).toBe(200);
+  expect(script.events.filter((event) => event === 'send')).toHaveLength(4);
+  expect(script.events.every((event, index) => index === 0 || event !== 'send' || script.events[index - 1] !== 'send')).toBe(true);
+  expect(script.waits[1]).toBeGreaterThan(script.waits[0]!);
+  expect(script.waits[2]).toBeGreaterThan(script.waits[1]!);
+});
+
+test('ERR-4 SHOULD client gives up after its attempts with a message naming the rule under test', cites('ERR-4'), async () => {
+  const script = scripted(Array.from({ length: DEFAULT_BACKOFF.maxAttempts }, () => refused('1')));
+  await expect(clientOver(script).listPets()).rejects.toThrow(/^\[ERR-4\] GET \/pets was still refused with 429 after 8 attempts/);
+  expect(script.waits).toHaveLength(DEFAULT_BACKOFF.maxAttempts - 1);
+});
+
+test('a measuring client hands a 429 back at once, to be judged and waited out by the measurement', async () => {
+  const script = scripted([refused('1')]);
+  const answer = await clientOver(script, 'measure').listPets();
+  expect(answer.response.status).toBe(429);
+  expect(script.events).toEqual(['send']);
+});

@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { analyseBurst, remainingProblem, stepBetween, type Reading } from '../../../specs/support/window-analysis.ts';
+
+/**
+ * A one-second window opened by the probe at T0 (0.3 s past a whole second), ending at T0 + 1000 ms, its
+ * Reset rounded up to whole seconds: so it "may have ended" from T0 + 700 ms on.
+ */
+const T0 = 1_800_000_000_300;
+const RESET = Math.ceil((T0 + 1000) / 1000);
+const reading = (fields: Partial<Reading> & { at: number }): Reading => ({
+  status: 200,
+  limit: 60,
+  remaining: 59,
+  reset: RESET,
+  sentAt: fields.at - 2,
+  receivedAt: fields.at,
+  ...fields,
+});
+
+/** A fixed window: `admitted` requests answered in order with Remaining counting down, then 429s. */
+function fixedBurst(limit: number, count: number, admittedInWindow = limit, atMs = 100): Reading[] {
+  return Array.from({ length: count }, (_, index) => {
+    const used = index + 2; // the probe was the first
+    return used <= admittedInWindow
+      ? reading({ at: T0 + atMs + index, limit, remaining: limit - used })
+      : reading({ at: T0 + atMs + index, limit, remaining: 0, status: 429 });
+  });
+}
+
+const probe = reading({ at: T0 });
+
+test('a fixed window that admits exactly its limit is measured as such', () => {
+  const result = analyseBurst({ probe, burst: fixedBurst(60, 59), extra: reading({ at: T0 + 300, remaining: 0, status: 429 }) });
+  expect(result).toEqual({ kind: 'measured', admitted: 60, refusedInBurst: 0, extraRefused: true, remainingProblem: undefined, resetProblem: undefined });
+});
+
+test('a window that admits one request too many is measured with the extra request admitted', () => {
+  const result = analyseBurst({ probe, burst: fixedBurst(60, 59), extra: reading({ at: T0 + 300, remaining: 0 }) });
+  expect(result).toMatchObject({ kind: 'measured', admitted: 60, extraRefused: false });
+});
+
+test('a window that refuses early is measured with the refusals counted', () => {
+  const result = analyseBurst({ probe, burst: fixedBurst(60, 59, 58), extra: reading({ at: T0 + 300, remaining: 0, status: 429 }) });
+  expect(result).toMatchObject({ kind: 'measured', admitted: 58, refusedInBurst: 2 });
+});
+
+test('responses that arrive out of order still pass when each Remaining value came once', () => {
+  const burst = fixedBurst(60, 59).reverse();
+  expect(analyseBurst({ probe, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) })).toMatchObject({ remainingProblem: undefined });
+});
+
+test('a Remaining value handed out twice is a problem: "repeated" names it', () => {
+  const burst = fixedBurst(60, 59);
+  burst[10] = { ...burst[10]!, remaining: burst[9]!.remaining };
+  const result = analyseBurst({ probe, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) });
+  expect(result.kind === 'measured' && result.remainingProblem).toMatch(/repeated 49 \(2 times\); missing 48$/);
+});
+
+test('a Remaining that does not fall at all is a problem', () => {
+  expect(remainingProblem(12, [reading({ at: T0, remaining: 12 })])).toBe(
+    'expected the 1 admitted responses after Remaining 12 to carry X-RateLimit-Remaining 11 down to 11, each once; got unexpected 12; missing 11',
+  );
+});
+
+test('a Reset that moves within the window, before the window could have ended, is a problem, not a rollover', () => {
+  const burst = fixedBurst(60, 59);
+  burst[20] = { ...burst[20]!, reset: RESET + 1 };
+  const result = analyseBurst({ probe, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) });
+  expect(result).toMatchObject({ kind: 'measured', resetProblem: `expected X-RateLimit-Reset to stay at ${RESET} within the window, got ${RESET + 1}` });
+});
+
+test('a fixed window that rolls over during the burst is recognised from its headers and not judged', () => {
+  // The window ends at T0 + 1000; the burst is slow and its tail lands in a fresh window.
+  const burst = Array.from({ length: 59 }, (_, index) => {
+    const at = T0 + 10 + index * 20;
+    return at < T0 + 1000 ? reading({ at, remaining: 58 - index }) : reading({ at, remaining: 58 - (index - 50), reset: RESET + 1 });
+  });
+  const result = analyseBurst({ probe, burst, extra: reading({ at: T0 + 1300, remaining: 40, reset: RESET + 1 }) });
+  expect(result.kind).toBe('rolled-over');
+});
+
+test('a sliding window whose Remaining climbs back as old requests expire is recognised as a new window', () => {
+  const slow = Array.from({ length: 59 }, (_, index) => reading({ at: T0 + 400 + index * 10, remaining: index < 40 ? 58 - index : 30, reset: index < 40 ? RESET : RESET + 1 }));
+  const result = analyseBurst({ probe, burst: slow, extra: reading({ at: T0 + 1400, status: 429, remaining: 0 }) });
+  expect(result.kind).toBe('rolled-over');
+});
+
+test('a request after the burst sent once the window had ended by its own Reset is a rollover, not over-admission', () => {
+  const result = analyseBurst({ probe, burst: fixedBurst(60, 59), extra: { ...reading({ at: T0 + 1800, remaining: 58 }), sentAt: RESET * 1000 } });
+  expect(result.kind).toBe('rolled-over');
+});
+
+test('one at a time: same Reset is the same window; a later Reset after the window may have ended is a new one', () => {
+  const first = reading({ at: T0 + 10 });
+  expect(stepBetween(first, reading({ at: T0 + 20, remaining: 58 }))).toBe('same-window');
+  expect(stepBetween(first, reading({ at: T0 + 1500, reset: RESET + 1 }))).toBe('new-window');
+  expect(stepBetween(first, reading({ at: T0 + 20, reset: RESET + 5 }))).toBe('reset-moved');
+  expect(stepBetween(first, reading({ at: T0 + 20, reset: RESET - 1 }))).toBe('reset-moved');
+});

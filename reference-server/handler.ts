@@ -7,10 +7,10 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { allowedMethods, matchOperation } from '../lib/contract.ts';
+import { allowedMethods, matchOperation, type MatchedOperation } from '../lib/contract.ts';
 import { Authenticator, BEARER_CHALLENGE } from './auth.ts';
 import type { ServerConfig } from './config.ts';
-import type { Quota } from '../lib/plans.ts';
+import type { PlanId, Quota } from '../lib/plans.ts';
 import type { RateLimiter } from './limiter.ts';
 import type { RequestLog } from './log.ts';
 import { markerHeaders } from './markers.ts';
@@ -28,54 +28,94 @@ export interface HandlerDeps {
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+interface RequestLine {
+  method: string;
+  /** The path as sent, without the query. */
+  path: string;
+  /** The path below the base path /v1, or undefined when the request is not under it. */
+  below: string | undefined;
+  search: string;
+}
+
+function requestLine(req: IncomingMessage): RequestLine {
+  const method = req.method ?? 'GET';
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const search = queryAt === -1 ? '' : url.slice(queryAt + 1);
+  const below = path.startsWith(`${BASE_PATH}/`) ? path.slice(BASE_PATH.length) : undefined;
+  return { method, path, below, search };
+}
+
+/** One request on its way through the pipeline: what its response and its log line need. */
+interface Exchange {
+  res: ServerResponse;
+  method: string;
+  path: string;
+  plan: PlanId | 'anonymous';
+  started: number;
+  headers: HeaderMap;
+  markers: HeaderMap;
+}
+
 export function createRequestHandler(config: ServerConfig, deps: HandlerDeps): RequestHandler {
   const { store, limiter, log, clock } = deps;
   const authenticator = new Authenticator(config.keys);
   const anonymousQuota = anonymousQuotaOf(config);
   const context = { store, config };
 
+  // Defined once, not per request: the hot path allocates no closures.
+  function respond(exchange: Exchange, reply: Reply): void {
+    send(exchange.res, reply, exchange.headers, exchange.markers);
+    log.record({ method: exchange.method, path: exchange.path, status: reply.status, plan: exchange.plan, durationMs: performance.now() - exchange.started });
+  }
+
+  /** What an authenticated, admitted request gets: its operation's answer, or why there is none. */
+  function answer(request: RequestLine, match: MatchedOperation | undefined, req: IncomingMessage, now: number): Reply | Promise<Reply> {
+    const { method, path, below, search } = request;
+    if (!match) {
+      const allowed = below === undefined ? [] : allowedMethods(below);
+      if (allowed.length > 0) return errorReply(405, `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+      return errorReply(404, `no operation answers ${method} ${path}; the operations are under ${BASE_PATH}: GET /pets, POST /pets, GET /pets/{petId}, GET /store/orders`);
+    }
+    return routes[match.operation.id]({ req, search, pathParams: match.pathParams, now }, context);
+  }
+
   return (req, res) => {
     const started = performance.now();
     const now = clock();
-    const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    const search = queryAt === -1 ? '' : url.slice(queryAt + 1);
-    const below = path.startsWith(`${BASE_PATH}/`) ? path.slice(BASE_PATH.length) : undefined;
-    const match = below === undefined ? undefined : matchOperation(method, below);
-    const markers = markerHeaders(match?.operation.id);
+    const request = requestLine(req);
+    const match = request.below === undefined ? undefined : matchOperation(request.method, request.below);
 
     const authentication = authenticator.authenticate(req.headers.authorization);
     const caller = 'caller' in authentication ? authentication.caller : undefined;
     const decision = caller
       ? limiter.take(`key ${caller.key}`, config.quotas[caller.plan], now)
       : limiter.take(anonymousSubject(req.socket), anonymousQuota, now);
-    const limitHeaders = rateLimitHeaders(decision);
-
-    const finish = (reply: Reply, extra?: HeaderMap): void => {
-      send(res, reply, limitHeaders, markers, extra ?? {});
-      log.record({ method, path, status: reply.status, plan: caller?.plan ?? 'anonymous', durationMs: performance.now() - started });
+    const exchange: Exchange = {
+      res,
+      method: request.method,
+      path: request.path,
+      plan: caller?.plan ?? 'anonymous',
+      started,
+      headers: rateLimitHeaders(decision),
+      markers: markerHeaders(match?.operation.id),
     };
 
-    if (!decision.admitted) return finish(tooManyRequests(decision));
-    if ('problem' in authentication) return finish(errorReply(401, authentication.problem), { 'WWW-Authenticate': BEARER_CHALLENGE });
-    if (!match) {
-      const allowed = below === undefined ? [] : allowedMethods(below);
-      if (allowed.length > 0) return finish(errorReply(405, `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`), { Allow: allowed.join(', ') });
-      return finish(errorReply(404, `no operation answers ${method} ${path}; the operations are under ${BASE_PATH}: GET /pets, POST /pets, GET /pets/{petId}, GET /store/orders`));
-    }
-
-    const route = routes[match.operation.id];
+    if (!decision.admitted) return respond(exchange, tooManyRequests(decision));
+    if ('problem' in authentication) return respond(exchange, errorReply(401, authentication.problem, { 'WWW-Authenticate': BEARER_CHALLENGE }));
     let reply: Reply | Promise<Reply>;
     try {
-      reply = route({ req, search, pathParams: match.pathParams, now }, context);
+      reply = answer(request, match, req, now);
     } catch (error) {
       reply = internalError(error);
     }
     if (reply instanceof Promise) {
-      reply.then(finish, (error: unknown) => finish(internalError(error)));
-    } else finish(reply);
+      reply.then(
+        (settled) => respond(exchange, settled),
+        (error: unknown) => respond(exchange, internalError(error)),
+      );
+    } else respond(exchange, reply);
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * One JSON line per request: time, method, path, status, plan and duration. The query string is left out
  * and any configured key that appears in the path is replaced by its variable's name, so no key is ever
- * written. Lines are gathered and written once per turn of the event loop, so logging costs one write
- * per batch rather than one per request.
+ * written. Logging must not dominate throughput: lines are gathered and written once per turn of the event
+ * loop, the timestamp text is reused within a millisecond, and the redactor runs only on a path that
+ * holds a key.
  */
 import { Redactor } from '../lib/redact.ts';
+import { PLAN_IDS, type PlanId } from '../lib/plans.ts';
 import type { KeysByPlan } from '../lib/keys.ts';
-import type { PlanId } from '../lib/plans.ts';
 import type { LogMode } from './config.ts';
 
 export interface RequestRecord {
@@ -31,8 +32,13 @@ const MAX_PATH = 256;
 export function createRequestLog(mode: LogMode, keys: Readonly<KeysByPlan>, sink: LineSink = (text) => process.stdout.write(text)): RequestLog {
   if (mode === 'off') return { record: () => {}, flush: () => {} };
   const redactor = new Redactor(keys);
+  const allKeys = PLAN_IDS.flatMap((plan) => keys[plan]).filter((key) => key.length > 0);
+  const holdsKey = allKeys.length === 0 ? undefined : new RegExp(allKeys.map(escapeRegExp).join('|'));
   let pending = '';
   let scheduled = false;
+  let clockMs = 0;
+  let clockText = '';
+
   const flush = (): void => {
     scheduled = false;
     if (pending === '') return;
@@ -40,18 +46,22 @@ export function createRequestLog(mode: LogMode, keys: Readonly<KeysByPlan>, sink
     pending = '';
     sink(text);
   };
+
+  const timestamp = (): string => {
+    const now = Date.now();
+    if (now !== clockMs) {
+      clockMs = now;
+      clockText = new Date(now).toISOString();
+    }
+    return clockText;
+  };
+
   return {
-    record(entry) {
-      const redacted = redactor.text(entry.path);
-      const path = redacted.length > MAX_PATH ? `${redacted.slice(0, MAX_PATH)}…` : redacted;
-      pending += `${JSON.stringify({
-        time: new Date().toISOString(),
-        method: entry.method,
-        path,
-        status: entry.status,
-        plan: entry.plan,
-        durationMs: Math.round(entry.durationMs * 1000) / 1000,
-      })}\n`;
+    record({ method, path, status, plan, durationMs }) {
+      const safe = holdsKey?.test(path) ? redactor.text(path) : path;
+      const shown = safe.length > MAX_PATH ? `${safe.slice(0, MAX_PATH)}…` : safe;
+      const duration = Math.round(durationMs * 1000) / 1000;
+      pending += `{"time":"${timestamp()}","method":${JSON.stringify(method)},"path":${JSON.stringify(shown)},"status":${status},"plan":"${plan}","durationMs":${duration}}\n`;
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
@@ -59,4 +69,8 @@ export function createRequestLog(mode: LogMode, keys: Readonly<KeysByPlan>, sink
     },
     flush,
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

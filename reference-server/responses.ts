@@ -9,8 +9,8 @@ export type HeaderMap = Record<string, string>;
 
 export interface Reply {
   status: number;
-  /** JSON text. */
-  body: string;
+  /** JSON, as text or as bytes. */
+  body: string | Buffer;
   headers?: HeaderMap;
   /** Close the connection after answering (a body too large to read to its end). */
   close?: boolean;
@@ -28,7 +28,7 @@ const ERROR_CODES: Readonly<Record<number, string>> = {
   500: 'internal_error',
 };
 
-export function json(status: number, body: string, headers?: HeaderMap): Reply {
+export function json(status: number, body: string | Buffer, headers?: HeaderMap): Reply {
   return { status, body, headers };
 }
 
@@ -54,7 +54,8 @@ export function tooManyRequests(decision: RateDecision): Reply {
 
 /** Writes a reply with the headers every response carries, plus the operation's own. */
 export function send(res: ServerResponse, reply: Reply, ...headerSets: HeaderMap[]): void {
-  const headers: HeaderMap = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(reply.body)) };
+  const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
+  const headers: HeaderMap = { 'Content-Type': 'application/json', 'Content-Length': String(length) };
   for (const set of headerSets) Object.assign(headers, set);
   if (reply.headers) Object.assign(headers, reply.headers);
   if (reply.close) headers.Connection = 'close';

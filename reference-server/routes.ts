@@ -32,7 +32,7 @@ export type Route = (request: RouteRequest, context: RouteContext) => Reply | Pr
 function listPets({ search }: RouteRequest, { store }: RouteContext): Reply {
   const query = parseListQuery(search);
   if (!query.ok) return errorReply(400, query.problem);
-  return json(200, store.listJson(query.value.limit, query.value.status));
+  return json(200, store.listBody(query.value.limit, query.value.status));
 }
 
 /** The body is read (up to the size limit) before it is judged, so a refused body never lingers on the connection. */

@@ -14,6 +14,8 @@ export interface SpawnOptions {
 export interface SpawnedServer {
   /** http://127.0.0.1:<port>/v1 */
   baseUrl: string;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   /** SIGTERM, then SIGKILL if the server has not exited within a few seconds. */
   stop(): Promise<void>;
 }
@@ -32,10 +34,18 @@ process.on('exit', () => {
 });
 
 export function spawnReferenceServer({ env = {} }: SpawnOptions = {}): Promise<SpawnedServer> {
-  // HOST and PORT are set here, not inherited: a shell's HOST is often the machine's name.
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+  return spawnServerScript(MAIN, { PETSTORE_LOG: 'off', ...env }, 'the reference server');
+}
+
+/**
+ * Runs a TypeScript server script that prints a line with its `http://…/v1` base URL once listening (the
+ * reference server, or a benchmark's peer). HOST and PORT are set here, not inherited: a shell's HOST is
+ * often the machine's name.
+ */
+export function spawnServerScript(script: string, env: Record<string, string> = {}, name = script): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, ['--import', TSX, script], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', PETSTORE_LOG: 'off', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -59,7 +69,7 @@ export function spawnReferenceServer({ env = {} }: SpawnOptions = {}): Promise<S
   return new Promise((resolve, reject) => {
     const fail = (reason: string): void => {
       void stop();
-      reject(new Error(`the reference server did not start: ${reason}`));
+      reject(new Error(`${name} did not start: ${reason}`));
     };
     const timer = setTimeout(() => fail(`no base URL printed within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     const lines = createInterface({ input: child.stdout });
@@ -67,10 +77,10 @@ export function spawnReferenceServer({ env = {} }: SpawnOptions = {}): Promise<S
       const found = URL_LINE.exec(line);
       if (!found?.[1]) return;
       clearTimeout(timer);
-      lines.removeAllListeners('line');
-      // Keep reading so that a chatty server (PETSTORE_LOG=json) never blocks on a full pipe.
+      lines.close();
+      // Keep draining, unread, so that a chatty server (PETSTORE_LOG=json) never blocks on a full pipe.
       child.stdout.resume();
-      resolve({ baseUrl: found[1], stop });
+      resolve({ baseUrl: found[1], pid: child.pid ?? 0, stop });
     });
     void exited.then((code) => {
       clearTimeout(timer);

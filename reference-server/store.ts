@@ -13,7 +13,7 @@ export class PetStore {
   private readonly all: Pet[] = [];
   private readonly byStatus = new Map<PetStatus, Pet[]>(PET_STATUSES.map((status) => [status, []]));
   /** Page bodies already built, keyed by status and limit; emptied whenever a pet is added. */
-  private readonly pages = new Map<string, string>();
+  private readonly pages = new Map<string, Buffer>();
 
   get size(): number {
     return this.all.length;
@@ -50,12 +50,17 @@ export class PetStore {
     return source.slice(0, limit);
   }
 
-  /** The JSON text of `list(limit, status)`, built once per store version. */
-  listJson(limit: number, status?: PetStatus): string {
+  /** The JSON text of `list(limit, status)`, built anew. */
+  pageJson(limit: number, status?: PetStatus): string {
+    return `[${this.list(limit, status).map(petJson).join(',')}]`;
+  }
+
+  /** The JSON of `list(limit, status)` as bytes, built once until the next pet is added. */
+  listBody(limit: number, status?: PetStatus): Buffer {
     const cacheKey = `${status ?? ''}:${limit}`;
     let body = this.pages.get(cacheKey);
     if (body === undefined) {
-      body = `[${this.list(limit, status).map(petJson).join(',')}]`;
+      body = Buffer.from(this.pageJson(limit, status));
       this.pages.set(cacheKey, body);
     }
     return body;

@@ -20,8 +20,11 @@ export interface ListQuery {
 
 const DIGITS = /^\d{1,3}$/;
 
+const DEFAULT_QUERY: Parsed<ListQuery> = ok({ limit: PAGE_SIZE.default, status: undefined });
+
 /** The query of GET /pets. Parameters the operation does not have are ignored. */
 export function parseListQuery(search: string): Parsed<ListQuery> {
+  if (search === '') return DEFAULT_QUERY;
   const query = new URLSearchParams(search);
   const limits = query.getAll('limit');
   const statuses = query.getAll('status');

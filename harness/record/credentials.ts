@@ -6,7 +6,7 @@
  */
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId } from '../../lib/plans.ts';
-import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { wholeNumber } from '../../lib/rate-limit-headers.ts';
 import { INVALID_KEY_PLACEHOLDER, planPlaceholder, UNKNOWN_PLAN_PLACEHOLDER, withDemoKeys } from '../har/credentials.ts';
 
 /** The keys a recorder must recognise and redact: those configured, and the public demo keys besides. */
@@ -62,7 +62,7 @@ export class CredentialNamer {
 }
 
 function planFromLimit(headers: UpstreamVerdict['headers']): PlanId | undefined {
-  const limit = readRateLimit(headers)?.limit;
+  const limit = wholeNumber(headers['x-ratelimit-limit']);
   if (limit === undefined) return undefined;
   const matching = PLAN_IDS.filter((plan) => {
     const documented = plans[plan].documented;

@@ -47,6 +47,7 @@ const NOT_FORWARDED = new Set([
   'accept-encoding',
 ]);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MIN_SCRUBBED_TOKEN = 6;
 const UPSTREAM_TIMEOUT_MS = 60_000;
 const CLOSE_GRACE_MS = 5_000;
 
@@ -120,7 +121,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
           warned.add(naming.warning);
           options.onWarning?.(naming.warning);
         }
-        scrub = (text: string): string => redactor.text(text).split(token).join(naming.placeholder);
+        // Too short a token would garble the capture if replaced everywhere; it is still kept out of the header.
+        if (token.length >= MIN_SCRUBBED_TOKEN) scrub = (text: string): string => redactor.text(text.split(token).join(naming.placeholder));
         authorizationText = scheme ? `${scheme} ${naming.placeholder}` : naming.placeholder;
       }
     }

@@ -25,6 +25,18 @@ export class CaptureBase {
     this.path = parsed.pathname.replace(/\/+$/, '');
   }
 
+  /**
+   * A URL the recording's server gave (a Location, say) as the target would give it: under the target's
+   * base instead of the recorded one, absolute or path-only as it was.
+   */
+  rebase(value: string, target: string): string {
+    const targetUrl = new URL(target);
+    const targetPath = targetUrl.pathname.replace(/\/+$/, '');
+    if (value === this.url || value.startsWith(`${this.url}/`)) return `${target}${value.slice(this.url.length)}`;
+    if (value.startsWith(`${this.path}/`)) return `${targetPath}${value.slice(this.path.length)}`;
+    return value;
+  }
+
   /** The path below the base (e.g. /pets/7), or undefined when the URL is not under it. */
   below(url: URL): string | undefined {
     if (url.origin !== this.origin) return undefined;

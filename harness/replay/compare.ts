@@ -29,16 +29,21 @@ export interface ComparableResponse {
 const MAX_DIFFERENCES = 50;
 const MAX_SHOWN_VALUE = 200;
 
-export function compareResponses(
-  recorded: ComparableResponse,
-  replayed: ComparableResponse,
-  rules: IgnoreRules,
-  ids: IdMap,
-  parsedReplayed?: LosslessValue,
-): Difference[] {
+export interface CompareOptions {
+  rules: IgnoreRules;
+  ids: IdMap;
+  /** Puts a URL the recorded server gave under the target's base (see CaptureBase.rebase). */
+  rebase?: (url: string) => string;
+  /** The replayed body, parsed already. */
+  parsedReplayed?: LosslessValue;
+}
+
+export function compareResponses(recorded: ComparableResponse, replayed: ComparableResponse, options: CompareOptions): Difference[] {
+  const { rules, ids, parsedReplayed } = options;
+  const rebase = options.rebase ?? ((url: string) => url);
   const out: Difference[] = [];
   if (recorded.status !== replayed.status) out.push({ where: 'status', recorded: String(recorded.status), replayed: String(replayed.status) });
-  compareHeaders(recorded.headers, replayed.headers, rules, ids, out);
+  compareHeaders(recorded.headers, replayed.headers, rules, (url) => ids.remapPath(rebase(url)), out);
   compareBodies(recorded.body, replayed.body, rules, ids, parsedReplayed, out);
   if (out.length > MAX_DIFFERENCES) {
     const rest = out.length - MAX_DIFFERENCES;
@@ -51,12 +56,18 @@ export function compareResponses(
 /** Headers that carry a URL of a resource, whose path names ids the target may have assigned anew. */
 const URL_HEADERS = new Set(['location', 'content-location']);
 
-function compareHeaders(recorded: ComparableResponse['headers'], replayed: ComparableResponse['headers'], rules: IgnoreRules, ids: IdMap, out: Difference[]): void {
+function compareHeaders(
+  recorded: ComparableResponse['headers'],
+  replayed: ComparableResponse['headers'],
+  rules: IgnoreRules,
+  asTargetUrl: (url: string) => string,
+  out: Difference[],
+): void {
   const names = new Set([...Object.keys(recorded), ...Object.keys(replayed)]);
   for (const name of names) {
     if (TRANSPORT_HEADERS.has(name) || rules.headers.has(name)) continue;
     const recordedValue = recorded[name];
-    const before = recordedValue !== undefined && URL_HEADERS.has(name) ? ids.remapPath(recordedValue) : recordedValue;
+    const before = recordedValue !== undefined && URL_HEADERS.has(name) ? asTargetUrl(recordedValue) : recordedValue;
     const after = replayed[name];
     const differs = VALUE_VOLATILE_HEADERS.has(name) ? (before === undefined) !== (after === undefined) : before !== after;
     if (differs) out.push({ where: `header ${name}`, recorded: before, replayed: after });

@@ -6,6 +6,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { OperationId } from '../../lib/contract.ts';
 import type { Redactor } from '../../lib/redact.ts';
+import { parsePlaceholder, splitAuthorization } from '../har/credentials.ts';
 import type { ExchangeResult, Verdict } from './run-exchange.ts';
 
 export interface ResultLimits {
@@ -122,7 +123,7 @@ export class ReplayResults {
       ...result,
       path: this.redactor.text(result.path),
       sentPath: this.redactor.text(result.sentPath),
-      requestHeaders: Object.entries(this.redactor.headers(Object.fromEntries(result.requestHeaders))),
+      requestHeaders: result.requestHeaders.map(([name, value]) => [name, this.recordedHeader(name, value)]),
       requestBody: text(result.requestBody),
       recorded: { ...result.recorded, headers: headers(result.recorded.headers), body: text(result.recorded.body) },
       replayed: result.replayed && { ...result.replayed, headers: headers(result.replayed.headers), body: text(result.replayed.body) ?? '' },
@@ -134,6 +135,12 @@ export class ReplayResults {
       })),
       error: text(result.error),
     };
+  }
+
+  /** A recorded request header as written down: placeholders stay readable, any other credential is masked. */
+  private recordedHeader(name: string, value: string): string {
+    if (name.toLowerCase() !== 'authorization') return this.redactor.text(value);
+    return parsePlaceholder(splitAuthorization(value).token) ? value : this.redactor.authorization(value);
   }
 
   private line(result: ExchangeResult): FindingLine {

@@ -155,7 +155,12 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   if (expectRefusal) {
     result.recorded429 = response.status === 429 ? 'reproduced' : 'not-reproduced';
   } else if (!result.throttle.gaveUp) {
-    result.differences = compareResponses(recorded.response, result.replayed, context.ignore.forOperation(operation?.id), ids, parsedReplayed);
+    result.differences = compareResponses(recorded.response, result.replayed, {
+      rules: context.ignore.forOperation(operation?.id),
+      ids,
+      rebase: (url) => context.base.rebase(url, context.target),
+      parsedReplayed,
+    });
   }
   result.verdict =
     result.violations.length > 0 ? 'violation' : result.throttle.gaveUp ? 'throttled' : result.differences.length > 0 ? 'different' : 'identical';

@@ -1,0 +1,117 @@
+/**
+ * Bad input to `npm run replay` and `npm run record` gets one clear line naming what is wrong, and exit
+ * code 2: never a stack trace, never a replay that starts and then fails halfway.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
+import { PLAN_IDS } from '../../lib/plans.ts';
+import { cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
+
+const demoKeys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
+
+function expectOneLineError(result: CommandResult, command: 'replay' | 'record', message: RegExp): void {
+  expect(result.code, explain(result)).toBe(2);
+  const lines = result.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('npm '));
+  expect(lines, explain(result)).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^${command}: `));
+  expect(lines[0]).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** A port with nothing listening: taken from the system, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const dir = tempDir('bad-input');
+const truncated = join(dir, 'truncated.har');
+writeFileSync(truncated, '{"log": {"version": "1.2", "entries": [{"request": {"method": "GET"');
+const notHar = join(dir, 'list.har');
+writeFileSync(notHar, '[{"url": "http://x"}]');
+const noPetStore = writeHar(dir, 'no-petstore.har', [entry({ url: 'https://cdn.example.com/app.js', status: 200 }), entry({ url: 'http://127.0.0.1:1/v1/users', status: 200 })]);
+const badEntry = writeHar(dir, 'bad-entry.har', [entry({ url: 'http://127.0.0.1:1/v1/pets', status: 200 }), { request: { method: 'GET', url: '/v1/pets' }, response: { status: 200 } }]);
+
+const REPLAY_CASES: Array<[string, string[], RegExp]> = [
+  ['a truncated HAR', [truncated], /truncated\.har: malformed HAR: the file ends before the HAR document does.*truncated\?/],
+  ['a JSON file that is not a HAR', [notHar], /list\.har: malformed HAR: the file is not a HAR document/],
+  ['an entry without an absolute URL', [badEntry], /bad-entry\.har: entry 2 has a request\.url that is not an absolute URL/],
+  ['a HAR with no entry for the Pet Store', [noPetStore], /no-petstore\.har: none of its 2 entries is a Pet Store request/],
+  ['a missing file', [join(dir, 'nope.har')], /nope\.har: no such file/],
+  ['no capture named', [], /name the capture to replay/],
+  ['an unknown flag', [SAMPLE_HAR, '--sped', '0'], /unknown option --sped/],
+  ['a speed that is not a number', [SAMPLE_HAR, '--speed', 'fast'], /--speed must be a number/],
+  ['a concurrency of zero', [SAMPLE_HAR, '--concurrency', '0'], /--concurrency must be a whole number from 1 to 256/],
+  ['a missing ignore file', [SAMPLE_HAR, '--ignore', join(dir, 'none.yaml')], /--ignore .*none\.yaml: no such file/],
+];
+
+for (const [what, args, message] of REPLAY_CASES) {
+  test(`replay: ${what} is one clear line and exit 2`, async () => {
+    expectOneLineError(await runCommand('replay', args, cleanEnv()), 'replay', message);
+  });
+}
+
+test('replay: a target that is not running is one clear line and exit 2, before anything is sent', async () => {
+  const target = `http://127.0.0.1:${await closedPort()}/v1`;
+  const result = await runCommand('replay', [SAMPLE_HAR], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target }));
+  expectOneLineError(result, 'replay', new RegExp(`cannot reach the target ${target.replace(/[/.]/g, '\\$&')}: connection refused`));
+});
+
+test('replay: a plan the capture uses without a key for it is named with its variable, before anything is sent', async () => {
+  let requests = 0;
+  const server: Server = createServer((_request, response) => (requests++, response.end()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const result = await runCommand('replay', [SAMPLE_HAR], cleanEnv({ PETSTORE_BASE_URL: target, PETSTORE_API_KEY_PRO: 'a-pro-key' }));
+    expectOneLineError(result, 'replay', /sample\.har needs keys the environment does not give: set PETSTORE_API_KEY_FREE \(Free: \d+ request\(s\), first in entry \d+\)$/);
+    expect(requests).toBe(0);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('replay: a target that dies halfway stops the replay with one line, and the report of what was done', async () => {
+  let answered = 0;
+  const server: Server = createServer((request, response) => {
+    if (++answered > 3) return request.socket.destroy();
+    response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const reports = tempDir('dies');
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target }));
+    expectOneLineError(result, 'replay', /the target stopped answering \(.*\) at exchange \d+ \(entry \d+\); 20 failed in a row/);
+    expect(readSummary(reports).aborted).toMatch(/stopped answering/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const RECORD_CASES: Array<[string, string[], RegExp]> = [
+  ['no --out', ['--upstream', 'http://127.0.0.1:1/v1'], /--out is required/],
+  ['no --upstream', ['--out', join(dir, 'x.har')], /--upstream is required/],
+  ['an upstream that is not a URL', ['--upstream', 'localhost:8080', '--out', join(dir, 'x.har')], /--upstream: "localhost:8080" must be an http:\/\/ or https:\/\/ URL/],
+  ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/v1', '--out', join(dir, 'x.har'), '--follow'], /unknown option --follow/],
+  ['a port out of range', ['--upstream', 'http://127.0.0.1:1/v1', '--out', join(dir, 'x.har'), '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+];
+
+for (const [what, args, message] of RECORD_CASES) {
+  test(`record: ${what} is one clear line and exit 2`, async () => {
+    expectOneLineError(await runCommand('record', args, cleanEnv()), 'record', message);
+  });
+}
+
+test('record: an upstream that is not running is one clear line and exit 2', async () => {
+  const upstream = `http://127.0.0.1:${await closedPort()}/v1`;
+  expectOneLineError(await runCommand('record', ['--upstream', upstream, '--out', join(dir, 'x.har'), '--port', '0'], cleanEnv()), 'record', /cannot reach the upstream .*: connection refused/);
+});

@@ -2,9 +2,9 @@
  * Causality when exchanges run concurrently. Exchanges start in recorded order, and:
  * - one that names an id (in its path or body) created earlier in the recording waits until the exchange
  *   that created it is done, so the target has the pet and the id map knows its new id;
- * - reads and writes of a collection keep their recorded order relative to each other (a list waits for the
- *   creations recorded before it, a creation for the lists before it), while reads run together and writes
- *   run together. So a list sees the same creations it saw when recorded;
+ * - writes of a collection (creations) keep their recorded order, one at a time, and reads (lists) wait for
+ *   the writes recorded before them, while reads between two writes run together. So the target creates
+ *   pets in the recorded order, and a list sees the same creations it saw when recorded;
  * - a request refused with 429 when recorded waits for every earlier request with the same credential, and
  *   later ones wait for it, so the refusal falls on the same request as when recorded.
  */
@@ -71,10 +71,10 @@ export class CausalOrder {
     };
   }
 
-  /** Joins the current group of its kind under `key`, or opens the next one (which waits for this one). */
+  /** Joins the current group of readers under `key`, or opens the next group (which waits for this one); a writer is a group alone. */
   private join(key: string, writes: boolean): Group {
     const current = this.groups.get(key);
-    if (current && current.writes === writes) {
+    if (current && !writes && !current.writes) {
       current.inFlight++;
       return current;
     }

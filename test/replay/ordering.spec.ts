@@ -23,7 +23,7 @@ test('a request naming an id waits for the exchange that created it, and only fo
   expect(await settled(fetch.ready)).toBe(true);
 });
 
-test('lists wait for earlier creations, creations for earlier lists; alike run together', async () => {
+test('lists wait for earlier creations, creations for earlier lists and for each other; lists between creations run together', async () => {
   const order = new CausalOrder();
   const list1 = order.enter(needs({ collection: '/pets' }));
   const list2 = order.enter(needs({ collection: '/pets' }));
@@ -35,10 +35,10 @@ test('lists wait for earlier creations, creations for earlier lists; alike run t
   list1.finish();
   expect(await settled(create1.ready)).toBe(false);
   list2.finish();
-  expect([await settled(create1.ready), await settled(create2.ready)]).toEqual([true, true]);
-  create2.finish();
-  expect(await settled(list3.ready)).toBe(false);
+  expect([await settled(create1.ready), await settled(create2.ready)]).toEqual([true, false]);
   create1.finish();
+  expect([await settled(create2.ready), await settled(list3.ready)]).toEqual([true, false]);
+  create2.finish();
   expect(await settled(list3.ready)).toBe(true);
 });
 

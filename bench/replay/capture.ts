@@ -4,31 +4,19 @@
  * The workload is what a busy store sees: mostly fetches and filtered lists, some creations, and the
  * documented mistakes (404, 400), all with an Enterprise key (its quota is generous, so nothing is refused).
  */
-import { existsSync, renameSync } from 'node:fs';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, renameSync } from 'node:fs';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { CaptureWriter } from '../../harness/har/write.ts';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';
 import { RECORDER } from '../../harness/record/recorder-info.ts';
+import { seededRandom } from '../../harness/load/random.ts';
 
 /** Pets created one by one before the mixed traffic, so that lists (first pets by creation) stay stable after. */
 const WARM_UP_CREATIONS = 120;
 const CLIENTS = 8;
 const STATUSES = ['available', 'pending', 'sold'] as const;
-
-/** A small deterministic generator, so every capture of a given size is the same workload. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export async function countLines(path: string): Promise<number> {
   let lines = 0;
@@ -66,7 +54,7 @@ export async function ensureCapture(path: string, exchanges: number, log: (line:
       await send('POST', '/pets', JSON.stringify({ name: `Pet ${i}`, categoryId: 1 + (i % 7), status: STATUSES[i % 3] }));
     }
     const client = async (seed: number): Promise<void> => {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       while (sent < exchanges) {
         sent++;
         const roll = random();

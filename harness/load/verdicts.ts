@@ -99,7 +99,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const verdicts: Verdict[] = [];
 
   if (documented) {
-    verdicts.push(minuteMax(plan, minuteWindows, account));
+    verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
     verdicts.push(firstRefusal(plan, minuteWindows));
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
@@ -114,60 +114,79 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
 
 function judgeWindow(window: QuotaWindow, plan: PlanId): WindowCheck[] {
   const checks: WindowCheck[] = [];
-  if (window.windowClass !== 'minute' || !plans[plan].documented) {
-    checks.push({ check: 'remaining-steps', ...remainingStatus(window) });
-    return checks;
-  }
-  if (window.merged) {
-    checks.push({ check: 'minute-max', status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` });
-    return checks;
-  }
-  checks.push(
-    window.admitted > window.limit
-      ? { check: 'minute-max', status: 'fail', message: `${window.admitted} admitted, limit ${window.limit}` }
-      : { check: 'minute-max', status: 'pass', message: `${window.admitted} of ${window.limit} admitted` },
-  );
-  if (window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
-    const before = window.admittedBeforeFirstRefusal;
-    checks.push(
-      before === window.limit
-        ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` }
-        : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
-    );
+  if (window.windowClass === 'minute' && plans[plan].documented) {
+    checks.push({ check: 'minute-max', ...overAdmission(window) });
+    if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
+      const before = window.admittedBeforeFirstRefusal;
+      checks.push(
+        before === window.limit
+          ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` }
+          : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
+      );
+    }
   }
   checks.push({ check: 'remaining-steps', ...remainingStatus(window) });
   return checks;
 }
 
-function remainingStatus(window: QuotaWindow): { status: VerdictStatus; message: string } {
-  if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
-  const sorted = [...window.remaining].sort((a, b) => b - a);
-  const broken = sorted.findIndex((value, index) => index > 0 && value !== (sorted[index - 1] as number) - 1);
-  const overLimit = sorted[0] !== undefined && sorted[0] > window.limit;
-  if (broken === -1 && !overLimit) return { status: 'pass', message: `Remaining went ${sorted[0]} … ${sorted.at(-1)}, one less per admitted request` };
-  const shown = window.remaining.slice(0, 12).join(', ');
-  return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${overLimit ? 'above the limit' : `${sorted[broken]} follows ${sorted[broken - 1]}`}` };
+/**
+ * Over-admission, judged only where no request can have aged out (see windows.ts): more than the limit
+ * admitted before a window's first refusal, or admissions the target itself said it had no room for.
+ */
+function overAdmission(window: QuotaWindow): { status: VerdictStatus; message: string } {
+  if (window.merged) return { status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` };
+  const before = window.admittedBeforeFirstRefusal;
+  if (window.seenFromStart && before !== undefined && before > window.limit) {
+    return { status: 'fail', message: `${before} admitted before the first 429, limit ${window.limit}` };
+  }
+  if (before === undefined && window.admitted > window.limit && window.admittedWhenEmpty > 0) {
+    return { status: 'fail', message: `${window.admitted} admitted, ${window.admittedWhenEmpty} of them after the target said 0 were left` };
+  }
+  if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
+  return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
 }
 
-function minuteMax(plan: PlanId, windows: QuotaWindow[], account: KeyAccount): Verdict {
+/** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
+function remainingStatus(window: QuotaWindow): { status: VerdictStatus; message: string } {
+  if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
+  const whole = countdownProblem(window.remaining, window.limit);
+  if (whole === undefined) return { status: 'pass', message: `Remaining went ${Math.max(...window.remaining)} … ${Math.min(...window.remaining)}, one less per admitted request` };
+  if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
+  if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
+  const early = countdownProblem(window.earlyRemaining, window.limit);
+  if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
+  const shown = window.remaining.slice(0, 12).join(', ');
+  return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
+}
+
+/** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one. */
+function countdownProblem(values: readonly number[], limit: number): string | undefined {
+  const sorted = [...values].sort((a, b) => b - a);
+  if ((sorted[0] ?? 0) > limit) return `${sorted[0]} is above the limit ${limit}`;
+  const index = sorted.findIndex((value, i) => i > 0 && value !== (sorted[i - 1] as number) - 1);
+  if (index === -1) return undefined;
+  return sorted[index] === sorted[index - 1] ? `${sorted[index]} came twice` : `it jumped from ${sorted[index - 1]} to ${sorted[index]}`;
+}
+
+function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCheck[][], account: KeyAccount): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `No minute window admits more than ${limit} requests`;
   const rules = [planRule(plan)];
   if (windows.length === 0) return verdict('minute-max', rules, 'not-checked', title, 'No answer named the per-minute limit in X-RateLimit-Limit, so no minute window was seen.');
-  const over = windows.filter((window) => !window.merged && window.admitted > window.limit);
+  const judged = windows.map((window) => ({ window, check: checks[account.windows.indexOf(window)]?.find((c) => c.check === 'minute-max') }));
+  const over = judged.filter(({ check }) => check?.status === 'fail');
   const merged = windows.filter((window) => window.merged);
-  const most = Math.max(...windows.filter((w) => !w.merged).map((window) => window.admitted), 0);
   if (over.length > 0) {
     return verdict(
       'minute-max',
       rules,
       'fail',
       title,
-      `${count(over.length, 'window')} of ${windows.length} admitted more than ${limit}: up to ${Math.max(...over.map((w) => w.admitted))}.`,
-      over.map((window) => `${describeWindow(window)}: ${window.admitted} admitted`),
+      `${count(over.length, 'window')} of ${windows.length} admitted more than ${limit}.`,
+      over.map(({ window, check }) => `${describeWindow(window)}: ${check?.message ?? ''}`),
     );
   }
-  if (merged.length > 0 && merged.length === windows.length) {
+  if (merged.length === windows.length) {
     return verdict(
       'minute-max',
       rules,
@@ -176,6 +195,7 @@ function minuteMax(plan: PlanId, windows: QuotaWindow[], account: KeyAccount): V
       `The target's minute lasts under a second here (${lengthText(account)}), shorter than the whole-second X-RateLimit-Reset, so windows cannot be told apart. Use a time scale of 60 or less.`,
     );
   }
+  const most = Math.max(0, ...windows.filter((w) => !w.merged).map((window) => window.admittedBeforeFirstRefusal ?? Math.min(window.admitted, window.limit)));
   return verdict(
     'minute-max',
     rules,
@@ -347,6 +367,8 @@ function remainingSteps(account: KeyAccount): Verdict {
   if (judged.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No window admitted two or more requests the client could compare.');
   const failed = judged.filter(({ status }) => status === 'fail');
   if (failed.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  const unsure = judged.filter(({ status }) => status === 'inconclusive');
+  if (unsure.length > 0) return verdict('remaining-steps', ['RL-6'], 'inconclusive', title, `${count(unsure.length, 'window')} repeated a Remaining value, which a sliding window may do as requests age out; no window ran out, so the run cannot tell.`, unsure.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
   return verdict('remaining-steps', ['RL-6'], 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
 }
 

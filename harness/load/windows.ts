@@ -6,9 +6,11 @@
  *   per-minute or the per-day one) and X-RateLimit-Reset (when it ends). Requests answered with the same pair
  *   belong to the same window. A fixed window keeps its Reset; a sliding one moves it whenever an old request
  *   ages out, which splits it into short stretches in which nothing aged out, so every count below stays true.
- * - The window's length is learned, not assumed: at least the longest stretch of one window the client saw
- *   (from its first answer to its last send), at most how far ahead the Reset of a window lay when the client
- *   first saw it.
+ * - The window's length is learned, not assumed: at least the time from a window's first admission to its
+ *   first refusal (the first still counted then), at most how far ahead its Reset lay at its first request.
+ * - A sliding window (or a fixed one) may hide requests ageing out behind Reset's whole seconds, so counts are
+ *   only compared with the limit where nothing can have aged out yet: before a window's first refusal, or
+ *   within the proven shortest window length from its start.
  * - A refusal that asks the client to wait (Retry-After, or its Reset) much longer than a window lasts is
  *   ban-like: the temporary ban the spec mentions (ERR-GAP-3), reported, never failed.
  * - Reset has whole-second resolution, so windows shorter than a second (a large time scale) can share one:
@@ -36,10 +38,18 @@ export interface QuotaWindow {
   refused: number;
   /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
   remaining: number[];
+  /**
+   * In a window seen from its start, Remaining of the admitted answers that came before its first request can
+   * have aged out (within the shortest window length the run proved): these must count down one by one under
+   * any window model. Undefined when that length is unknown or the window's start was not seen.
+   */
+  earlyRemaining: number[] | undefined;
   /** The client saw the window from its first request on (the first admitted answer said limit - 1 left). */
   seenFromStart: boolean;
   /** Requests admitted before the first refusal of the window (undefined when none was refused). */
   admittedBeforeFirstRefusal: number | undefined;
+  /** Admitted answers that said 0 were left, after the first such answer: the target kept admitting an empty window. */
+  admittedWhenEmpty: number;
   /** Probably several windows sharing one Reset second (see above). */
   merged: boolean;
 }
@@ -56,7 +66,10 @@ export interface Ban {
 }
 
 export interface WindowLength {
-  /** No window is shorter than this (ms): the longest stretch of one window the client saw. */
+  /**
+   * No window is shorter than this (ms): in a window seen from its start, the first refusal came this long
+   * after the first admission, so that admission still counted then. Sound for fixed and sliding windows.
+   */
   atLeastMs: number | undefined;
   /**
    * No window opened by the client's request is longer than this (ms): how far ahead its Reset lay at that
@@ -107,20 +120,24 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     else groups.set(id, [entry]);
   }
 
-  // The length of a minute window, learned from the stretches that admitted something.
-  const admittedGroups = [...groups.entries()].filter(([id, members]) => !id.startsWith('day|') && members.some(({ observation }) => observation.outcome === 'admitted'));
+  // The length of a minute window, learned from windows the client saw from their start.
   let atLeastMs: number | undefined;
-  let firstSightMs: number | undefined;
-  for (const [, members] of admittedGroups) {
-    const first = members[0]?.observation;
-    if (!first || first.reset === undefined) continue;
+  let atMostMs: number | undefined;
+  for (const [id, members] of groups) {
+    if (id.startsWith('day|')) continue;
+    const observations = members.map(({ observation }) => observation);
+    const admitted = observations.filter((o) => o.outcome === 'admitted');
+    const first = admitted[0];
+    if (!first || first.reset === undefined || first.limit === undefined) continue;
     const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
-    firstSightMs = firstSightMs === undefined ? sight : Math.min(firstSightMs, sight);
-    if (members.length < 2 || topValueRepeats(members.map(({ observation }) => observation), first.limit ?? 0)) continue;
-    const span = Math.max(...members.map(({ observation }) => observation.sentAt)) - Math.min(...members.map(({ observation }) => observation.doneAt));
-    atLeastMs = Math.max(atLeastMs ?? 0, span);
+    atMostMs = atMostMs === undefined ? sight : Math.min(atMostMs, sight);
+    const firstRefusal = observations.find((o) => o.outcome === 'refused');
+    const seenFromStart = Math.max(...admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
+    if (!firstRefusal || !seenFromStart) continue;
+    if (admitted.filter((o) => o.sentAt < firstRefusal.sentAt).length > first.limit) continue;
+    atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - Math.min(...admitted.map((o) => o.doneAt)));
   }
-  const atMostMs = firstSightMs !== undefined && firstSightMs >= (atLeastMs ?? 0) ? firstSightMs : undefined;
+  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
   const estimateMs = atMostMs ?? atLeastMs;
   const longestWaitOfWindow = (estimateMs ?? Infinity) + RESET_RESOLUTION_MS;
 
@@ -145,20 +162,24 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstRefusal = refusals[0];
     const limit = first.limit as number;
     const remaining = admitted.map((observation) => observation.remaining as number);
+    const firstSent = Math.min(...ordinary.map((o) => o.sentAt));
+    const emptyAnswers = remaining.filter((value) => value === 0).length;
     windows.push({
       number: ++counters[windowClass],
       windowClass,
       limit,
       reset: first.reset as number,
-      firstSentAt: Math.min(...ordinary.map((o) => o.sentAt)),
+      firstSentAt: firstSent,
       lastSentAt: Math.max(...ordinary.map((o) => o.sentAt)),
       firstDoneAt: Math.min(...ordinary.map((o) => o.doneAt)),
       lastDoneAt: Math.max(...ordinary.map((o) => o.doneAt)),
       admitted: admitted.length,
       refused: refusals.length,
       remaining,
+      earlyRemaining: atLeastMs === undefined || !(remaining.length > 0 && Math.max(...remaining) === limit - 1) ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
       seenFromStart: remaining.length > 0 && Math.max(...remaining) === limit - 1,
-      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt < firstRefusal.sentAt || o.doneAt < firstRefusal.doneAt).length : undefined,
+      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt < firstRefusal.sentAt).length : undefined,
+      admittedWhenEmpty: Math.max(0, emptyAnswers - 1),
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
     });
   }

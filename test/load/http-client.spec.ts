@@ -1,0 +1,69 @@
+/** The load generator's own HTTP/1.1 client: framing, keep-alive, and failures reported as errors, not thrown. */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { HttpClient, RequestError } from '../../harness/load/http-client.ts';
+import { ResponseParser } from '../../harness/load/http-response-parser.ts';
+
+test('the parser reads Content-Length bodies split across chunks, chunked bodies and bodies ended by close', () => {
+  const parser = new ResponseParser();
+  expect(parser.push(Buffer.from('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nX-RateLimit-Limit: 60\r\nContent-Le'))).toBeUndefined();
+  expect(parser.push(Buffer.from('ngth: 5\r\n\r\n{"a"'))).toBeUndefined();
+  const done = parser.push(Buffer.from('}'));
+  expect(done).toMatchObject({ status: 429, keepAlive: true, headers: { 'retry-after': '3', 'x-ratelimit-limit': '60' } });
+  expect(done?.body.toString()).toBe('{"a"}');
+
+  const chunked = new ResponseParser().push(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n'));
+  expect(chunked?.body.toString()).toBe('abcde');
+
+  const closing = new ResponseParser();
+  expect(closing.push(Buffer.from('HTTP/1.0 200 OK\r\n\r\nhello'))).toBeUndefined();
+  expect(closing.end()).toMatchObject({ status: 200, keepAlive: false });
+
+  const informational = new ResponseParser().push(Buffer.from('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n'));
+  expect(informational).toMatchObject({ status: 204, keepAlive: false });
+});
+
+test('the client reuses kept-alive connections, survives a server closing idle ones, and reports failures as RequestError', async () => {
+  let connections = 0;
+  const server = http.createServer({ keepAliveTimeout: 100 }, (req, res) => {
+    if (req.url === '/slow') return void setTimeout(() => res.end('late'), 1_000);
+    res.setHeader('x-ratelimit-remaining', '7');
+    res.end(req.url);
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new HttpClient(new URL(`http://127.0.0.1:${port}/v1`), { maxConnections: 2, timeoutMs: 300 });
+  const request = (path: string): Buffer => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  try {
+    for (let i = 0; i < 20; i++) {
+      const response = await client.send(request(`/n${i}`));
+      expect(response.body.toString()).toBe(`/n${i}`);
+    }
+    expect(connections).toBe(1);
+    // The server drops the idle connection after 100 ms; the next request goes out on a new one.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await client.send(request('/after-idle'))).headers['x-ratelimit-remaining']).toBe('7');
+    const slow = await client.send(request('/slow')).catch((error: unknown) => error);
+    expect(slow).toBeInstanceOf(RequestError);
+    expect((slow as RequestError).code).toBe('ETIMEDOUT');
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('a refused connection is a RequestError naming the address', async () => {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const client = new HttpClient(new URL(`http://127.0.0.1:${port}/v1`), { maxConnections: 1, timeoutMs: 1_000 });
+  const error = await client.send(Buffer.from('GET / HTTP/1.1\r\n\r\n')).catch((failure: unknown) => failure);
+  client.close();
+  expect(error).toBeInstanceOf(RequestError);
+  expect((error as Error).message).toBe(`connection refused by http://127.0.0.1:${port}`);
+});

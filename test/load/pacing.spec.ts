@@ -1,0 +1,102 @@
+/** The open-model schedule and the two client behaviours, on a virtual clock. */
+import { expect, test } from '@playwright/test';
+import { ArrivalSchedule } from '../../harness/load/arrival-schedule.ts';
+import { KeyDriver } from '../../harness/load/client-behaviour.ts';
+import type { Observation } from '../../harness/load/observation.ts';
+
+function answer(overrides: Partial<Observation>): Observation {
+  return {
+    operation: 'list',
+    intendedAt: 0,
+    sentAt: 0,
+    doneAt: 0,
+    status: 200,
+    outcome: 'admitted',
+    limit: 60,
+    remaining: 30,
+    reset: 2_000_000_000,
+    retryAfterMs: undefined,
+    retry: undefined,
+    error: undefined,
+    ...overrides,
+  };
+}
+
+test('arrivals are due at start + i / rate, computed from the index so they never drift', () => {
+  const schedule = new ArrivalSchedule(3, 1_000, 2_000);
+  const times: number[] = [];
+  for (let at = schedule.take(); at !== undefined; at = schedule.take()) times.push(at);
+  expect(times.map((t) => Math.round(t))).toEqual([1000, 1333, 1667]);
+  const long = new ArrivalSchedule(7, 0, 100_000_000);
+  let last = 0;
+  for (let i = 0; i < 700_000; i++) last = long.take() ?? NaN;
+  expect(last).toBeCloseTo(699_999 * (1000 / 7), 3);
+});
+
+test('resuming after a wait drops the arrivals inside it and restarts the schedule where the wait ends', () => {
+  const schedule = new ArrivalSchedule(10, 0, 10_000);
+  schedule.take();
+  expect(schedule.resumeAt(1_050)).toBe(10);
+  expect(schedule.take()).toBe(1_050);
+  expect(schedule.take()).toBeCloseTo(1_150, 6);
+  expect(new ArrivalSchedule(1000, 0, 1_000).resumeAt(5_000_000)).toBe(1_000);
+});
+
+test('a naive client sends every arrival, whatever it was told', () => {
+  const driver = new KeyDriver('naive', new ArrivalSchedule(100, 0, 1_000));
+  const sent = driver.due(100, 0);
+  expect(sent).toHaveLength(11);
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 30_000, doneAt: 101 }));
+  expect(driver.due(200, 0)).toHaveLength(10);
+  expect(driver.waiting).toBe(false);
+  expect(driver.heldBack).toBe(0);
+});
+
+test('a compliant client waits Retry-After plus jitter after a 429, skips the arrivals in the wait, then sends one retry', () => {
+  const random = (): number => 0.5;
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(100, 0, 10_000), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, random);
+  expect(driver.due(0, 0)).toHaveLength(1);
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 5 }));
+  expect(driver.waiting).toBe(true);
+  // 1 s of Retry-After and half of the 200 ms first backoff step.
+  expect(driver.nextDueAt()).toBe(1_105);
+  expect(driver.due(1_000, 0)).toEqual([]);
+  const retry = driver.due(1_105, 0);
+  expect(retry).toHaveLength(1);
+  expect(retry[0]).toEqual({ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } });
+  expect(driver.heldBack).toBe(110);
+  expect(driver.due(1_115, 0)).toHaveLength(1);
+});
+
+test('consecutive refused retries back off exponentially; an admission resets the backoff', () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(1_000, 0, 100_000), { baseMs: 100, capMs: 10_000, maxAttempts: 8 }, () => 0.999);
+  const waits: number[] = [];
+  let now = 0;
+  driver.due(now, 0);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: undefined, doneAt: now, retry: attempt === 0 ? undefined : { waitedMs: 0, retryAfterMs: undefined } }));
+    const due = driver.nextDueAt() as number;
+    waits.push(Math.round(due - now));
+    now = due;
+    expect(driver.due(now, 0)).toHaveLength(1);
+  }
+  expect(waits).toEqual([100, 200, 400, 800]);
+  driver.settled(answer({ doneAt: now, retry: { waitedMs: 800, retryAfterMs: undefined } }));
+  driver.settled(answer({ status: 429, outcome: 'refused', doneAt: now + 1 }));
+  expect(Math.round((driver.nextDueAt() as number) - (now + 1))).toBe(100);
+});
+
+test('a compliant client keeps no more requests in flight than X-RateLimit-Remaining allows, but may probe with one', () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(1_000, 0, 10_000));
+  expect(driver.due(0, 0)).toHaveLength(1);
+  driver.settled(answer({ remaining: 2, reset: 2_000_000_000 }));
+  // 2 left: two may go while none is answered; the rest of the burst is held back.
+  expect(driver.due(9, 0)).toHaveLength(2);
+  expect(driver.heldBack).toBe(7);
+  driver.settled(answer({ remaining: 0 }));
+  driver.settled(answer({ remaining: 0 }));
+  // Nothing in flight: one request goes (it will meet the 429 that tells how long to wait).
+  expect(driver.due(10, 0)).toHaveLength(1);
+  // Once the window has reset by the target's clock, the budget no longer holds anything back.
+  expect(driver.due(20, 2_000_000_000_000)).toHaveLength(10);
+});

@@ -1,0 +1,119 @@
+/**
+ * Window and day accounting from the target's headers, on a virtual clock: the real client logic against
+ * the reference limiter, a legitimate sliding-window variant and limiters broken one rule at a time.
+ */
+import { expect, test } from '@playwright/test';
+import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
+import { SlidingWindowLimiter } from '../../reference-server/sliding-window-limiter.ts';
+import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { judge } from './support/judge.ts';
+import { simulate } from './support/simulate.ts';
+
+test.describe('fixed windows (the reference limiter)', () => {
+  test('a compliant client just over the limit sees exactly 60 per Free window, the first 429 at 61 and a retry admitted', () => {
+    const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 60 }), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 8_000 });
+    const judged = judge(result);
+    const minute = judged.account.windows.filter((w) => w.windowClass === 'minute');
+    expect(minute.length).toBeGreaterThanOrEqual(3);
+    for (const window of minute.slice(0, -1)) {
+      expect(window.admitted).toBe(60);
+      expect(window.refused).toBe(1);
+      expect(window.admittedBeforeFirstRefusal).toBe(60);
+    }
+    expect(judged.failed).toEqual([]);
+    for (const check of ['minute-max', 'first-refusal', 'retry-after-admitted', 'remaining-steps', 'reset-stable'] as const) {
+      expect(judged.verdict(check).status, check).toBe('pass');
+    }
+    expect(judged.verdict('ban').status).toBe('observed');
+    expect(judged.account.bans).toEqual([]);
+  });
+
+  test('rollover: a naive client at 1.1x gets 60 per window, window after window, and the day cut off at exactly 1,000', () => {
+    const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 60 }), plan: 'free', behaviour: 'naive', perSecond: 66, durationMs: 19_000, stepMs: 2 });
+    const judged = judge(result);
+    const minute = judged.account.windows.filter((w) => w.windowClass === 'minute');
+    expect(minute.slice(0, 16).map((w) => w.admitted)).toEqual(new Array(16).fill(60));
+    expect(result.admitted).toBe(1_000);
+    expect(judged.verdict('daily-quota').status).toBe('pass');
+    expect(judged.verdict('daily-quota').detail).toContain('exactly 1,000');
+    expect(judged.failed).toEqual([]);
+  });
+
+  test('the window length is learned from the headers, at any time scale', () => {
+    for (const [scale, minuteMs] of [[60, 1_000], [20, 3_000], [1, 60_000]] as const) {
+      const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: scale }), plan: 'free', behaviour: 'naive', perSecond: (66 * scale) / 60, durationMs: 3.5 * minuteMs, stepMs: scale === 1 ? 10 : 1 });
+      const { atLeastMs, atMostMs } = judge(result).account.minuteLength;
+      expect(atLeastMs, `scale ${scale}`).toBeLessThanOrEqual(minuteMs);
+      expect(atLeastMs, `scale ${scale}`).toBeGreaterThan(minuteMs * 0.85);
+      expect(atMostMs, `scale ${scale}`).toBeGreaterThanOrEqual(minuteMs);
+      expect(atMostMs, `scale ${scale}`).toBeLessThan(minuteMs + 1_000);
+    }
+  });
+
+  test('a naive client hammering after 429 is banned, and the ban is reported as observed (ERR-GAP-3), not failed', () => {
+    const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 60 }), plan: 'free', behaviour: 'naive', perSecond: 120, durationMs: 14_000, stepMs: 2 });
+    const judged = judge(result);
+    const ban = judged.verdict('ban');
+    expect(ban.status).toBe('observed');
+    expect(ban.rules).toEqual(['ERR-GAP-3']);
+    expect(judged.account.bans[0]?.refusalsBefore).toBe(9);
+    expect(judged.account.bans[0]?.announcedMs).toBe(10_000);
+    expect(judged.failed).toEqual([]);
+  });
+
+  test('windows shorter than the whole-second Reset are inconclusive, never an over-admission', () => {
+    const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 1440 }), plan: 'free', behaviour: 'naive', perSecond: 900, durationMs: 2_500 });
+    const judged = judge(result);
+    expect(judged.verdict('minute-max').status).toBe('inconclusive');
+    expect(judged.failed).not.toContain('minute-max');
+  });
+});
+
+test.describe('a legitimate sliding window', () => {
+  for (const behaviour of ['compliant', 'naive'] as const) {
+    test(`passes with a ${behaviour} client`, () => {
+      const result = simulate({ limiter: new SlidingWindowLimiter(60), plan: 'free', behaviour, perSecond: 80, durationMs: 6_000 });
+      const judged = judge(result);
+      expect(judged.failed).toEqual([]);
+      expect(judged.verdict('minute-max').status).toBe('pass');
+    });
+  }
+});
+
+test.describe('broken limiters are flagged', () => {
+  test('limit+1 admitted in a window fails PLAN-FREE (no more than 60) and the first-refusal check', () => {
+    const judged = judge(simulate({ limiter: new OverAdmittingLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 5_000 }));
+    expect(judged.verdict('minute-max').status).toBe('fail');
+    expect(judged.verdict('minute-max').rules).toContain('PLAN-FREE');
+    expect(judged.verdict('minute-max').evidence[0]).toContain('61 admitted');
+    expect(judged.verdict('first-refusal').status).toBe('fail');
+  });
+
+  test('refusing before the quota is spent fails the "no fewer" check', () => {
+    const judged = judge(simulate({ limiter: new EarlyRefusingLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 5_000 }));
+    expect(judged.verdict('first-refusal').status).toBe('fail');
+    expect(judged.verdict('first-refusal').evidence[0]).toContain('first 429 at request 56');
+    expect(judged.verdict('minute-max').status).toBe('pass');
+  });
+
+  test('a daily quota that is never enforced fails PLAN-FREE once more than 1,000 are admitted within a day', () => {
+    const judged = judge(simulate({ limiter: new DayIgnoringLimiter(60), plan: 'free', behaviour: 'naive', perSecond: 66, durationMs: 19_000, stepMs: 2 }));
+    const daily = judged.verdict('daily-quota');
+    expect(daily.status).toBe('fail');
+    expect(daily.evidence[0]).toMatch(/1,\d{3} admitted with no daily refusal/);
+  });
+
+  test('a Reset that moves within a window fails RL-7', () => {
+    const judged = judge(simulate({ limiter: new MovingResetLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 3_000 }));
+    expect(judged.verdict('reset-stable').status).toBe('fail');
+    expect(judged.verdict('reset-stable').rules).toEqual(['RL-7']);
+  });
+
+  test('429 without Retry-After fails RL-1, and the compliant client still backs off', () => {
+    const result = simulate({ limiter: new NoRetryAfterLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 4_000 });
+    const judged = judge(result);
+    expect(judged.verdict('refusal-headers').status).toBe('fail');
+    expect(judged.verdict('refusal-headers').rules).toContain('RL-1');
+    expect(result.heldBack).toBeGreaterThan(0);
+  });
+});

@@ -12,6 +12,8 @@ import type { KeysByPlan } from '../lib/keys.ts';
 export interface Caller {
   plan: PlanId;
   key: string;
+  /** The name the rate limiter counts this key under, made once rather than per request. */
+  subject: string;
 }
 
 export type Authentication = { caller: Caller } | { problem: string };
@@ -38,7 +40,7 @@ export class Authenticator {
     for (const plan of PLAN_IDS) {
       for (const key of keys[plan]) {
         const text = digest(key);
-        this.byDigest.set(text, { digest: Buffer.from(text, 'base64'), caller: { plan, key } });
+        this.byDigest.set(text, { digest: Buffer.from(text, 'base64'), caller: { plan, key, subject: `key ${key}` } });
       }
     }
   }

@@ -90,7 +90,7 @@ export function createRequestHandler(config: ServerConfig, deps: HandlerDeps): R
     const authentication = authenticator.authenticate(req.headers.authorization);
     const caller = 'caller' in authentication ? authentication.caller : undefined;
     const decision = caller
-      ? limiter.take(`key ${caller.key}`, config.quotas[caller.plan], now)
+      ? limiter.take(caller.subject, config.quotas[caller.plan], now)
       : limiter.take(anonymousSubject(req.socket), anonymousQuota, now);
     const exchange: Exchange = {
       res,

@@ -12,8 +12,8 @@ const DEMO_STATUSES: readonly PetStatus[] = ['available', 'available', 'pending'
 export class PetStore {
   private readonly all: Pet[] = [];
   private readonly byStatus = new Map<PetStatus, Pet[]>(PET_STATUSES.map((status) => [status, []]));
-  /** Page bodies already built, keyed by status and limit; emptied whenever a pet is added. */
-  private readonly pages = new Map<string, Buffer>();
+  /** Page bodies already built, by status ('' for none) and then by limit; emptied whenever a pet is added. */
+  private readonly pages = new Map<PetStatus | '', Buffer[]>();
 
   get size(): number {
     return this.all.length;
@@ -57,12 +57,8 @@ export class PetStore {
 
   /** The JSON of `list(limit, status)` as bytes, built once until the next pet is added. */
   listBody(limit: number, status?: PetStatus): Buffer {
-    const cacheKey = `${status ?? ''}:${limit}`;
-    let body = this.pages.get(cacheKey);
-    if (body === undefined) {
-      body = Buffer.from(this.pageJson(limit, status));
-      this.pages.set(cacheKey, body);
-    }
-    return body;
+    let byLimit = this.pages.get(status ?? '');
+    if (!byLimit) this.pages.set(status ?? '', (byLimit = []));
+    return (byLimit[limit] ??= Buffer.from(this.pageJson(limit, status)));
   }
 }

@@ -13,10 +13,10 @@ import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue } from './lib/rules.ts';
 import { establishRun } from './specs/support/run.ts';
-import { BUNDLED_TIME_SCALE, settingsFromEnv } from './specs/support/settings.ts';
+import { BUNDLED_TIME_SCALE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
 
 const run = await establishRun();
-const settings = settingsFromEnv(process.env, run.port);
+const settings = settingsOrExit();
 
 const CONFORMANCE_REPORTER = './specs/reporter/conformance-reporter.ts';
 const reporters: ReporterDescription[] = [
@@ -35,6 +35,7 @@ export default defineConfig({
   timeout: settings.bundled ? 30_000 : 180_000,
   outputDir: 'test-results/conformance',
   reporter: reporters,
+  globalSetup: './specs/support/global-setup.ts',
   globalTeardown: './specs/support/global-teardown.ts',
   metadata: {
     targetUrl: settings.baseUrl,
@@ -77,6 +78,16 @@ export default defineConfig({
       }
     : undefined,
 });
+
+/** A misconfigured run stops with one line naming the variable, not a stack trace. */
+function settingsOrExit(): SuiteSettings {
+  try {
+    return settingsFromEnv(process.env, run.port);
+  } catch (error) {
+    process.stderr.write(`conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
 
 function gitCommit(): string {
   try {

@@ -48,14 +48,21 @@ const REQUEST_TIMEOUT_MS = 15_000;
 export function playwrightTransport(context: APIRequestContext): Transport {
   return {
     async send(request) {
-      const response = await context.fetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body !== undefined ? { data: request.body } : {}),
-        maxRedirects: 0,
-        failOnStatusCode: false,
-        timeout: REQUEST_TIMEOUT_MS,
-      });
+      let response;
+      try {
+        response = await context.fetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(request.body !== undefined ? { data: request.body } : {}),
+          maxRedirects: 0,
+          failOnStatusCode: false,
+          timeout: REQUEST_TIMEOUT_MS,
+        });
+      } catch (error) {
+        // Playwright's message ends in a call log that lists every request header, the key included.
+        const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+        throw new Error(`${request.method} ${request.url} failed: ${reason}`);
+      }
       try {
         return { status: response.status(), headers: response.headers(), body: await response.text() };
       } finally {

@@ -14,7 +14,7 @@ export const measuringRequest = (client: PetStoreClient): Promise<Exchange> => c
 
 export const BURST_CONCURRENCY = 24;
 const MAX_PROBES = 6;
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 5;
 /** Added to every wait for a window's end: timers and clocks are not exact. */
 const SLACK_MS = 20;
 

@@ -18,8 +18,8 @@ export interface SuiteRunOptions {
   label: string;
   baseUrl: string;
   keys?: Readonly<KeysByPlan>;
-  /** Run only the tests whose title starts with one of these rule IDs; all tests when absent. */
-  rules?: readonly string[];
+  /** Run only the tests whose title starts with one of these patterns (see ruleTitle); all tests when absent. */
+  titles?: readonly string[];
   quotaTests?: boolean;
   readOnly?: boolean;
   workers?: number;
@@ -60,9 +60,14 @@ export interface SuiteRunResult {
 const execFileAsync = promisify(execFile);
 export const VARIANTS_OUTPUT = path.join(REPO_ROOT, 'test-results', 'suite-variants');
 
-/** The --grep that selects the tests of these rules by their title prefix (`LIST-1 MUST …`, never LIST-10). */
-export function grepForRules(rules: readonly string[]): string {
-  return `(^|\\s)(${rules.join('|')}) (MUST|SHOULD|GAP) `;
+/** A title pattern for every test of a rule (`LIST-1 MUST …`, never LIST-10), optionally narrowed by what follows. */
+export function ruleTitle(rule: string, rest = ''): string {
+  return `${rule} (MUST|SHOULD|GAP) ${rest}`;
+}
+
+/** The --grep that selects the tests whose title starts with one of the patterns. */
+export function grepForTitles(titles: readonly string[]): string {
+  return `(^|\\s)(${titles.map((title) => `(${title})`).join('|')})`;
 }
 
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult> {
@@ -75,7 +80,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
     'test',
     '--reporter=json',
     `--output=${path.join(outputDir, 'artifacts')}`,
-    ...(options.rules ? [`--grep=${grepForRules(options.rules)}`] : []),
+    ...(options.titles ? [`--grep=${grepForTitles(options.titles)}`] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []),
     ...(options.args ?? []),
   ];

@@ -1,0 +1,80 @@
+/**
+ * For every MUST rule, a server that breaks it: the conformance suite must fail against it, and fail in the
+ * right tests (those that cite or name the broken rule), never elsewhere. Faults that break unrelated rules
+ * share a run to keep `npm test` quick; each is judged on its own.
+ */
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../../lib/rules.ts';
+import { describeOutcome, runFaultGroup, type FaultGroup } from './support/fault-runs.ts';
+import { FAULTS, faultById } from './support/faults.ts';
+import { ruleTitle } from './support/run-suite.ts';
+import { recordRows, type FaultRow } from './support/variant-tables.ts';
+
+/**
+ * Grouped so that no fault changes what another fault's tests see (an earlier grouping let a refused "sold"
+ * break the pet that DEP-1's test looks up). The slowest groups come first, so the two workers finish together.
+ */
+const GROUPS: readonly FaultGroup[] = [
+  {
+    name: 'auth-and-shapes',
+    faults: ['anonymous-served', 'unknown-key-served', 'other-schemes-served', 'empty-token-served', 'orders-refuse-valid-key', 'sold-refused', 'list-category-as-string', 'reset-wobbles'],
+  },
+  {
+    name: 'lists-and-creates',
+    faults: ['limit-plus-one', 'default-page-25', 'status-filter-ignored', 'limit-not-capped', 'created-without-status', 'missing-fields-defaulted', 'invalid-values-coerced', 'bad-body-defaulted', 'duplicate-ids-under-load', 'big-id-collapses'],
+    controls: [ruleTitle('LIST-5')],
+  },
+  {
+    name: 'versions-and-windows',
+    faults: ['list-wrapped-in-object', 'served-under-v2', 'create-not-deployed', 'refuses-after-retry-after', 'remaining-stuck'],
+  },
+  {
+    name: 'gets-and-errors',
+    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found'],
+  },
+  {
+    name: 'statuses-and-429s',
+    faults: ['list-answers-203', 'get-pet-removed', 'no-reset-on-errors', 'business-limit-says-500', '429-without-retry-after', 'retry-after-not-a-delay'],
+    // The 429 faults are met by minute-window bursts through the proxy: windows of three seconds leave room.
+    timeScale: 20,
+  },
+  { name: 'plan-minutes', faults: ['free-61-per-minute', 'pro-301-per-minute', 'business-1001-per-minute'], workers: 1 },
+  { name: 'plan-days', faults: ['free-1001-per-day', 'pro-gets-free-limits'], quotaTests: true },
+];
+
+test('every MUST rule of the service has a broken server, and every broken server runs', () => {
+  const grouped = new Set(GROUPS.flatMap((group) => group.faults));
+  const broken = new Set([...grouped].map((id) => faultById(id).rule));
+  const unbroken = catalogue.rules.filter((rule) => rule.level === 'MUST' && rule.subject === 'service' && !broken.has(rule.id)).map((rule) => rule.id);
+  expect(unbroken, 'MUST rules without a broken server in test/suite/support/faults.ts').toEqual([]);
+  expect(FAULTS.map((fault) => fault.id).filter((id) => !grouped.has(id)), 'faults defined but never run').toEqual([]);
+});
+
+for (const group of GROUPS) {
+  const rules = group.faults.map((id) => faultById(id).rule).join(', ');
+  test(`broken server "${group.name}" (${rules}): each fault fails the suite in the tests of its rule, and only there`, async ({}, testInfo) => {
+    test.setTimeout(240_000);
+    const outcome = await runFaultGroup(group);
+    const ranAt = new Date().toISOString();
+    const rows: FaultRow[] = outcome.outcomes.map(({ fault, caughtBy }) => ({
+      rule: fault.rule,
+      fault: fault.id,
+      description: fault.description,
+      group: group.name,
+      caught: caughtBy.length > 0,
+      caughtBy: caughtBy.map((caught) => caught.title),
+      alsoBreaks: fault.alsoBreaks ?? [],
+      runSeconds: outcome.run.durationMs / 1000,
+      ranAt,
+    }));
+    const table = recordRows('faults', group.name, rows);
+    await testInfo.attach(`faults-${group.name}.md`, { body: table, contentType: 'text/markdown' });
+
+    const account = describeOutcome(outcome);
+    expect(outcome.run.globalErrors, account).toEqual([]);
+    expect(outcome.outcomes.filter((item) => item.caughtBy.length === 0).map((item) => `${item.fault.rule} ${item.fault.id}`), account).toEqual([]);
+    expect(outcome.wrongFailures.map((item) => `${item.test.title}: ${item.why}`), account).toEqual([]);
+    expect(outcome.failedControls.map((item) => item.title), account).toEqual([]);
+    expect(outcome.run.exitCode, `the suite must exit non-zero against a broken server\n${account}`).not.toBe(0);
+  });
+}

@@ -1,0 +1,578 @@
+/**
+ * One deliberately broken server per MUST rule (Bowtie's miniatures): the reference server with one rule
+ * broken, by a fault proxy that edits exchanges on the way or by a limiter that miscounts. Each fault says
+ * which rule it breaks and which others it cannot help breaking too, so a run can check that the suite fails
+ * for the right reason and no other.
+ */
+import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
+import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { PLAN_IDS, type Quota } from '../../../lib/plans.ts';
+import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
+import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
+import { ruleTitle } from './run-suite.ts';
+import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, parseJson, pathOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
+
+export interface Fault {
+  /** Short, stable name for the table. */
+  id: string;
+  /** The MUST rule the fault breaks. */
+  rule: string;
+  /** Rules the same misbehaviour cannot help breaking as well (a suite failing on them is right too). */
+  alsoBreaks?: string[];
+  /**
+   * Title patterns of the tests that meet the fault (see ruleTitle): by default every test of its rule. One
+   * test is enough, and every failing test costs a Playwright worker restart, so most faults name one.
+   */
+  tests?: string[];
+  /** What the broken server does, in a reviewer's words. */
+  description: string;
+  /** The path the broken server is served under, when not /v1. */
+  basePath?: string;
+  /** Edits exchanges through the fault proxy (a fresh transform per run: some keep state). */
+  proxy?: (context: FaultContext) => ExchangeTransform;
+  /** Wraps the upstream's limiter. */
+  limiter?: (inner: RateLimiter) => RateLimiter;
+}
+
+export interface FaultContext {
+  /** The upstream's base URL, for a fault that asks it more than the client did. */
+  upstreamBaseUrl: string;
+}
+
+/** A key the upstream accepts that the suite is never given: what a broken proxy lets unauthorised calls through with. */
+export const PROXY_KEY = 'variant-proxy-business-key';
+
+/** The keys the upstream of every variant accepts: the demo keys, plus the proxy's own. */
+export function upstreamKeys(): KeysByPlan {
+  return { ...structuredClone(DEMO_KEYS) as KeysByPlan, business: [...DEMO_KEYS.business, PROXY_KEY] };
+}
+
+const KNOWN_KEYS = new Set([...PLAN_IDS.flatMap((plan) => DEMO_KEYS[plan]), PROXY_KEY]);
+const FREE_KEYS = new Set(DEMO_KEYS.free);
+const PRO_KEYS = new Set(DEMO_KEYS.pro);
+const BUSINESS_KEYS = new Set(DEMO_KEYS.business);
+
+function bearerToken(request: ProxyRequest): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function withKey(request: ProxyRequest, key: string): ProxyRequest {
+  return { ...request, headers: { ...request.headers, authorization: `Bearer ${key}` } };
+}
+
+function onOperation(operationId: string, edit: (response: ProxyResponse, request: ProxyRequest) => ProxyResponse): () => ExchangeTransform {
+  return () => ({ response: (response, request) => (operationOf(request) === operationId ? edit(response, request) : response) });
+}
+
+function errorBody(status: number, code: string, message: string, headers: Record<string, string>): ProxyResponse {
+  return { ...jsonResponse(status, { code, message, status }), headers: { ...headers, 'content-type': 'application/json' } };
+}
+
+/** A limiter that admits `admitted(quota)` but reports the documented quota in its headers. */
+function miscountingLimiter(inner: RateLimiter, admitted: (quota: Quota) => Quota): RateLimiter {
+  return {
+    take(subject, quota, now): RateDecision {
+      const real = admitted(quota);
+      const decision = inner.take(subject, real, now);
+      const shown = decision.limit === real.perMinute ? quota.perMinute : decision.limit === real.perDay ? quota.perDay : decision.limit;
+      const hidden = decision.limit - shown;
+      return { ...decision, limit: shown, remaining: Math.max(0, decision.remaining - hidden) };
+    },
+  };
+}
+
+const minuteOverBy = (perMinute: number) => (inner: RateLimiter) =>
+  miscountingLimiter(inner, (quota) => (quota.perMinute === perMinute ? { ...quota, perMinute: perMinute + 1 } : quota));
+
+const editPetFields = (edit: (pet: Record<string, LosslessValue>) => Record<string, LosslessValue>) => (response: ProxyResponse) =>
+  response.status === 200 || response.status === 201 ? editJsonBody(response, (body) => eachPet(body, edit)) : response;
+
+export const FAULTS: readonly Fault[] = [
+  // What the service does
+  {
+    id: 'list-not-json-content-type',
+    rule: 'SVC-1',
+    description: 'GET /pets answers its JSON array as Content-Type: text/plain',
+    proxy: onOperation('listPets', (response) => (response.status === 200 ? { ...response, headers: { ...response.headers, 'content-type': 'text/plain; charset=utf-8' } } : response)),
+  },
+  {
+    id: 'orders-not-found',
+    rule: 'ORD-1',
+    alsoBreaks: ['RESP-1'],
+    description: 'GET /store/orders answers 404, as if the orders area did not exist',
+    proxy: onOperation('listOrders', (response) => (response.status === 200 ? errorBody(404, 'not_found', 'no route /store/orders', response.headers) : response)),
+  },
+  // Resources and their fields
+  {
+    id: 'list-category-as-string',
+    rule: 'RESP-2',
+    description: 'pets in GET /pets carry categoryId as a string ("3")',
+    proxy: onOperation('listPets', editPetFields((pet) => ({ ...pet, categoryId: String(pet.categoryId) }))),
+  },
+  {
+    id: 'sold-refused',
+    rule: 'RES-1',
+    alsoBreaks: ['CREATE-1'],
+    description: 'POST /pets refuses status "sold" with a 400 Error, as if PetStatus had only available and pending',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet') return request;
+        const body = parseJson(request.body);
+        if (!isObject(body) || body.status !== 'sold') return request;
+        // Sent on as a value the upstream refuses, so the 400 is the server's own, headers and all.
+        return { ...request, body: stringifyLossless({ ...body, status: 'sold-out' }) };
+      },
+    }),
+  },
+  // Endpoints
+  {
+    id: 'list-answers-203',
+    rule: 'RESP-1',
+    alsoBreaks: ['LIST-5'],
+    description: 'GET /pets answers 203 Non-Authoritative Information instead of 200',
+    proxy: onOperation('listPets', (response) => (response.status === 200 ? { ...response, status: 203 } : response)),
+  },
+  // GET /pets
+  {
+    id: 'status-filter-ignored',
+    rule: 'LIST-1',
+    description: 'GET /pets ignores the status filter and lists animals of every status',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'listPets') return request;
+        const query = queryOf(request);
+        query.delete('status');
+        return withQuery(request, query);
+      },
+    }),
+  },
+  {
+    id: 'default-page-25',
+    rule: 'LIST-2',
+    description: 'GET /pets without a limit returns up to 25 animals',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'listPets' || queryOf(request).has('limit')) return request;
+        const query = queryOf(request);
+        query.set('limit', '25');
+        return withQuery(request, query);
+      },
+    }),
+  },
+  {
+    id: 'limit-plus-one',
+    rule: 'LIST-3',
+    tests: [ruleTitle('LIST-3', 'with limit=5,')],
+    description: 'GET /pets?limit=N (N below 100) returns up to N+1 animals',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'listPets') return request;
+        const query = queryOf(request);
+        const limit = Number(query.get('limit') ?? 'NaN');
+        if (!Number.isInteger(limit) || limit < 1 || limit >= 100) return request;
+        query.set('limit', String(limit + 1));
+        return withQuery(request, query);
+      },
+    }),
+  },
+  {
+    id: 'limit-not-capped',
+    rule: 'LIST-4',
+    description: 'GET /pets?limit=N above 100 returns up to N animals (the cap of 100 is not applied)',
+    proxy: ({ upstreamBaseUrl }) => ({
+      async request(request) {
+        if (operationOf(request) !== 'listPets') return request;
+        const query = queryOf(request);
+        const limit = Number(query.get('limit') ?? 'NaN');
+        if (!Number.isInteger(limit) || limit <= 100 || query.has('status')) return request;
+        // One page per status gives up to 300 distinct animals: more than the cap, as a server without one would.
+        const pages = await Promise.all(
+          ['available', 'pending', 'sold'].map((status) => fetch(`${upstreamBaseUrl}/pets?status=${status}&limit=100`, { headers: { authorization: request.headers.authorization ?? '' } })),
+        );
+        const first = pages[0]!;
+        const bodies = await Promise.all(pages.map((page) => page.text()));
+        if (first.status !== 200) return { status: first.status, headers: headersOf(first), body: bodies[0]! };
+        const pets = bodies.flatMap((body) => {
+          const parsed = parseJson(body);
+          return Array.isArray(parsed) ? parsed : [];
+        });
+        return { status: 200, headers: headersOf(first), body: stringifyLossless(pets.slice(0, limit)) };
+      },
+    }),
+  },
+  {
+    id: 'list-wrapped-in-object',
+    rule: 'LIST-5',
+    alsoBreaks: ['RESP-2'],
+    description: 'GET /pets answers {"items": [...]} instead of a plain array',
+    proxy: onOperation('listPets', (response) => (response.status === 200 ? editJsonBody(response, (body) => ({ items: body })) : response)),
+  },
+  // POST /pets
+  {
+    id: 'created-without-status',
+    rule: 'CREATE-1',
+    description: 'the 201 of POST /pets leaves out the status that was sent',
+    proxy: onOperation('createPet', (response) =>
+      response.status === 201 ? editJsonBody(response, (body) => (isObject(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'status')) : body)) : response,
+    ),
+  },
+  {
+    id: 'missing-fields-defaulted',
+    rule: 'CREATE-2',
+    description: 'POST /pets fills in a missing name ("unnamed") or categoryId (1) instead of answering 400',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet') return request;
+        const body = parseJson(request.body);
+        if (!isObject(body) || ('name' in body && 'categoryId' in body)) return request;
+        return { ...request, body: stringifyLossless({ name: 'unnamed', categoryId: 1, ...body }) };
+      },
+    }),
+  },
+  {
+    id: 'invalid-values-coerced',
+    rule: 'CREATE-3',
+    description: 'POST /pets coerces invalid values (a number name, a string or out-of-range categoryId, an unknown status) instead of answering 400',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet') return request;
+        const body = parseJson(request.body);
+        if (!isObject(body) || !('name' in body) || !('categoryId' in body)) return request;
+        const categoryId = body.categoryId;
+        const validCategory = (typeof categoryId === 'number' && Number.isInteger(categoryId)) || (typeof categoryId === 'bigint' && categoryId >= -(2n ** 63n) && categoryId < 2n ** 63n);
+        const coerced = {
+          ...body,
+          name: typeof body.name === 'string' ? body.name : stringifyLossless(body.name ?? null),
+          categoryId: validCategory ? categoryId : 1,
+          ...('status' in body && !['available', 'pending', 'sold'].includes(String(body.status)) ? { status: 'available' } : {}),
+        };
+        return { ...request, body: stringifyLossless(coerced) };
+      },
+    }),
+  },
+  {
+    id: 'bad-body-defaulted',
+    rule: 'CREATE-4',
+    description: 'POST /pets with a missing, empty or malformed body creates a default pet instead of answering 400',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet' || parseJson(request.body) !== undefined) return request;
+        return { ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body: '{"name":"unnamed","categoryId":1}' };
+      },
+    }),
+  },
+  {
+    id: 'duplicate-ids-under-load',
+    rule: 'CREATE-5',
+    description: 'POST /pets hands out one id again and again while three or more creates are in flight at once',
+    proxy: () => {
+      let inFlight = 0;
+      let crowd: { id: LosslessValue; answered: number } | undefined;
+      return {
+        request(request) {
+          if (operationOf(request) === 'createPet') inFlight++;
+          return request;
+        },
+        response(response, request) {
+          if (operationOf(request) !== 'createPet') return response;
+          const crowded = inFlight >= 3;
+          inFlight--;
+          const body = parseJson(response.body);
+          let edited = response;
+          if (crowded && response.status === 201 && isObject(body) && body.id !== undefined) {
+            // Every other answer in a crowd repeats the crowd's first id: a race on a shared counter.
+            crowd ??= { id: body.id, answered: 0 };
+            if (crowd.answered++ % 2 === 1) edited = { ...response, body: stringifyLossless({ ...body, id: crowd.id }) };
+          }
+          if (inFlight === 0) crowd = undefined;
+          return edited;
+        },
+      };
+    },
+  },
+  // GET /pets/{petId}
+  {
+    id: 'get-renames-pet',
+    rule: 'GET-1',
+    description: 'GET /pets/{petId} returns the pet with its name changed (a stale cache entry)',
+    proxy: onOperation('getPet', editPetFields((pet) => ({ ...pet, name: `${String(pet.name)} (cached)` }))),
+  },
+  {
+    id: 'unknown-id-placeholder',
+    rule: 'GET-2',
+    description: 'GET /pets/{petId} for an id no animal has answers 200 with a placeholder pet',
+    proxy: onOperation('getPet', (response, request) => {
+      if (response.status !== 404) return response;
+      const id = petIdOf(request) ?? '0';
+      return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: `{"id":${/^\d+$/.test(id) ? id : 0},"name":"unknown","categoryId":1,"status":"available"}` };
+    }),
+  },
+  {
+    id: 'big-id-collapses',
+    rule: 'GET-3',
+    description: 'GET /pets/{petId} reads an id above 2^53 as a double and answers with pet 1',
+    proxy: () => ({
+      request(request) {
+        const id = petIdOf(request);
+        if (request.method !== 'GET' || id === undefined || !/^\d+$/.test(id) || BigInt(id) <= 2n ** 53n) return request;
+        return { ...request, path: '/v1/pets/1' };
+      },
+    }),
+  },
+  {
+    id: 'get-pet-removed',
+    rule: 'DEP-1',
+    alsoBreaks: ['GET-1', 'GET-3'],
+    description: 'GET /pets/{petId} is gone before its removal date: every call answers 404',
+    proxy: onOperation('getPet', (response) => (response.status === 200 ? errorBody(404, 'not_found', 'this operation has been removed', response.headers) : response)),
+  },
+  {
+    id: 'sunset-wrong-date',
+    rule: 'DEP-2',
+    description: 'getPet sends Sunset: Sat, 05 Dec 2026 00:00:00 GMT, four years early',
+    proxy: onOperation('getPet', (response) => ({ ...response, headers: { ...response.headers, sunset: 'Sat, 05 Dec 2026 00:00:00 GMT' } })),
+  },
+  // Authentication
+  {
+    id: 'anonymous-served',
+    rule: 'AUTH-1',
+    tests: [ruleTitle('AUTH-1', '.*: listOrders$')],
+    description: 'a request without an Authorization header is served as if it carried a valid key',
+    proxy: () => ({ request: (request) => (request.headers.authorization === undefined ? withKey(request, PROXY_KEY) : request) }),
+  },
+  {
+    id: 'unknown-key-served',
+    rule: 'AUTH-2',
+    tests: [ruleTitle('AUTH-2', '.*: listPets$')],
+    description: 'a bearer token that is no known key is served as if it were a valid one',
+    proxy: () => ({
+      request(request) {
+        const token = bearerToken(request);
+        return token !== undefined && !KNOWN_KEYS.has(token) ? withKey(request, PROXY_KEY) : request;
+      },
+    }),
+  },
+  {
+    id: 'other-schemes-served',
+    rule: 'AUTH-3',
+    tests: [ruleTitle('AUTH-3', '.*: listPets$')],
+    description: 'a known key sent as Basic credentials or raw, without "Bearer", is accepted',
+    proxy: () => ({
+      request(request) {
+        const value = (request.headers.authorization ?? '').trim();
+        const basic = /^basic\s+(\S+)$/i.exec(value);
+        const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
+        const key = [...KNOWN_KEYS].find((known) => value === known || (basic && decoded.split(':').includes(known)));
+        return key ? withKey(request, key) : request;
+      },
+    }),
+  },
+  {
+    id: 'empty-token-served',
+    rule: 'AUTH-4',
+    tests: [ruleTitle('AUTH-4', '.*: listOrders$')],
+    description: 'an empty bearer token ("Authorization: Bearer ") is served as if it carried a valid key',
+    proxy: () => ({ request: (request) => (/^bearer\s*$/i.test(request.headers.authorization ?? 'x') ? withKey(request, PROXY_KEY) : request) }),
+  },
+  {
+    id: 'orders-refuse-valid-key',
+    rule: 'AUTH-5',
+    tests: [ruleTitle('AUTH-5', '.*: listOrders$')],
+    description: 'GET /store/orders answers 401 to a valid key',
+    proxy: onOperation('listOrders', (response, request) =>
+      response.status === 200 && bearerToken(request) !== PROXY_KEY
+        ? { ...errorBody(401, 'unauthorized', 'the API key is not valid', response.headers), headers: { ...response.headers, 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="petstore"' } }
+        : response,
+    ),
+  },
+  // Errors
+  {
+    id: 'error-without-message',
+    rule: 'ERR-1',
+    description: 'Error bodies of 400, 401 and 404 leave out the message field',
+    proxy: () => ({
+      response: (response) =>
+        [400, 401, 404].includes(response.status) && isErrorBody(response)
+          ? editJsonBody(response, (body) => (isObject(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'message')) : body))
+          : response,
+    }),
+  },
+  {
+    id: 'error-status-always-400',
+    rule: 'ERR-2',
+    description: 'every Error body says status 400, whatever the HTTP status',
+    proxy: () => ({ response: (response) => (isErrorBody(response) ? editJsonBody(response, (body) => (isObject(body) ? { ...body, status: 400 } : body)) : response) }),
+  },
+  // Rate limits by plan
+  {
+    id: 'free-61-per-minute',
+    rule: 'PLAN-FREE',
+    tests: [ruleTitle('PLAN-FREE', 'a Free key is admitted exactly')],
+    description: 'a Free key is admitted 61 requests per minute (headers still say 60)',
+    limiter: minuteOverBy(60),
+  },
+  {
+    id: 'pro-301-per-minute',
+    rule: 'PLAN-PRO',
+    tests: [ruleTitle('PLAN-PRO', 'a Pro key is admitted exactly')],
+    description: 'a Pro key is admitted 301 requests per minute (headers still say 300)',
+    limiter: minuteOverBy(300),
+  },
+  {
+    id: 'business-1001-per-minute',
+    rule: 'PLAN-BUSINESS',
+    tests: [ruleTitle('PLAN-BUSINESS', 'a Business key is admitted exactly')],
+    description: 'a Business key is admitted 1,001 requests per minute (headers still say 1,000)',
+    limiter: minuteOverBy(1000),
+  },
+  {
+    id: 'free-1001-per-day',
+    rule: 'PLAN-FREE',
+    tests: [ruleTitle('PLAN-FREE', 'a Free key is admitted at most')],
+    description: 'a Free key is admitted 1,001 requests per day (headers still say 1,000)',
+    limiter: (inner) => miscountingLimiter(inner, (quota) => (quota.perDay === 1000 ? { ...quota, perDay: 1001 } : quota)),
+  },
+  {
+    id: 'pro-gets-free-limits',
+    rule: 'RL-8',
+    alsoBreaks: ['PLAN-PRO', 'RL-5'],
+    description: 'a Pro key gets the Free plan’s limits (60 a minute, 1,000 a day)',
+    limiter: (inner) => ({ take: (subject, quota, now) => inner.take(subject, quota.perMinute === 300 ? { perMinute: 60, perDay: 1000 } : quota, now) }),
+  },
+  {
+    id: '429-without-retry-after',
+    rule: 'RL-1',
+    tests: [ruleTitle('PLAN-FREE', 'a Free key is admitted exactly')],
+    description: '429 responses to a Free key carry no Retry-After header',
+    proxy: () => ({
+      response: (response, request) =>
+        response.status === 429 && FREE_KEYS.has(bearerToken(request) ?? '') ? { ...response, headers: withoutHeader(response.headers, 'retry-after') } : response,
+    }),
+  },
+  {
+    id: 'retry-after-not-a-delay',
+    rule: 'RL-2',
+    tests: [ruleTitle('PLAN-PRO', 'a Pro key is admitted exactly')],
+    description: 'Retry-After on 429s to a Pro key reads "1s": neither delta-seconds nor an HTTP-date',
+    proxy: () => ({
+      response: (response, request) =>
+        response.status === 429 && PRO_KEYS.has(bearerToken(request) ?? '') && response.headers['retry-after']
+          ? { ...response, headers: { ...response.headers, 'retry-after': `${response.headers['retry-after']}s` } }
+          : response,
+    }),
+  },
+  {
+    id: 'refuses-after-retry-after',
+    rule: 'RL-3',
+    description: 'a key that was refused is refused once more when it comes back after Retry-After',
+    proxy: () => {
+      const refused = new Map<string, ProxyResponse>();
+      return {
+        request(request) {
+          const key = bearerToken(request);
+          const last = key ? refused.get(key) : undefined;
+          if (!key || !last) return request;
+          refused.delete(key);
+          return last;
+        },
+        response(response, request) {
+          const key = bearerToken(request);
+          if (key && response.status === 429) refused.set(key, response);
+          return response;
+        },
+      };
+    },
+  },
+  // Rate limit response headers
+  {
+    id: 'no-reset-on-errors',
+    rule: 'RL-4',
+    description: '401 and 404 responses carry no X-RateLimit-Reset',
+    proxy: () => ({ response: (response) => ([401, 404].includes(response.status) ? { ...response, headers: withoutHeader(response.headers, 'x-ratelimit-reset') } : response) }),
+  },
+  {
+    id: 'business-limit-says-500',
+    rule: 'RL-5',
+    tests: [ruleTitle('RL-5', 'X-RateLimit-Limit for a Business key')],
+    description: 'X-RateLimit-Limit says 500 to a Business key (whose documented limits are 1,000 and 100,000)',
+    proxy: () => ({
+      response(response, request) {
+        if (!BUSINESS_KEYS.has(bearerToken(request) ?? '') || !response.headers['x-ratelimit-limit']) return response;
+        const remaining = Math.min(Number(response.headers['x-ratelimit-remaining'] ?? 0), 500);
+        return { ...response, headers: { ...response.headers, 'x-ratelimit-limit': '500', 'x-ratelimit-remaining': String(remaining) } };
+      },
+    }),
+  },
+  {
+    id: 'remaining-stuck',
+    rule: 'RL-6',
+    description: 'X-RateLimit-Remaining stays at the limit minus one however many requests are admitted',
+    proxy: () => ({
+      response(response) {
+        const limit = Number(response.headers['x-ratelimit-limit']);
+        if (response.status === 429 || !Number.isInteger(limit) || limit < 1) return response;
+        return { ...response, headers: { ...response.headers, 'x-ratelimit-remaining': String(limit - 1) } };
+      },
+    }),
+  },
+  {
+    id: 'reset-wobbles',
+    rule: 'RL-7',
+    description: 'X-RateLimit-Reset moves one second forward and back on alternate responses within a window',
+    proxy: () => {
+      let count = 0;
+      return {
+        response(response) {
+          const reset = Number(response.headers['x-ratelimit-reset']);
+          if (!Number.isInteger(reset)) return response;
+          return { ...response, headers: { ...response.headers, 'x-ratelimit-reset': String(reset + (count++ % 2)) } };
+        },
+      };
+    },
+  },
+  // Versioning
+  {
+    id: 'served-under-v2',
+    rule: 'VER-1',
+    description: 'the interface is served under /v2 instead of /v1',
+    basePath: '/v2',
+    proxy: () => ({
+      request(request) {
+        if (!/^\/v2(\/|$)/.test(request.path)) return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"not_found","message":"no route","status":404}' };
+        return { ...request, path: request.path.replace(/^\/v2/, '/v1') };
+      },
+      response(response) {
+        const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, name === 'location' || name === 'link' ? value.replace(/\/v1\//g, '/v2/') : value]));
+        return { ...response, headers };
+      },
+    }),
+  },
+  {
+    id: 'create-not-deployed',
+    rule: 'VER-2',
+    alsoBreaks: ['RESP-1'],
+    description: 'this environment lacks POST /pets: it answers 405 Method Not Allowed (Allow: GET)',
+    proxy: onOperation('createPet', (response) =>
+      response.status === 401 || response.status === 429 ? response : { ...errorBody(405, 'method_not_allowed', 'POST is not allowed on /v1/pets', response.headers), headers: { ...response.headers, 'content-type': 'application/json', allow: 'GET' } },
+    ),
+  },
+];
+
+function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value;
+  });
+  return headers;
+}
+
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name));
+}
+
+export function faultById(id: string): Fault {
+  const fault = FAULTS.find((candidate) => candidate.id === id);
+  if (!fault) throw new Error(`no fault "${id}" in test/suite/support/faults.ts`);
+  return fault;
+}

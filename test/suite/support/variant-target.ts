@@ -1,0 +1,59 @@
+/**
+ * A target for one suite run: an in-process reference server (time sped up 60 times, a store and a limiter
+ * of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
+ */
+import { FixedWindowLimiter, type RateLimiter } from '../../../reference-server/limiter.ts';
+import { createReferenceServer, type RunningServer } from '../../../reference-server/server.ts';
+import type { PetStore } from '../../../reference-server/store.ts';
+import { startFaultProxy, type ExchangeTransform, type FaultProxy } from '../../support/fault-proxy.ts';
+import { combine } from './exchange-edits.ts';
+import { upstreamKeys, type FaultContext } from './faults.ts';
+
+export const VARIANT_TIME_SCALE = 60;
+
+export interface VariantOptions {
+  /** Exchange edits, applied in order; each built once the upstream's address is known. */
+  transforms?: ReadonlyArray<(context: FaultContext) => ExchangeTransform>;
+  /** Replaces the fixed-window limiter; `wrap` then wraps whichever limiter is in use. */
+  limiter?: RateLimiter;
+  wrapLimiter?: ReadonlyArray<(inner: RateLimiter) => RateLimiter>;
+  store?: PetStore;
+  seedPets?: number;
+  /** The path the proxy serves the interface under, for the suite; /v1 when absent. */
+  basePath?: string;
+  timeScale?: number;
+}
+
+export interface VariantTarget {
+  /** What the suite is pointed at: the proxy. */
+  baseUrl: string;
+  upstream: RunningServer;
+  /** Absent when there is nothing to edit. */
+  proxy: FaultProxy | undefined;
+  close(): Promise<void>;
+}
+
+export async function startVariant(options: VariantOptions = {}): Promise<VariantTarget> {
+  const timeScale = options.timeScale ?? VARIANT_TIME_SCALE;
+  const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
+  const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);
+  const upstream = await createReferenceServer(
+    { timeScale, keys: upstreamKeys(), seedPets: options.seedPets ?? 120 },
+    { limiter, ...(options.store ? { store: options.store } : {}) },
+  );
+  if (options.store) options.store.seed(options.seedPets ?? 120);
+  const context: FaultContext = { upstreamBaseUrl: upstream.baseUrl };
+  const transforms = options.transforms ?? [];
+  // Without edits the suite talks to the server itself: a proxy would only slow the bursts that measure a window.
+  const proxy = transforms.length > 0 ? await startFaultProxy(upstream.baseUrl, combine(transforms.map((make) => make(context)))) : undefined;
+  const baseUrl = proxy?.baseUrl ?? upstream.baseUrl;
+  return {
+    baseUrl: options.basePath ? baseUrl.replace(/\/v1$/, options.basePath) : baseUrl,
+    upstream,
+    proxy,
+    async close() {
+      await proxy?.close();
+      await upstream.close();
+    },
+  };
+}

@@ -11,8 +11,9 @@
  * - A sliding window (or a fixed one) may hide requests ageing out behind Reset's whole seconds, so counts are
  *   only compared with the limit where nothing can have aged out yet: before a window's first refusal, or
  *   within the proven shortest window length from its start.
- * - A refusal that asks the client to wait (Retry-After, or its Reset) much longer than a window lasts is
- *   ban-like: the temporary ban the spec mentions (ERR-GAP-3), reported, never failed.
+ * - A refusal that asks the client to wait (Retry-After, or its Reset) much longer than a window lasts starts
+ *   a ban, which lasts until the next admission: the temporary ban the spec mentions (ERR-GAP-3), reported,
+ *   never failed.
  * - Reset has whole-second resolution, so windows shorter than a second (a large time scale) can share one:
  *   such a merge shows as the top Remaining value (limit - 1) admitted more than once, and is reported as
  *   inconclusive instead of as an over-admission.
@@ -141,13 +142,19 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const estimateMs = atMostMs ?? atLeastMs;
   const longestWaitOfWindow = (estimateMs ?? Infinity) + RESET_RESOLUTION_MS;
 
-  // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts.
+  // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
+  // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
   const banLike = new Set<number>();
+  let inBan = false;
   for (const { observation, index } of withHeaders) {
-    if (observation.outcome !== 'refused') continue;
+    if (observation.outcome === 'admitted') {
+      inBan = false;
+      continue;
+    }
     if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
     const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
-    if (waitMs > longestWaitOfWindow + RESET_RESOLUTION_MS) banLike.add(index);
+    if (waitMs > longestWaitOfWindow + RESET_RESOLUTION_MS) inBan = true;
+    if (inBan) banLike.add(index);
   }
 
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };

@@ -6,11 +6,14 @@
 import type { Quota } from '../../../lib/plans.ts';
 import { FixedWindowLimiter, MINUTE_MS, type RateDecision, type RateLimiter } from '../../../reference-server/limiter.ts';
 
+/** The broken targets never ban, so that a burst of refusals cannot hide the rule each one breaks. */
+const NO_BAN = Number.MAX_SAFE_INTEGER;
+
 /** Admits one request more per minute window than the quota, while its headers still say the quota. */
 export class OverAdmittingLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale });
+    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     const decision = this.inner.take(subject, { ...quota, perMinute: quota.perMinute + 1 }, now);
@@ -23,7 +26,7 @@ export class OverAdmittingLimiter implements RateLimiter {
 export class EarlyRefusingLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale });
+    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     const decision = this.inner.take(subject, { ...quota, perMinute: quota.perMinute - 5 }, now);
@@ -36,7 +39,7 @@ export class EarlyRefusingLimiter implements RateLimiter {
 export class DayIgnoringLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale });
+    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     return this.inner.take(subject, { ...quota, perDay: Number.MAX_SAFE_INTEGER }, now);
@@ -47,7 +50,7 @@ export class DayIgnoringLimiter implements RateLimiter {
 export class MovingResetLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(private readonly timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale });
+    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     const decision = this.inner.take(subject, quota, now);
@@ -59,7 +62,7 @@ export class MovingResetLimiter implements RateLimiter {
 export class NoRetryAfterLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale });
+    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     const { retryAfter: _dropped, ...decision } = this.inner.take(subject, quota, now);

@@ -21,7 +21,11 @@ import { ensureCapture } from './capture.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = join(ROOT, 'reports', 'bench', 'replay');
 const GOAL_PER_SECOND = 2_000;
-/** Peak RSS for the large capture may exceed the small one's by this factor and still count as bounded. */
+/**
+ * Memory is bounded when the live heap (after full collections) for the large capture stays within this
+ * factor of the small one's. Peak RSS is reported too, but it follows how far V8 lets the heap grow
+ * between collections, which depends on the run's speed more than on what the replay holds.
+ */
 const BOUNDED_FACTOR = 1.5;
 
 const { values } = parseArgs({ options: { exchanges: { type: 'string' }, concurrency: { type: 'string' } } });
@@ -35,6 +39,7 @@ interface Measured {
   seconds: number;
   perSecond: number;
   peakRssMb: number;
+  peakLiveHeapMb: number;
   violations: number;
   differences: number;
 }
@@ -54,6 +59,7 @@ async function replay(capture: string, reportDir: string): Promise<Measured> {
     seconds: summary.durationMs / 1000,
     perSecond: summary.throughput.exchangesPerSecond,
     peakRssMb: summary.process.peakRssMb,
+    peakLiveHeapMb: summary.process.peakLiveHeapMb,
     violations: summary.violations.exchanges,
     differences: summary.differences.exchanges,
     ...{ wallSeconds: (performance.now() - started) / 1000 },
@@ -76,7 +82,7 @@ const server = await spawnReferenceServer({ env: { PETSTORE_LOG: 'off' } });
 const bare = await bareReplay(largeCapture, server.baseUrl, concurrency, `Bearer ${DEMO_KEYS.enterprise[0]}`).finally(() => server.stop());
 const barePerSecond = Math.round(bare.exchanges / bare.seconds);
 
-const bounded = largeRun.peakRssMb <= smallRun.peakRssMb * BOUNDED_FACTOR;
+const bounded = largeRun.peakLiveHeapMb <= Math.max(1, smallRun.peakLiveHeapMb) * BOUNDED_FACTOR;
 const fastEnough = largeRun.perSecond >= GOAL_PER_SECOND;
 const results = {
   machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
@@ -90,14 +96,14 @@ const results = {
 writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const table = [
-  '| Capture | Exchanges/s (every response checked) | Peak RSS of the replayer | Violations | Differences |',
-  '|---|---|---|---|---|',
-  `| ${small.toLocaleString('en')} exchanges | ${smallRun.perSecond.toLocaleString('en')} | ${smallRun.peakRssMb} MB | ${smallRun.violations} | ${smallRun.differences} |`,
-  `| ${large.toLocaleString('en')} exchanges | ${largeRun.perSecond.toLocaleString('en')} | ${largeRun.peakRssMb} MB | ${largeRun.violations} | ${largeRun.differences} |`,
-  `| ${large.toLocaleString('en')}, bare peer (nothing checked) | ${barePerSecond.toLocaleString('en')} | | | |`,
+  '| Capture | Exchanges/s (every response checked) | Peak live heap | Peak RSS | Violations | Differences |',
+  '|---|---|---|---|---|---|',
+  `| ${small.toLocaleString('en')} exchanges | ${smallRun.perSecond.toLocaleString('en')} | ${smallRun.peakLiveHeapMb} MB | ${smallRun.peakRssMb} MB | ${smallRun.violations} | ${smallRun.differences} |`,
+  `| ${large.toLocaleString('en')} exchanges | ${largeRun.perSecond.toLocaleString('en')} | ${largeRun.peakLiveHeapMb} MB | ${largeRun.peakRssMb} MB | ${largeRun.violations} | ${largeRun.differences} |`,
+  `| ${large.toLocaleString('en')}, bare peer (nothing checked) | ${barePerSecond.toLocaleString('en')} | | | | |`,
 ].join('\n');
 writeFileSync(join(OUT, 'results.md'), `${table}\n`);
 log(`\n${table}\n`);
 log(`checked / bare throughput: ${results.checkedToBare}`);
-log(`throughput goal (${GOAL_PER_SECOND}/s): ${fastEnough ? 'met' : 'MISSED'}; memory bounded (peak RSS ${largeRun.peakRssMb} MB for ${large} vs ${smallRun.peakRssMb} MB for ${small}): ${bounded ? 'yes' : 'NO'}`);
+log(`throughput goal (${GOAL_PER_SECOND}/s): ${fastEnough ? 'met' : 'MISSED'}; memory bounded (peak live heap ${largeRun.peakLiveHeapMb} MB for ${large} vs ${smallRun.peakLiveHeapMb} MB for ${small}): ${bounded ? 'yes' : 'NO'}`);
 process.exitCode = fastEnough && bounded ? 0 : 1;

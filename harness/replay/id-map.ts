@@ -9,6 +9,8 @@
 import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 
 const ID_FIELDS = new Set(['id', 'petId']);
+/** A cheap look before parsing: most bodies (a NewPet) have no id field at all. */
+const MAY_NAME_ID = /"(?:id|petId)"\s*:/;
 const INTEGER_TEXT = /^-?\d+$/;
 
 export class IdMap {
@@ -44,7 +46,7 @@ export class IdMap {
 
   /** A request body with recorded ids replaced; the text unchanged when nothing had to change. */
   remapBody(text: string | undefined): string | undefined {
-    if (text === undefined || this.replayedByRecorded.size === 0) return text;
+    if (text === undefined || this.replayedByRecorded.size === 0 || !MAY_NAME_ID.test(text)) return text;
     let value: LosslessValue;
     try {
       value = parseLossless(text);
@@ -77,7 +79,7 @@ export function createdId(value: LosslessValue | undefined): string | undefined 
 /** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
 export function namedIds(path: string, body: string | undefined): string[] {
   const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));
-  if (body !== undefined && /"(?:id|petId)"/.test(body)) {
+  if (body !== undefined && MAY_NAME_ID.test(body)) {
     try {
       mapIdFields(parseLossless(body), (id) => {
         ids.push(id);

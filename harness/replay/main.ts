@@ -16,6 +16,7 @@ import { DEFAULT_IGNORE_FILE, IgnoreSet } from './ignore.ts';
 import { replayCapture } from './replayer.ts';
 import { replayReportHtml } from './report-html.ts';
 import { ReplayResults } from './results.ts';
+import { watchLiveHeap } from './memory.ts';
 import { StatusLine } from './status-line.ts';
 import { replaySummary, type ReplayRun } from './summary.ts';
 import { surveyCapture } from './survey.ts';
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
     `Replaying ${formatNumber(survey.exchanges)} exchange(s) of ${capture} (recorded at ${survey.base.url}${skipped ? `; ${skipped} entries skipped` : ''}) against ${safeUrl(target.baseUrl)}${target.bundled ? ' (bundled reference server)' : ''}\n`,
   );
 
+  const heap = watchLiveHeap();
   const startedAt = new Date();
   const started = performance.now();
   const redactor = new Redactor(credentials.knownKeys());
@@ -78,13 +80,21 @@ async function main(): Promise<number> {
     const elapsed = (performance.now() - started) / 1000;
     return `replay ${formatNumber(results.exchanges)}/${formatNumber(survey.exchanges)} · ${formatNumber(results.exchanges / Math.max(elapsed, 0.001))}/s · ${results.verdicts.violation} with violations · ${results.withDifferences} different · ${results.throttling.exchanges} throttled`;
   };
+  // Ctrl-C stops sending; what was replayed is still reported, and the bundled server is stopped.
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals): void => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort(signal);
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   let outcome;
   try {
     outcome = await replayCapture(
       capture,
       { base: survey.base, target: target.baseUrl, client, credentials, ids: new IdMap(), ignore, gates: new ThrottleGates() },
       results,
-      { speed, concurrency, onProgress: () => status.update(progress) },
+      { speed, concurrency, onProgress: () => status.update(progress), signal: stop.signal },
     );
   } finally {
     status.clear();
@@ -103,7 +113,9 @@ async function main(): Promise<number> {
     durationMs: performance.now() - started,
     warnings,
     aborted: outcome.aborted,
+    peakLiveHeapMb: heap.peakLiveMb(),
   };
+  heap.stop();
   const summary = replaySummary(run, survey, results);
   mkdirSync(reportDir, { recursive: true });
   writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -120,6 +132,10 @@ async function main(): Promise<number> {
       `Report: ${join(reportDir, 'index.html')} (and summary.json)`,
     ].join('\n') + '\n',
   );
+  if (stop.signal.aborted) {
+    process.stderr.write(`replay: ${outcome.aborted ?? 'interrupted'}; the report covers what was replayed\n`);
+    return 130;
+  }
   if (outcome.aborted) throw new InputError(outcome.aborted);
   return summary.exitCode;
 }

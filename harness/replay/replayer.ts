@@ -19,6 +19,8 @@ export interface ReplayLoopOptions {
   concurrency: number;
   /** Called after every exchange; cheap, so it may decide itself whether to draw. */
   onProgress?(): void;
+  /** Stops sending (Ctrl-C): exchanges in flight finish, and the outcome says why it stopped. */
+  signal?: AbortSignal;
 }
 
 /** This many transport failures in a row mean the target is gone, not that one exchange failed. */
@@ -40,8 +42,12 @@ export async function replayCapture(path: string, context: ReplayContext, result
   let consecutiveErrors = 0;
   let aborted: string | undefined;
 
+  const interrupted = (): boolean => {
+    if (options.signal?.aborted) aborted ??= `interrupted (${String(options.signal.reason)}) after ${sequence} exchange(s)`;
+    return aborted !== undefined;
+  };
   for await (const raw of readCapture(path)) {
-    if (aborted) break;
+    if (interrupted()) break;
     const recorded = toRecordedExchange(raw, file);
     if (recorded.response.status === 0) continue;
     const pathBelow = context.base.below(recorded.url);
@@ -51,10 +57,10 @@ export async function replayCapture(path: string, context: ReplayContext, result
       firstRecordedMs ??= recorded.startedMs;
       const due = startedAt + (recorded.startedMs - firstRecordedMs) / options.speed;
       const wait = due - performance.now();
-      if (wait > 1) await sleep(wait);
+      if (wait > 1) await sleep(wait, options.signal).catch(() => undefined);
     }
     await slots.take();
-    if (aborted) {
+    if (interrupted()) {
       slots.give();
       break;
     }

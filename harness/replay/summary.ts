@@ -16,6 +16,8 @@ export interface ReplayRun {
   durationMs: number;
   warnings: string[];
   aborted: string | undefined;
+  /** The largest heap in use after a full garbage collection (see memory.ts). */
+  peakLiveHeapMb: number;
 }
 
 export type ReplaySummary = ReturnType<typeof replaySummary>;
@@ -45,7 +47,7 @@ export function replaySummary(run: ReplayRun, survey: Survey, results: ReplayRes
       replayed: percentiles(results.replayedLatency),
     },
     throughput: { exchangesPerSecond: Math.round((results.exchanges / Math.max(1, run.durationMs)) * 1000) },
-    process: { peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) },
+    process: { peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakLiveHeapMb: run.peakLiveHeapMb },
     warnings: run.warnings,
     aborted: run.aborted ?? null,
     findings: [

@@ -76,6 +76,16 @@ export function createdId(value: LosslessValue | undefined): string | undefined 
   return typeof id === 'string' ? id : idText(id);
 }
 
+/** The id a creation assigned, from the text of its response body; undefined when it names none. */
+export function createdIdIn(text: string | undefined): string | undefined {
+  if (text === undefined || !MAY_NAME_ID.test(text)) return undefined;
+  try {
+    return createdId(parseLossless(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
 export function namedIds(path: string, body: string | undefined): string[] {
   const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));

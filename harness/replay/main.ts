@@ -142,20 +142,10 @@ async function main(): Promise<number> {
 
 /** The first findings, one line each, so a failing CI log names the exchanges without opening the report. */
 function findingLines(summary: ReturnType<typeof replaySummary>): string[] {
-  const interesting = summary.findings.filter((finding) => finding.verdict !== 'identical').slice(0, 10);
-  return interesting.map((finding) => {
-    const first =
-      'first' in finding
-        ? finding.first
-        : finding.error
-          ? `transport error: ${finding.error}`
-          : finding.violations[0]
-            ? `${finding.violations[0].rule}: ${finding.violations[0].message}`
-            : finding.differences[0]
-              ? `${finding.differences[0].where}: ${finding.differences[0].recorded ?? '(absent)'} -> ${finding.differences[0].replayed ?? '(absent)'}`
-              : '';
-    return `  #${finding.sequence} (entry ${finding.entry}) ${finding.method} ${finding.path}: ${finding.verdict}: ${first}`;
-  });
+  return summary.findings
+    .filter((finding) => finding.verdict !== 'identical')
+    .slice(0, 10)
+    .map((finding) => `  #${finding.sequence} (entry ${finding.entry}) ${finding.method} ${finding.path}: ${finding.verdict}: ${finding.first}`);
 }
 
 function speedOption(value: string | undefined): number {

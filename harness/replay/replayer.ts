@@ -8,8 +8,7 @@ import { sleep } from '../../lib/backoff.ts';
 import { matchOperation } from '../../lib/contract.ts';
 import { readCapture } from '../har/read.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
-import { createdId, namedIds } from './id-map.ts';
-import { parseLossless } from '../../lib/lossless-json.ts';
+import { createdIdIn, namedIds } from './id-map.ts';
 import { CausalOrder, type CausalNeeds } from './ordering.ts';
 import type { ReplayResults } from './results.ts';
 import { replayExchange, type ReplayContext } from './run-exchange.ts';
@@ -90,21 +89,11 @@ export async function replayCapture(path: string, context: ReplayContext, result
 function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds {
   const operation = matchOperation(recorded.method, pathBelow)?.operation;
   const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
-  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? recordedCreatedId(recorded) : undefined;
+  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.body) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
   const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;
   const credential = recorded.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   return { creates, names: namedIds(pathBelow, recorded.body), collection, writes, credential, refused: recorded.response.status === 429 };
-}
-
-function recordedCreatedId(recorded: RecordedExchange): string | undefined {
-  const body = recorded.response.body;
-  if (body === undefined || !body.includes('"id"')) return undefined;
-  try {
-    return createdId(parseLossless(body));
-  } catch {
-    return undefined;
-  }
 }
 
 /** At most `size` exchanges in flight; the rest wait their turn in order. */

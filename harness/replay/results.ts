@@ -144,15 +144,7 @@ export class ReplayResults {
   }
 
   private line(result: ExchangeResult): FindingLine {
-    const firstViolation = result.violations[0];
-    const firstDifference = result.differences[0];
-    const first = result.error
-      ? `transport error: ${result.error}`
-      : firstViolation
-        ? `${firstViolation.rule}: ${firstViolation.message}`
-        : firstDifference
-          ? `${firstDifference.where}: ${firstDifference.recorded ?? '(absent)'} -> ${firstDifference.replayed ?? '(absent)'}`
-          : throttleNote(result);
+    const first = firstFinding(result);
     return {
       sequence: result.sequence,
       entry: result.entry,
@@ -194,6 +186,16 @@ export class ReplayResults {
     const bucket = this.perSecond[second];
     if (bucket) bucket[result.verdict]++;
   }
+}
+
+/** What is wrong with an exchange, in one line: the error, else the first violation, difference or throttling note. */
+export function firstFinding(result: Pick<ExchangeResult, 'error' | 'violations' | 'differences' | 'throttle' | 'recorded429'>): string {
+  const violation = result.violations[0];
+  const difference = result.differences[0];
+  if (result.error) return `transport error: ${result.error}`;
+  if (violation) return `${violation.rule}: ${violation.message}`;
+  if (difference) return `${difference.where}: ${difference.recorded ?? '(absent)'} -> ${difference.replayed ?? '(absent)'}`;
+  return throttleNote(result);
 }
 
 export function throttleNote(result: Pick<ExchangeResult, 'throttle' | 'recorded429'>): string {

@@ -18,7 +18,7 @@ import { compareResponses, type ComparableResponse, type Difference } from './co
 import type { CredentialResolver } from './credentials.ts';
 import type { RecordedExchange } from './exchange.ts';
 import { describeTransportError, type HttpClient, type ReceivedResponse } from './http-client.ts';
-import { createdId, type IdMap } from './id-map.ts';
+import { createdId, createdIdIn, type IdMap } from './id-map.ts';
 import type { IgnoreSet } from './ignore.ts';
 import type { ThrottleGates } from './throttle.ts';
 
@@ -147,7 +147,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   let parsedReplayed: LosslessValue | undefined;
   if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
     parsedReplayed = parseOrUndefined(response.body);
-    const recordedId = createdId(parseOrUndefined(recorded.response.body));
+    const recordedId = createdIdIn(recorded.response.body);
     const replayedId = createdId(parsedReplayed);
     if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
   }

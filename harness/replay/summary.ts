@@ -2,7 +2,8 @@
  * reports/replay/summary.json: the figures of a replay and its findings, for machines (CI, dashboards)
  * as the HTML report is for people. Keys never appear: findings went through the redactor when kept.
  */
-import type { ReplayResults } from './results.ts';
+import type { Violation } from '../../lib/response-checks.ts';
+import { firstFinding, type ReplayResults } from './results.ts';
 import type { Survey } from './survey.ts';
 
 export interface ReplayRun {
@@ -18,6 +19,23 @@ export interface ReplayRun {
   aborted: string | undefined;
   /** The largest heap in use after a full garbage collection (see memory.ts). */
   peakLiveHeapMb: number;
+}
+
+/** One exchange that needs a look; the first ones carry their evidence, later ones only the first finding. */
+export interface FindingSummary {
+  sequence: number;
+  entry: number;
+  method: string;
+  path: string;
+  verdict: string;
+  status: { recorded: number; replayed: number | null };
+  first: string;
+  sentPath?: string;
+  violations?: Violation[];
+  differences?: Array<{ where: string; recorded: string | null; replayed: string | null }>;
+  throttle?: { retries: number; waitedMs: number; gaveUp: boolean };
+  recorded429?: string | null;
+  error?: string | null;
 }
 
 export type ReplaySummary = ReturnType<typeof replaySummary>;
@@ -51,7 +69,7 @@ export function replaySummary(run: ReplayRun, survey: Survey, results: ReplayRes
     warnings: run.warnings,
     aborted: run.aborted ?? null,
     findings: [
-      ...results.detailedFindings().map((result) => ({
+      ...results.detailedFindings().map((result): FindingSummary => ({
         sequence: result.sequence,
         entry: result.entry,
         method: result.method,
@@ -59,13 +77,14 @@ export function replaySummary(run: ReplayRun, survey: Survey, results: ReplayRes
         sentPath: result.sentPath,
         verdict: result.verdict,
         status: { recorded: result.recorded.status, replayed: result.replayed?.status ?? null },
+        first: firstFinding(result),
         violations: result.violations,
         differences: result.differences.map(({ where, recorded, replayed }) => ({ where, recorded: recorded ?? null, replayed: replayed ?? null })),
         throttle: result.throttle,
         recorded429: result.recorded429 ?? null,
         error: result.error ?? null,
       })),
-      ...results.listedFindings().map((line) => ({
+      ...results.listedFindings().map((line): FindingSummary => ({
         sequence: line.sequence,
         entry: line.entry,
         method: line.method,

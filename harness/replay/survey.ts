@@ -4,6 +4,7 @@
  * the replay will need are collected. Memory holds counts, not entries.
  */
 import { basename } from 'node:path';
+import { splitAuthorization } from '../har/credentials.ts';
 import { readCapture } from '../har/read.ts';
 import { CaptureBase, operationBase } from './base.ts';
 import { InputError } from './cli.ts';
@@ -36,9 +37,7 @@ interface Bucket {
 
 export function authorizationToken(exchange: Pick<RecordedExchange, 'headers'>): string | undefined {
   const header = exchange.headers.find(([name]) => name.toLowerCase() === 'authorization');
-  if (!header) return undefined;
-  const match = /^\s*\S+\s+(.*?)\s*$/.exec(header[1]);
-  return (match ? match[1] : header[1].trim()) || undefined;
+  return header ? splitAuthorization(header[1]).token || undefined : undefined;
 }
 
 export async function surveyCapture(path: string): Promise<Survey> {

@@ -23,11 +23,13 @@ export function targetSettings(env: NodeJS.ProcessEnv): { baseUrl: string | unde
   }
 }
 
-export async function startTarget(baseUrl: string | undefined): Promise<ReplayTarget> {
+/** The target named, once it answers; or the bundled server, configured from the PETSTORE_* variables of `env`. */
+export async function startTarget(baseUrl: string | undefined, env: NodeJS.ProcessEnv): Promise<ReplayTarget> {
   if (baseUrl !== undefined) {
     await assertReachable(baseUrl, 'the target');
     return { baseUrl, bundled: false, stop: async () => undefined };
   }
-  const server = await spawnReferenceServer();
+  const petstore = Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('PETSTORE_') && entry[1] !== undefined);
+  const server = await spawnReferenceServer({ env: Object.fromEntries(petstore) });
   return { baseUrl: server.baseUrl, bundled: true, stop: server.stop };
 }

@@ -1,12 +1,18 @@
 /**
  * Bad input to `npm run replay` and `npm run record` gets one clear line naming what is wrong, and exit
- * code 2: never a stack trace, never a replay that starts and then fails halfway.
+ * code 2: never a stack trace, never a replay that starts and then fails halfway. The messages are checked
+ * by calling the commands in-process (fast); that they reach the user as one line with exit code 2 is
+ * checked on the real command line once per command.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { recordCommand } from '../../harness/record/command.ts';
+import { InputError } from '../../harness/replay/cli.ts';
+import { replayCommand } from '../../harness/replay/command.ts';
+import { CaptureInputError } from '../../harness/har/read.ts';
 import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
 import { cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
@@ -52,16 +58,32 @@ const REPLAY_CASES: Array<[string, string[], RegExp]> = [
   ['a missing ignore file', [SAMPLE_HAR, '--ignore', join(dir, 'none.yaml')], /--ignore .*none\.yaml: no such file/],
 ];
 
+/** The command's bad-input error: one of the two kinds the command line turns into exit code 2. */
+async function inputError(run: Promise<number>): Promise<string> {
+  const error = await run.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error instanceof InputError || error instanceof CaptureInputError, String(error)).toBe(true);
+  const message = (error as Error).message;
+  expect(message).not.toContain('\n');
+  return message;
+}
+
 for (const [what, args, message] of REPLAY_CASES) {
-  test(`replay: ${what} is one clear line and exit 2`, async () => {
-    expectOneLineError(await runCommand('replay', args, cleanEnv()), 'replay', message);
+  test(`replay: ${what} is said in one line`, async () => {
+    expect(await inputError(replayCommand(args, cleanEnv()))).toMatch(message);
   });
 }
 
-test('replay: a target that is not running is one clear line and exit 2, before anything is sent', async () => {
+test('replay: on the command line, bad input is one line on stderr and exit 2, without a stack trace', async () => {
+  expectOneLineError(await runCommand('replay', [truncated], cleanEnv()), 'replay', /truncated\.har: malformed HAR/);
+});
+
+test('replay: a target that is not running is said in one line, before anything is sent', async () => {
   const target = `http://127.0.0.1:${await closedPort()}/v1`;
-  const result = await runCommand('replay', [SAMPLE_HAR], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target }));
-  expectOneLineError(result, 'replay', new RegExp(`cannot reach the target ${target.replace(/[/.]/g, '\\$&')}: connection refused`));
+  const message = await inputError(replayCommand([SAMPLE_HAR], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target })));
+  expect(message).toBe(`cannot reach the target ${target}: connection refused (is it running?)`);
 });
 
 test('replay: a plan the capture uses without a key for it is named with its variable, before anything is sent', async () => {
@@ -70,8 +92,8 @@ test('replay: a plan the capture uses without a key for it is named with its var
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const result = await runCommand('replay', [SAMPLE_HAR], cleanEnv({ PETSTORE_BASE_URL: target, PETSTORE_API_KEY_PRO: 'a-pro-key' }));
-    expectOneLineError(result, 'replay', /sample\.har needs keys the environment does not give: set PETSTORE_API_KEY_FREE \(Free: \d+ request\(s\), first in entry \d+\)$/);
+    const message = await inputError(replayCommand([SAMPLE_HAR], cleanEnv({ PETSTORE_BASE_URL: target, PETSTORE_API_KEY_PRO: 'a-pro-key' })));
+    expect(message).toMatch(/sample\.har needs keys the environment does not give: set PETSTORE_API_KEY_FREE \(Free: \d+ request\(s\), first in entry \d+\)$/);
     expect(requests).toBe(0);
   } finally {
     await new Promise((resolve) => server.close(resolve));
@@ -106,12 +128,12 @@ const RECORD_CASES: Array<[string, string[], RegExp]> = [
 ];
 
 for (const [what, args, message] of RECORD_CASES) {
-  test(`record: ${what} is one clear line and exit 2`, async () => {
-    expectOneLineError(await runCommand('record', args, cleanEnv()), 'record', message);
+  test(`record: ${what} is said in one line`, async () => {
+    expect(await inputError(recordCommand(args, cleanEnv()))).toMatch(message);
   });
 }
 
-test('record: an upstream that is not running is one clear line and exit 2', async () => {
+test('record: an upstream that is not running is one line on stderr and exit 2, without a stack trace', async () => {
   const upstream = `http://127.0.0.1:${await closedPort()}/v1`;
   expectOneLineError(await runCommand('record', ['--upstream', upstream, '--out', join(dir, 'x.har'), '--port', '0'], cleanEnv()), 'record', /cannot reach the upstream .*: connection refused/);
 });

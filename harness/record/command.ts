@@ -1,0 +1,100 @@
+/**
+ * The record command: starts the recording proxy on 127.0.0.1 and records until Ctrl-C (SIGINT) or SIGTERM,
+ * then closes the capture so that it is a complete document. Returns the exit code; throws InputError
+ * (exit 2) for bad input.
+ */
+import { normaliseBaseUrl } from '../../lib/target.ts';
+import { CaptureWriter } from '../har/write.ts';
+import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
+import { StatusLine } from '../replay/status-line.ts';
+import { knownKeys } from './credentials.ts';
+import { startRecordingProxy } from './proxy.ts';
+import { RECORDER } from './recorder-info.ts';
+
+const USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N]
+  --upstream  the server to record, e.g. http://127.0.0.1:8080/v1
+  --out       the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
+  --port      where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
+Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.`;
+
+export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values } = parseOptions(
+    args,
+    { upstream: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    false,
+  );
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.upstream) throw new InputError('--upstream is required (the base URL to record, e.g. http://127.0.0.1:8080/v1)');
+  if (!values.out) throw new InputError('--out is required (the file to write, e.g. session.har)');
+  let upstream: string;
+  try {
+    upstream = normaliseBaseUrl(values.upstream, '--upstream');
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
+  const port = wholeNumberOption(values.port, 'port', 8081, 0, 65_535);
+  await assertReachable(upstream, 'the upstream');
+
+  let writer: CaptureWriter;
+  try {
+    writer = await CaptureWriter.open(values.out, RECORDER);
+  } catch (error) {
+    throw new InputError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+
+  const byClass = new Map<string, number>();
+  const status = new StatusLine();
+  const counts = (): string =>
+    `recorded ${writer.count} exchange${writer.count === 1 ? '' : 's'}` +
+    (byClass.size ? ` (${[...byClass].sort().map(([name, n]) => `${name} ${n}`).join(', ')})` : '');
+
+  let proxy;
+  try {
+    proxy = await startRecordingProxy({
+      upstream,
+      port,
+      writer,
+      keys: knownKeys(env),
+      onExchange: ({ status: code }) => {
+        const name = `${Math.floor(code / 100)}xx`;
+        byClass.set(name, (byClass.get(name) ?? 0) + 1);
+        status.update(counts);
+      },
+      onWarning: (message) => {
+        status.clear();
+        process.stderr.write(`record: warning: ${message}\n`);
+      },
+    });
+  } catch (error) {
+    await writer.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new InputError(`port ${port} is in use; pass --port with another port, or --port 0 for a free one`);
+    throw error;
+  }
+  process.stdout.write(`Recording proxy listening on ${proxy.baseUrl} -> ${safeUrl(upstream)}, writing ${values.out}\n`);
+  process.stdout.write(`Point clients at ${proxy.baseUrl}; stop with Ctrl-C.\n`);
+
+  const running = proxy;
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) {
+        process.stderr.write('record: stopping without waiting; the capture may be incomplete\n');
+        process.exit(130);
+      }
+      stopping = true;
+      void running
+        .close()
+        .then(() => writer.close())
+        .then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  status.clear();
+  process.stdout.write(`${counts()} to ${values.out}\n`);
+  return 0;
+}

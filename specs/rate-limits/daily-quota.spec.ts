@@ -44,6 +44,7 @@ for (const plan of DOCUMENTED_PLANS) {
         fresh: freshKeys,
         admittedBefore: 1,
         windowMs,
+        alone: keys.alone,
         progress: (line) => console.log(`${name} daily quota: ${line}`),
       });
       keys.markExhausted(client);

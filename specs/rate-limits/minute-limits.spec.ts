@@ -19,7 +19,7 @@ for (const plan of DOCUMENTED_PLANS) {
     `a ${name} key is admitted exactly ${count(perMinute)} requests in one minute window, and the next is refused with 429`,
     { also: ['RL-1', 'RL-2', 'RL-4', 'RL-6', 'RL-7'] }), async ({ keys, check }, testInfo) => {
       const client = await keys.measuring(plan);
-      const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout) });
+      const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
       if ('unavailable' in measured) return test.skip(true, measured.unavailable);
       for (const reason of measured.retaken) check.observe(`measurement taken again: ${reason}`, 'RL-GAP-2');
       const { analysis, burst, extra } = measured;

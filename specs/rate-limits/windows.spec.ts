@@ -22,7 +22,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   const plan = cheapest(target);
   const { perMinute } = quotaOf(plan);
   const client = await keys.measuring(plan);
-  const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout) });
+  const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
   if ('unavailable' in measured) return test.skip(true, measured.unavailable);
   const refusal = measured.extra;
   if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(perMinute)} requests in one window, got ${answer(refusal)}`, { rule: 'RL-1', evidence: refusal })) return;

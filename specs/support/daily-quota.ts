@@ -7,7 +7,7 @@ import { sleep } from '../../lib/backoff.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
-import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce } from './minute-window.ts';
+import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce, type Alone } from './minute-window.ts';
 import { isAdmitted, readingOf } from './window-analysis.ts';
 
 export interface DailyOptions {
@@ -20,6 +20,7 @@ export interface DailyOptions {
   windowMs: number;
   concurrency?: number;
   wait?: (ms: number) => Promise<void>;
+  alone?: Alone;
   progress?: (line: string) => void;
 }
 
@@ -39,7 +40,7 @@ const DAY_REFUSAL_WINDOWS = 4;
 const PROGRESS_EVERY_MS = 5_000;
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
-  const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = sleep, progress } = options;
+  const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = sleep, progress, alone = (work) => work() } = options;
   const dayRefusalMs = Math.max(5_000, DAY_REFUSAL_WINDOWS * options.windowMs);
   let admitted = options.admittedBefore;
   let windows = 1;
@@ -49,18 +50,16 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
   for (;;) {
     if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, wait);
-    const first = await measuringRequest(client);
-    let refusals = first.response.status === 429 ? [first] : [];
-    if (refusals.length === 0) {
-      admitted++;
-      if (admitted > quota.perDay) return { admitted, windows, dayRefusal: undefined, overQuota: first, earlyRefusal: false };
-      const left = Math.min(readingOf(first).remaining ?? 0, fresh ? quota.perDay - admitted : Number.POSITIVE_INFINITY);
+    const round = await alone(async () => {
+      const first = await measuringRequest(client);
+      if (first.response.status === 429) return { accepted: [], refusals: [first] };
+      const left = Math.min(readingOf(first).remaining ?? 0, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
       const burst = left > 0 ? await sendAtOnce(client, left, concurrency) : [];
-      const accepted = burst.filter((exchange) => isAdmitted(readingOf(exchange)));
-      admitted += accepted.length;
-      if (admitted > quota.perDay) return { admitted, windows, dayRefusal: undefined, overQuota: accepted.at(-1), earlyRefusal: false };
-      refusals = burst.filter((exchange) => exchange.response.status === 429);
-    }
+      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))) };
+    });
+    admitted += round.accepted.length;
+    if (admitted > quota.perDay) return { admitted, windows, dayRefusal: undefined, overQuota: round.accepted.at(-1), earlyRefusal: false };
+    const refusals = round.refusals;
     if (refusals.length > 0) {
       const waitMs = Math.max(...refusals.map(refusalWaitMs));
       if (waitMs > dayRefusalMs) return { admitted, windows, dayRefusal: refusals[0], overQuota: undefined, earlyRefusal: fresh };

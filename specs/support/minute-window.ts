@@ -22,7 +22,15 @@ export interface WindowOptions {
   /** The longest single wait for a window to end or a 429 to lapse that the test can afford. */
   maxWaitMs: number;
   wait?: (ms: number) => Promise<void>;
+  /**
+   * Runs a burst while no other test of the run sends one: two bursts at once on two cores can each take
+   * longer than a one-second window.
+   */
+  alone?: Alone;
 }
+
+export type Alone = <T>(work: () => Promise<T>) => Promise<T>;
+const together: Alone = (work) => work();
 
 export type Fresh = { probe: Exchange } | { unavailable: string };
 
@@ -34,30 +42,47 @@ export function refusalWaitMs(exchange: Exchange): number {
   return reset !== undefined ? Math.max(0, reset * 1000 - Date.now()) : 1000;
 }
 
+type Probe = { fresh: Exchange } | { waitMs: number } | { unavailable: string };
+
+/** One request: at the start of a window (Remaining = Limit - 1), or how long to wait for the next window. */
+async function probeOnce(client: PetStoreClient): Promise<Probe> {
+  const probe = await measuringRequest(client);
+  const reading = readingOf(probe);
+  if (probe.response.status === 429) return { waitMs: refusalWaitMs(probe) };
+  if (reading.limit === undefined || reading.remaining === undefined || reading.reset === undefined) {
+    return { unavailable: 'the target sends no readable X-RateLimit-Limit/-Remaining/-Reset, so the start of a window cannot be found' };
+  }
+  if (reading.remaining === reading.limit - 1) return { fresh: probe };
+  return { waitMs: Math.max(0, reading.reset * 1000 - Date.now()) };
+}
+
 /**
- * One request at the start of a window: its Remaining is the Limit minus one. Until one is found, waits for
- * the current window to end (Reset), or for a refusal to lapse (Retry-After); one request per window.
+ * Probes until a request finds a fresh window, then runs `then` on it (inside `alone`, with the probe, so no
+ * other burst delays it). Between probes it waits for the window to end (Reset) or a refusal to lapse
+ * (Retry-After): one request per window.
  */
-export async function freshWindow(client: PetStoreClient, { maxWaitMs, wait = sleep }: WindowOptions): Promise<Fresh> {
+async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, then: (probe: Exchange) => Promise<T>): Promise<T | { unavailable: string }> {
+  const { maxWaitMs, wait = sleep, alone = together } = options;
   for (let probes = 0; probes < MAX_PROBES; probes++) {
-    const probe = await measuringRequest(client);
-    const reading = readingOf(probe);
-    let waitMs: number;
-    if (probe.response.status === 429) {
-      waitMs = refusalWaitMs(probe);
-    } else if (reading.limit === undefined || reading.remaining === undefined || reading.reset === undefined) {
-      return { unavailable: 'the target sends no readable X-RateLimit-Limit/-Remaining/-Reset, so the start of a window cannot be found' };
-    } else if (reading.remaining === reading.limit - 1) {
-      return { probe };
-    } else {
-      waitMs = Math.max(0, reading.reset * 1000 - Date.now());
+    const outcome = await alone(async () => {
+      const probe = await probeOnce(client);
+      return 'fresh' in probe ? { done: await then(probe.fresh) } : probe;
+    });
+    if ('done' in outcome) return outcome.done;
+    if ('unavailable' in outcome) return outcome;
+    if (outcome.waitMs > maxWaitMs) {
+      return {
+        unavailable: `the key is refused or its window lasts another ${Math.ceil(outcome.waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)`,
+      };
     }
-    if (waitMs > maxWaitMs) {
-      return { unavailable: `the key is refused or its window lasts another ${Math.ceil(waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)` };
-    }
-    await wait(waitMs + SLACK_MS);
+    await wait(outcome.waitMs + SLACK_MS);
   }
   return { unavailable: `no fresh window after ${MAX_PROBES} probes spaced by the target's Reset` };
+}
+
+/** A request at the start of a fresh window (see inFreshWindow). */
+export function freshWindow(client: PetStoreClient, options: WindowOptions): Promise<Fresh> {
+  return inFreshWindow(client, options, async (probe) => ({ probe }));
 }
 
 /** Sends `count` requests with at most `concurrency` in flight; answers in the order they were sent. */
@@ -92,14 +117,16 @@ export type MinuteResult = MinuteMeasurement | { unavailable: string };
 export async function measureMinuteWindow(client: PetStoreClient, limit: number, options: WindowOptions): Promise<MinuteResult> {
   const retaken: string[] = [];
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const fresh = await freshWindow(client, options);
-    if ('unavailable' in fresh) return fresh;
-    const started = Date.now();
-    const burst = await sendAtOnce(client, limit - 1);
-    const extra = await measuringRequest(client);
-    const analysis = analyseBurst({ probe: readingOf(fresh.probe), burst: burst.map(readingOf), extra: readingOf(extra) });
-    if (analysis.kind === 'measured') return { analysis, probe: fresh.probe, burst, extra, retaken };
-    retaken.push(`${analysis.reason} (the burst of ${limit} took ${Date.now() - started} ms)`);
+    const measured = await inFreshWindow(client, options, async (probe) => {
+      const started = Date.now();
+      const burst = await sendAtOnce(client, limit - 1);
+      return { probe, burst, extra: await measuringRequest(client), tookMs: Date.now() - started };
+    });
+    if ('unavailable' in measured) return measured;
+    const { probe, burst, extra, tookMs } = measured;
+    const analysis = analyseBurst({ probe: readingOf(probe), burst: burst.map(readingOf), extra: readingOf(extra) });
+    if (analysis.kind === 'measured') return { analysis, probe, burst, extra, retaken };
+    retaken.push(`${analysis.reason} (the burst of ${limit} took ${tookMs} ms)`);
     if (extra.response.status === 429) await (options.wait ?? sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra)) + SLACK_MS);
   }
   return { unavailable: `the window rolled over during each of ${MAX_ATTEMPTS} bursts, so ${limit} requests could not be sent within one window: ${retaken.join('; ')}` };

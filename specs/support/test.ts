@@ -18,6 +18,7 @@ import { fetchTransport, playwrightTransport, type Transport } from './exchange.
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
 import { KeyLeases, type Lease } from './leases.ts';
+import type { Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
 
@@ -41,7 +42,10 @@ export interface KeyLeasing {
   common(plan: PlanId): Promise<PetStoreClient>;
   /** Notes that this test used up the key's day. */
   markExhausted(client: PetStoreClient): void;
+  /** Runs a burst while no other test of this run sends one. */
+  alone: Alone;
 }
+
 
 interface TestFixtures {
   check: RuleJudge;
@@ -61,6 +65,12 @@ interface WorkerFixtures {
 export const CREATES = '@creates';
 /** Tag of tests that use up a key's daily quota. */
 export const QUOTA = '@quota';
+
+/**
+ * The lease a burst holds alone and functional tests hold in common (a name no key can have: keys are
+ * visible ASCII without spaces). A burst that must fit a one-second window then has the machine to itself.
+ */
+const BURST_LEASE = 'one burst at a time';
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [
@@ -91,16 +101,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
       return;
     }
-    const lease = await leaseBook.common(functional.key);
+    const leases = [await leaseBook.common(functional.key), await leaseBook.common(BURST_LEASE)];
     try {
       await use(client(playwrightTransport(request), target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
     } finally {
-      lease.release();
+      for (const lease of leases) lease.release();
     }
   },
 
-  anonymous: async ({ request, target, check }, use, testInfo) => {
-    await use(client(playwrightTransport(request), target, check, testInfo, undefined, undefined, 'wait'));
+  anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
+    const quiet = await leaseBook.common(BURST_LEASE);
+    try {
+      await use(client(playwrightTransport(request), target, check, testInfo, undefined, undefined, 'wait'));
+    } finally {
+      quiet.release();
+    }
   },
 
   keys: async ({ target, check, leaseBook }, use, testInfo) => {
@@ -138,6 +153,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       markExhausted(made) {
         const key = held.get(made);
         if (key) leaseBook.markExhausted(key);
+      },
+      async alone(work) {
+        const lease = await leaseBook.exclusive([BURST_LEASE]);
+        try {
+          return await work();
+        } finally {
+          lease.release();
+        }
       },
     };
     try {

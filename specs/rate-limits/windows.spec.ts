@@ -41,13 +41,13 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   );
   const probe = readingOf(measured.probe);
   const back = readingOf(after);
-  const lengthS = probe.reset === undefined ? undefined : probe.reset - Math.floor(probe.sentAt / 1000);
+  const untilReset = probe.reset === undefined ? '?' : ((probe.reset * 1000 - probe.sentAt) / 1000).toFixed(1);
   const aligned = probe.reset !== undefined && probe.reset % 60 === 0 ? 'ends on a whole clock minute' : 'is not aligned to clock minutes';
   const refill =
     back.limit !== undefined && back.remaining === back.limit - 1
       ? 'after Retry-After the whole quota was back at once (a fixed window)'
       : `after Retry-After ${back.remaining ?? 'an unknown number of'} requests were left (a sliding window or a bucket)`;
-  check.observe(`a window opened by its first request lasts about ${lengthS ?? '?'} s by X-RateLimit-Reset and ${aligned}; ${refill}; Retry-After came as "${header}"`, 'RL-GAP-2');
+  check.observe(`the window a fresh request opened has its X-RateLimit-Reset ${untilReset} s later (whole seconds) and ${aligned}; ${refill}; Retry-After came as "${header}"`, 'RL-GAP-2');
 });
 
 /** Requests one at a time from the start of a fresh window, as readings; retaken when every step crossed a window. */

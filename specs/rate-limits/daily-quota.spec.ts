@@ -9,7 +9,7 @@ import { consumeDay } from '../support/daily-quota.ts';
 import { freshWindow } from '../support/minute-window.ts';
 import { QUOTA, rule, test } from '../support/test.ts';
 import { readingOf } from '../support/window-analysis.ts';
-import { count, DOCUMENTED_PLANS, planRule, quotaOf } from './plans.ts';
+import { count, DOCUMENTED_PLANS, planRule, quotaOf } from '../support/plan-quotas.ts';
 
 /** Requests per second the suite sends in a burst on this kind of machine, with room to spare. */
 const ASSUMED_REQUESTS_PER_SECOND = 2_000;

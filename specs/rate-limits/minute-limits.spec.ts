@@ -9,7 +9,7 @@ import { measureMinuteWindow } from '../support/minute-window.ts';
 import { answer } from '../support/pets.ts';
 import { rule, test } from '../support/test.ts';
 import { readingOf } from '../support/window-analysis.ts';
-import { count, DOCUMENTED_PLANS, maxWindowWaitMs, planRule, quotaOf } from './plans.ts';
+import { count, DOCUMENTED_PLANS, maxWindowWaitMs, planRule, quotaOf } from '../support/plan-quotas.ts';
 
 for (const plan of DOCUMENTED_PLANS) {
   const { perMinute } = quotaOf(plan);

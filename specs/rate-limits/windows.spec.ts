@@ -10,7 +10,7 @@ import { freshWindow, measureMinuteWindow, measuringRequest } from '../support/m
 import { answer, show } from '../support/pets.ts';
 import { rule, test, type Target } from '../support/test.ts';
 import { isAdmitted, readingOf, stepBetween, type Reading } from '../support/window-analysis.ts';
-import { cheapestPlan, count, DOCUMENTED_PLANS, maxWindowWaitMs, quotaOf } from './plans.ts';
+import { cheapestPlan, count, DOCUMENTED_PLANS, maxWindowWaitMs, quotaOf } from '../support/plan-quotas.ts';
 
 function cheapest(target: Target): PlanId {
   const plan = cheapestPlan(target.keys);

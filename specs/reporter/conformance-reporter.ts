@@ -14,7 +14,10 @@ import { finishedRecord, plannedRecord, type TestRecord } from './test-records.t
 import { buildReport, type RunMetadata } from './verdicts.ts';
 
 export interface ConformanceReporterOptions {
-  /** Where the report goes; a relative path resolves against the config file's folder. Default reports/conformance. */
+  /**
+   * Where the report goes; a relative path resolves against the config file's folder. Default reports/conformance.
+   * PETSTORE_CONFORMANCE_REPORT_DIR overrides it, as PLAYWRIGHT_HTML_OUTPUT_DIR does for Playwright's own report.
+   */
   outputFolder?: string;
   /** Print one line naming the verdict and the report's path when the run ends. Default true. */
   announce?: boolean;
@@ -61,6 +64,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private outputFolder(): string {
+    const fromEnv = process.env.PETSTORE_CONFORMANCE_REPORT_DIR?.trim();
+    if (fromEnv) return path.resolve(fromEnv);
     const base = this.config?.configFile ? path.dirname(this.config.configFile) : process.cwd();
     return path.resolve(base, this.options.outputFolder ?? 'reports/conformance');
   }

@@ -82,7 +82,7 @@ export async function startFaultProxy(upstreamBaseUrl: string, transform: Exchan
     return transform.response ? transform.response(answered, decided) : answered;
   }
 
-  function forward(request: ProxyRequest): Promise<ProxyResponse> {
+  function forward(request: ProxyRequest, retried = false): Promise<ProxyResponse> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { ...withoutHopByHop(request.headers), host: upstream.host };
       if (request.body.length > 0 || request.method === 'POST') headers['content-length'] = String(Buffer.byteLength(request.body));
@@ -95,7 +95,11 @@ export async function startFaultProxy(upstreamBaseUrl: string, transform: Exchan
           );
         },
       );
-      upstreamRequest.on('error', reject);
+      upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the upstream closed just as it was reused: the request never arrived (Node's documented race).
+        if (upstreamRequest.reusedSocket && error.code === 'ECONNRESET' && !retried) forward(request, true).then(resolve, reject);
+        else reject(error);
+      });
       upstreamRequest.end(request.body);
     });
   }

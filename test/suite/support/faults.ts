@@ -42,9 +42,13 @@ export interface FaultContext {
 /** A key the upstream accepts that the suite is never given: what a broken proxy lets unauthorised calls through with. */
 export const PROXY_KEY = 'variant-proxy-business-key';
 
-/** The keys the upstream of every variant accepts: the demo keys, plus the proxy's own. */
-export function upstreamKeys(): KeysByPlan {
-  return { ...structuredClone(DEMO_KEYS) as KeysByPlan, business: [...DEMO_KEYS.business, PROXY_KEY] };
+/** A key of another client of the same service (legitimate variants): never given to the suite either. */
+export const NEIGHBOUR_KEY = 'variant-neighbour-business-key';
+
+/** The keys the upstream of every variant accepts: the demo keys, plus the proxy's and the neighbour's own. */
+export function upstreamKeys(suiteKeys: Readonly<KeysByPlan> = DEMO_KEYS): KeysByPlan {
+  const keys = structuredClone(suiteKeys) as KeysByPlan;
+  return { ...keys, business: [...keys.business, PROXY_KEY, NEIGHBOUR_KEY] };
 }
 
 const KNOWN_KEYS = new Set([...PLAN_IDS.flatMap((plan) => DEMO_KEYS[plan]), PROXY_KEY]);

@@ -13,7 +13,11 @@ export interface SecretFinding {
   secret: string;
 }
 
-export function findSecrets(folders: readonly string[], secrets: readonly string[]): { findings: SecretFinding[]; filesRead: number } {
+/**
+ * `skip` leaves out folders by name (the project's own test output, which quotes its test sources). Files that
+ * vanish while being read (another run cleaning its output) are passed over.
+ */
+export function findSecrets(folders: readonly string[], secrets: readonly string[], skip: readonly string[] = []): { findings: SecretFinding[]; filesRead: number } {
   const findings: SecretFinding[] = [];
   const forms = secrets.map((secret) => ({ secret, forms: [secret, ...base64Forms(secret)] }));
   let filesRead = 0;
@@ -27,8 +31,14 @@ export function findSecrets(folders: readonly string[], secrets: readonly string
     if (depth > 3) return;
     if (isZip(bytes)) for (const entry of zipEntries(bytes)) scan(`${where} › ${entry.name}`, entry.data, depth + 1);
     for (const embedded of embeddedZips(text)) for (const entry of zipEntries(embedded)) scan(`${where} › (embedded) ${entry.name}`, entry.data, depth + 1);
+    for (const decoded of embeddedBase64(text)) scan(`${where} › (base64 string)`, decoded, depth + 1);
   };
-  for (const folder of folders) for (const file of filesUnder(folder)) scan(file, readFileSync(file), 0);
+  for (const folder of folders) {
+    for (const file of filesUnder(folder, skip)) {
+      const bytes = readIfPresent(file);
+      if (bytes) scan(file, bytes, 0);
+    }
+  }
   return { findings, filesRead };
 }
 
@@ -46,7 +56,7 @@ export function base64Forms(secret: string): string[] {
   });
 }
 
-function filesUnder(folder: string): string[] {
+function filesUnder(folder: string, skip: readonly string[]): string[] {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -55,8 +65,19 @@ function filesUnder(folder: string): string[] {
   }
   return names.flatMap((name) => {
     const full = path.join(folder, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    const stat = statSync(full, { throwIfNoEntry: false });
+    if (!stat) return [];
+    if (stat.isDirectory()) return skip.includes(name) ? [] : filesUnder(full, skip);
+    return [full];
   });
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function isZip(bytes: Buffer): boolean {
@@ -65,6 +86,11 @@ function isZip(bytes: Buffer): boolean {
 
 function embeddedZips(text: string): Buffer[] {
   return [...text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)].map((match) => Buffer.from(match[1]!, 'base64')).filter(isZip);
+}
+
+/** Long base64 strings (attachment bodies in JSON reports and blobs), decoded, so a key encoded twice is found too. */
+function embeddedBase64(text: string): Buffer[] {
+  return [...text.matchAll(/"([A-Za-z0-9+/]{64,}={0,2})"/g)].map((match) => Buffer.from(match[1]!, 'base64'));
 }
 
 interface ZipEntry {

@@ -16,7 +16,8 @@ import { PLAYWRIGHT_CLI, REPO_ROOT } from '../../fixtures/listed-tests.ts';
 export interface SuiteRunOptions {
   /** A short name for the run; its output goes to test-results/suite-variants/<label>. */
   label: string;
-  baseUrl: string;
+  /** The target; without one the suite starts its bundled reference server, as `npm run conformance` does. */
+  baseUrl?: string;
   keys?: Readonly<KeysByPlan>;
   /** Run only the tests whose title starts with one of these patterns (see ruleTitle); all tests when absent. */
   titles?: readonly string[];
@@ -25,8 +26,11 @@ export interface SuiteRunOptions {
   workers?: number;
   /** Extra environment for the suite. */
   env?: Readonly<Record<string, string>>;
-  /** Extra command-line arguments (e.g. a reporter list). */
-  args?: readonly string[];
+  /**
+   * Keep the config's own reporters (HTML, JUnit, JSON, conformance) instead of JSON alone, writing them under
+   * the run's folder (reports/), as a user's run would.
+   */
+  allReporters?: boolean;
   timeoutMs?: number;
 }
 
@@ -78,16 +82,15 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
   const args = [
     PLAYWRIGHT_CLI,
     'test',
-    '--reporter=json',
+    ...(options.allReporters ? [] : ['--reporter=json']),
     `--output=${path.join(outputDir, 'artifacts')}`,
     ...(options.titles ? [`--grep=${grepForTitles(options.titles)}`] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []),
-    ...(options.args ?? []),
   ];
   const started = Date.now();
   const { exitCode, output } = await execFileAsync(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: suiteEnv(options, resultsFile),
+    env: suiteEnv(options, resultsFile, outputDir),
     maxBuffer: 64 * 1024 * 1024,
     timeout: options.timeoutMs ?? 240_000,
   }).then(
@@ -115,20 +118,29 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
 }
 
 /** The suite sees only what a user would set: the target, keys and flags; nothing of the parent test run. */
-function suiteEnv(options: SuiteRunOptions, resultsFile: string): NodeJS.ProcessEnv {
+function suiteEnv(options: SuiteRunOptions, resultsFile: string, outputDir: string): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(PETSTORE_|PW_|PLAYWRIGHT_|TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|FORCE_COLOR|CI$)/.test(name)),
   );
-  const keys = options.keys ?? DEMO_KEYS;
-  const keyEnv = Object.fromEntries(PLAN_IDS.filter((plan) => keys[plan].length > 0).map((plan) => [keyVariable(plan), keys[plan].join(',')]));
+  // A bundled run reads no keys from the environment; a target gets the demo keys unless told otherwise.
+  const keys = options.keys ?? (options.baseUrl ? DEMO_KEYS : undefined);
+  const keyEnv = keys ? Object.fromEntries(PLAN_IDS.filter((plan) => keys[plan].length > 0).map((plan) => [keyVariable(plan), keys[plan].join(',')])) : {};
   return {
     ...inherited,
     ...keyEnv,
-    PETSTORE_BASE_URL: options.baseUrl,
+    ...(options.baseUrl ? { PETSTORE_BASE_URL: options.baseUrl } : {}),
     PETSTORE_QUOTA_TESTS: options.quotaTests ? '1' : '0',
     PETSTORE_READ_ONLY: options.readOnly ? '1' : '0',
     PETSTORE_FRESH_KEYS: '1',
     PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
+    ...(options.allReporters
+      ? {
+          PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(outputDir, 'reports', 'playwright'),
+          PLAYWRIGHT_HTML_OPEN: 'never',
+          PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(outputDir, 'reports', 'junit.xml'),
+          PETSTORE_CONFORMANCE_REPORT_DIR: path.join(outputDir, 'reports'),
+        }
+      : {}),
     ...options.env,
   };
 }

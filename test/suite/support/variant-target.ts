@@ -2,6 +2,7 @@
  * A target for one suite run: an in-process reference server (time sped up 60 times, a store and a limiter
  * of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
  */
+import type { KeysByPlan } from '../../../lib/keys.ts';
 import { FixedWindowLimiter, type RateLimiter } from '../../../reference-server/limiter.ts';
 import { createReferenceServer, type RunningServer } from '../../../reference-server/server.ts';
 import type { PetStore } from '../../../reference-server/store.ts';
@@ -22,6 +23,8 @@ export interface VariantOptions {
   /** The path the proxy serves the interface under, for the suite; /v1 when absent. */
   basePath?: string;
   timeScale?: number;
+  /** The keys the suite is given (the demo keys by default); the server accepts the proxy's and a neighbour's too. */
+  suiteKeys?: KeysByPlan;
 }
 
 export interface VariantTarget {
@@ -38,7 +41,7 @@ export async function startVariant(options: VariantOptions = {}): Promise<Varian
   const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
   const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);
   const upstream = await createReferenceServer(
-    { timeScale, keys: upstreamKeys(), seedPets: options.seedPets ?? 120 },
+    { timeScale, keys: upstreamKeys(options.suiteKeys), seedPets: options.seedPets ?? 120 },
     { limiter, ...(options.store ? { store: options.store } : {}) },
   );
   if (options.store) options.store.seed(options.seedPets ?? 120);

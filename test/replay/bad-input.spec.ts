@@ -13,11 +13,9 @@ import { recordCommand } from '../../harness/record/command.ts';
 import { InputError } from '../../harness/replay/cli.ts';
 import { replayCommand } from '../../harness/replay/command.ts';
 import { CaptureInputError } from '../../harness/har/read.ts';
-import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
-import { cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
+import { DEMO_KEY_ENV, cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
 
-const demoKeys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
 
 function expectOneLineError(result: CommandResult, command: 'replay' | 'record', message: RegExp): void {
   expect(result.code, explain(result)).toBe(2);
@@ -82,7 +80,7 @@ test('replay: on the command line, bad input is one line on stderr and exit 2, w
 
 test('replay: a target that is not running is said in one line, before anything is sent', async () => {
   const target = `http://127.0.0.1:${await closedPort()}/v1`;
-  const message = await inputError(replayCommand([SAMPLE_HAR], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target })));
+  const message = await inputError(replayCommand([SAMPLE_HAR], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target })));
   expect(message).toBe(`cannot reach the target ${target}: connection refused (is it running?)`);
 });
 
@@ -110,7 +108,7 @@ test('replay: a target that dies halfway stops the replay with one line, and the
   try {
     const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const reports = tempDir('dies');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target }));
     expectOneLineError(result, 'replay', /the target stopped answering \(.*\) at exchange \d+ \(entry \d+\); 20 failed in a row/);
     expect(readSummary(reports).aborted).toMatch(/stopped answering/);
   } finally {

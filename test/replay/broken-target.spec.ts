@@ -5,14 +5,12 @@
  */
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer, type SpawnedServer } from '../../reference-server/spawn.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { startFaultProxy, type ExchangeTransform, type FaultProxy } from '../support/fault-proxy.ts';
-import { cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
+import { DEMO_KEY_ENV, cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
 
-const demoKeys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
 
 /** The sample's entry (1-based) for a request, so the test follows the sample if it is re-recorded. */
 function entryOf(method: string, pathAndQuery: string): number {
@@ -44,7 +42,7 @@ test('violations and differences are named by exchange and rule, and fail the re
   });
   try {
     const reports = tempDir('broken');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target.proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target.proxy.baseUrl }));
     expect(result.code, explain(result)).toBe(1);
 
     const summary = readSummary(reports);
@@ -88,7 +86,7 @@ test('violations and differences are named by exchange and rule, and fail the re
 test('a difference alone passes, and fails with --strict', async () => {
   const target = await brokenTarget({ response: renameNotFound });
   try {
-    const env = cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: target.proxy.baseUrl });
+    const env = cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target.proxy.baseUrl });
     const lenient = tempDir('lenient');
     const passed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', lenient], env);
     expect(passed.code, explain(passed)).toBe(0);

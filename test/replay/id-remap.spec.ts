@@ -7,13 +7,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { sleep } from '../../lib/backoff.ts';
-import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { startFaultProxy, type ExchangeTransform } from '../support/fault-proxy.ts';
-import { cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
+import { DEMO_KEY_ENV, cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
 
-const demoKeys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
 const createdInSample = harEntries(SAMPLE_HAR)
   .filter((e) => e.request.method === 'POST' && e.response.status === 201)
   .map((e) => BigInt(/"id":(\d+)/.exec(e.response.content.text ?? '')?.[1] ?? '0'));
@@ -37,7 +35,7 @@ async function replayThrough(transform: ExchangeTransform, serverEnv: Record<str
   try {
     const dir = tempDir('id-remap');
     const reports = join(dir, 'reports');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--ignore', ignoreLists(dir), '--report-dir', reports, ...args], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--ignore', ignoreLists(dir), '--report-dir', reports, ...args], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
     return { result, reports, seen };
   } finally {
     await proxy.close();

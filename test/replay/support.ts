@@ -8,11 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReplaySummary } from '../../harness/replay/summary.ts';
+import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
+import { PLAN_IDS } from '../../lib/plans.ts';
 import type { HarEntry } from '../../harness/har/types.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SAMPLE_HAR = join(ROOT, 'fixtures', 'traffic', 'sample.har');
 const TSX = import.meta.resolve('tsx');
+
+/** PETSTORE_API_KEY_<PLAN> holding the demo keys, which the reference server accepts when none are configured. */
+export const DEMO_KEY_ENV: Record<string, string> = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
 
 export interface CommandResult {
   code: number | null;

@@ -4,13 +4,11 @@
  * reported with the throttling figures, not as a difference either.
  */
 import { expect, test } from '@playwright/test';
-import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { startFaultProxy, type ExchangeTransform } from '../support/fault-proxy.ts';
-import { cleanEnv, explain, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
+import { DEMO_KEY_ENV, cleanEnv, explain, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
 
-const demoKeys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
 
 async function replayThrough(transform: ExchangeTransform) {
   const server = await spawnReferenceServer({ env: { PETSTORE_TIME_SCALE: '60' } });
@@ -18,7 +16,7 @@ async function replayThrough(transform: ExchangeTransform) {
   try {
     const reports = tempDir('throttling');
     const started = Date.now();
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...demoKeys, PETSTORE_BASE_URL: proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
     return { result, summary: readSummary(reports), elapsedMs: Date.now() - started };
   } finally {
     await proxy.close();

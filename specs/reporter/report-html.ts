@@ -61,10 +61,12 @@ function verdictBlock(report: ConformanceReport): Html {
   const { verdict } = report;
   const items: Html[] = [];
   if (verdict.failedMust.length > 0) items.push(html`<li>Failing MUST rules: ${ruleLinks(verdict.failedMust)}</li>`);
-  for (const [reason, rules] of groupByReason(verdict.skippedMust)) items.push(html`<li>MUST rules not checked (${reason}): ${ruleLinks(rules)}</li>`);
+  for (const [reason, rules] of groupByReason(verdict.skippedMust)) items.push(html`<li>MUST ${rules.length === 1 ? 'rule' : 'rules'} ${ruleLinks(rules)} not checked: ${short(reason)}</li>`);
   if (verdict.warnedShould.length > 0) items.push(html`<li>SHOULD rules with warnings: ${ruleLinks(verdict.warnedShould)}</li>`);
-  for (const partial of verdict.partiallySkipped) {
-    items.push(html`<li>${ruleLink(partial.rule)} held, but ${partial.tests.length} of its tests were skipped: ${partial.tests.map((t, i) => html`${i > 0 ? '; ' : ''}<q>${t.test}</q> (${t.text})`)}</li>`);
+  const skipped = skippedTests(verdict.partiallySkipped);
+  if (skipped.length > 0) {
+    const list = html`<ul>${skipped.map(({ test, reason, rules }) => html`<li><q>${test}</q> (${ruleLinks(rules)}): ${short(reason)}</li>`)}</ul>`;
+    items.push(html`<li>${skipped.length} test${skipped.length === 1 ? ' was' : 's were'} skipped within rules that otherwise held${skipped.length > 3 ? html`<details><summary>show them</summary>${list}</details>` : list}</li>`);
   }
   for (const note of verdict.notes) items.push(html`<li>${note}</li>`);
   return html`<section class="verdict ${STATE_CLASS[verdict.state]}" id="verdict">${verdict.headline}${items.length > 0 ? html`<ul class="verdict-notes">${items}</ul>` : ''}</section>`;
@@ -123,15 +125,17 @@ function ruleDetail(row: RuleRow): Html | undefined {
   const parts: Html[] = [];
   if (row.failures.length > 0) parts.push(notes('Failures', row.failures, 'fail', true));
   if (row.evidence.length > 0) parts.push(html`${row.evidence.map(evidenceBlock)}`);
-  if (row.warnings.length > 0) parts.push(notes('Warnings', row.warnings, 'warn', false));
-  if (row.observations.length > 0) parts.push(notes('Observed', row.observations, 'info', false));
+  // With one test behind the rule, naming it again beside each note adds nothing.
+  const named = row.tests.length > 1;
+  if (row.warnings.length > 0) parts.push(notes('Warnings', row.warnings, 'warn', false, named));
+  if (row.observations.length > 0) parts.push(notes('Observed', row.observations, 'info', false, named));
   if (row.skippedTests.length > 0) parts.push(notes('Skipped tests', row.skippedTests, 'muted', false));
   return parts.length > 0 ? html`${parts}` : undefined;
 }
 
-function notes(heading: string, items: readonly TestNote[], cls: string, preformatted: boolean): Html {
+function notes(heading: string, items: readonly TestNote[], cls: string, preformatted: boolean, named = true): Html {
   return html`<div class="notes"><strong class="${cls}">${heading}</strong><ul>${items.map(
-    (item) => html`<li><span class="muted">${item.test}:</span> ${preformatted ? html`<pre>${item.text}</pre>` : item.text}</li>`,
+    (item) => html`<li>${named ? html`<span class="muted">${item.test}:</span> ` : ''}${preformatted ? html`<pre>${item.text}</pre>` : item.text}</li>`,
   )}</ul></div>`;
 }
 
@@ -184,6 +188,26 @@ function throttlingSection(report: ConformanceReport): Html {
 function problemsSection(report: ConformanceReport): Html {
   if (report.problems.length === 0) return html``;
   return html`<h2 class="fail">Problems in the suite's citations</h2><ul>${report.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`;
+}
+
+/** Skipped tests once each, with every rule they cite, however many rules list them. */
+function skippedTests(partial: ConformanceReport['verdict']['partiallySkipped']): Array<{ test: string; reason: string; rules: string[] }> {
+  const byTest = new Map<string, { test: string; reason: string; rules: string[] }>();
+  for (const { rule, tests } of partial) {
+    for (const { test, text } of tests) {
+      const entry = byTest.get(test) ?? { test, reason: text, rules: [] };
+      entry.rules.push(rule);
+      byTest.set(test, entry);
+    }
+  }
+  return [...byTest.values()];
+}
+
+/** The first part of a long reason for the summary at the top; the rule's row has it whole. */
+function short(reason: string, max = 180): string {
+  const first = reason.split('; ')[0] ?? reason;
+  const text = first.length > max ? `${first.slice(0, max).replace(/\s+\S*$/, '')}…` : first;
+  return text.length < reason.length && !text.endsWith('…') ? `${text}; …` : text;
 }
 
 function groupByReason(skipped: ReadonlyArray<{ rule: string; reason: string }>): Map<string, string[]> {

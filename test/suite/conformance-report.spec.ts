@@ -1,0 +1,144 @@
+/**
+ * The conformance report says, rule by rule, what a run showed: checked on a small stand-in suite whose
+ * outcomes are known (test/suite/report-sample), live and through merge-reports of sharded blob reports, and
+ * rendered in Chromium. The verdict for the run is checked on made-up records.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../../lib/rules.ts';
+import type { TestRecord } from '../../specs/reporter/test-records.ts';
+import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.ts';
+import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { findSecrets } from './support/find-secrets.ts';
+import { VARIANTS_OUTPUT } from './support/run-suite.ts';
+
+const SAMPLE_CONFIG = path.join(REPO_ROOT, 'test', 'suite', 'report-sample', 'playwright.config.ts');
+const OUT = path.join(VARIANTS_OUTPUT, 'report-sample');
+/** A key the sample's evidence and error messages carry on purpose: the report must show it as its variable. */
+const SAMPLE_KEY = 'sample-secret-pro-key-5e1f';
+const execFileAsync = promisify(execFile);
+
+async function playwright(args: string[], env: Record<string, string>): Promise<void> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PW_|PLAYWRIGHT_|TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PETSTORE_)/.test(name)));
+  // The sample fails on purpose, so a non-zero exit is expected; what it writes is checked instead.
+  await execFileAsync(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: REPO_ROOT, env: { ...clean, PETSTORE_API_KEY_PRO: SAMPLE_KEY, ...env } }).catch(() => undefined);
+}
+
+function readReport(folder: string): ConformanceReport {
+  return JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
+}
+
+const row = (report: ConformanceReport, id: string) => report.rules.find((rule) => rule.id === id)!;
+
+// The merge and the rendering read what the live run wrote.
+test.describe.serial('a run with known outcomes', () => {
+  test('the report gives each rule the verdict its tests earned, with evidence and the keys redacted', async () => {
+    const folder = path.join(OUT, 'live');
+    rmSync(folder, { recursive: true, force: true });
+    await playwright(['test', '-c', SAMPLE_CONFIG], { SAMPLE_REPORT_DIR: folder, SAMPLE_RESULTS_DIR: path.join(OUT, 'results') });
+    const report = readReport(folder);
+
+    expect(report.rules.map((rule) => rule.id), 'one row per rule of the catalogue, in its order').toEqual(catalogue.rules.map((rule) => rule.id));
+    expect(report.verdict.state).toBe('not-conforming');
+    expect(report.verdict.failedMust).toEqual(['LIST-2', 'RL-4']);
+    expect(row(report, 'LIST-1').verdict).toBe('pass');
+    expect(row(report, 'LIST-2').verdict).toBe('fail');
+    expect(row(report, 'RL-4').verdict, 'a contract check names RL-4 in another rule’s test').toBe('fail');
+    expect(row(report, 'CREATE-1')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('RL-4') });
+    expect(row(report, 'AUTH-6').verdict).toBe('warn');
+    expect(row(report, 'LIST-GAP-3')).toMatchObject({ verdict: 'observed', observations: [{ text: 'newest first' }] });
+    expect(row(report, 'CREATE-4')).toMatchObject({ verdict: 'skipped', reason: 'PETSTORE_READ_ONLY=1 leaves out the tests that create data' });
+    expect(row(report, 'GET-1')).toMatchObject({ verdict: 'pass', skippedTests: [{ text: 'needs PETSTORE_API_KEY_PRO' }] });
+    expect(report.verdict.partiallySkipped.map((item) => item.rule)).toEqual(['GET-1']);
+    expect(row(report, 'ERR-3')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('binds clients') });
+    expect(report.counts.throttledTests).toBe(1);
+    expect(report.problems).toEqual([expect.stringContaining('FOO-9')]);
+    expect(report).toMatchObject({ target: { url: 'http://127.0.0.1:9/v1', readOnly: true }, specVersion: '1.0.0', suiteVersion: '0.0.0-sample', gitCommit: 'sample' });
+
+    const [evidence] = row(report, 'LIST-2').evidence;
+    expect(evidence?.curl).toBe('curl -H "Authorization: Bearer $PETSTORE_API_KEY_PRO" http://127.0.0.1:9/v1/pets');
+    expect(JSON.stringify(evidence?.request)).toContain('$PETSTORE_API_KEY_PRO');
+    expect(row(report, 'LIST-2').failures[0]?.text, 'the demo key in the message is redacted too').toContain('$PETSTORE_API_KEY_FREE');
+    expect(findSecrets([folder], [SAMPLE_KEY, 'demo-free-1']).findings).toEqual([]);
+  });
+
+  test('merge-reports of sharded blob reports gives the same verdicts as a live run', async () => {
+    const blobs = path.join(OUT, 'blobs');
+    rmSync(blobs, { recursive: true, force: true });
+    mkdirSync(blobs, { recursive: true });
+    for (const shard of [1, 2]) {
+      const shardBlobs = path.join(OUT, `blob-${shard}`);
+      await playwright(['test', '-c', SAMPLE_CONFIG, `--shard=${shard}/2`, '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: shardBlobs, SAMPLE_RESULTS_DIR: path.join(OUT, `results-${shard}`) });
+      cpSync(shardBlobs, blobs, { recursive: true });
+    }
+    const merged = path.join(OUT, 'merged');
+    rmSync(merged, { recursive: true, force: true });
+    await playwright(['merge-reports', '-c', SAMPLE_CONFIG, blobs], { SAMPLE_REPORT_DIR: merged });
+
+    const live = readReport(path.join(OUT, 'live'));
+    const fromShards = readReport(merged);
+    const summary = (report: ConformanceReport) => report.rules.map((rule) => ({ id: rule.id, verdict: rule.verdict, tests: rule.tests.map((t) => `${t.title} ${t.outcome}`).sort(), evidence: rule.evidence.length }));
+    expect(summary(fromShards)).toEqual(summary(live));
+    expect(fromShards.verdict).toEqual(live.verdict);
+    expect(fromShards.suiteVersion, 'the metadata travels in the blobs').toBe('0.0.0-sample');
+  });
+
+  test('the HTML report renders in Chromium, fetches nothing, and leads with the verdict', async ({}, testInfo) => {
+    test.skip(!existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is not installed (apt-get install -y chromium)`);
+    const page_ = path.join(OUT, 'live', 'index.html');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith('file:')) fetched.push(request.url());
+      });
+      await page.goto(`file://${page_}`);
+      await expect(page.locator('section.verdict')).toContainText('Not conforming: 2 MUST rules fail (LIST-2, RL-4)');
+      await expect(page.locator('table.rules tr[id^="rule-"]')).toHaveCount(catalogue.rules.length);
+      await expect(page.locator('figure.chart svg')).toHaveCount(2);
+      await expect(page.locator('#rule-LIST-2 .badge.fail')).toHaveText('fail');
+      await expect(page.locator('pre.curl').first()).toContainText('$PETSTORE_API_KEY_PRO');
+      expect(fetched).toEqual([]);
+      await testInfo.attach('conformance-report.png', { body: await page.screenshot({ fullPage: false }), contentType: 'image/png' });
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+const META: RunMetadata = { targetUrl: 'http://127.0.0.1:9/v1', bundled: false, readOnly: false, quotaTests: true, suiteVersion: 'x', specVersion: '1.0.0', gitCommit: 'x', rulesHash: 'x' };
+const RUN: RunInfo = { status: 'passed', startedAt: '2026-11-22T00:00:00Z', durationMs: 1, generatedAt: '2026-11-22T00:00:01Z' };
+
+function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<TestRecord> = {}): TestRecord {
+  return {
+    id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
+    rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
+    warnings: [], observations: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], evidence: [], ...extra,
+  };
+}
+
+const serviceRules = catalogue.rules.filter((rule) => rule.subject === 'service');
+
+test('a run is conforming only when every MUST rule of the service was checked and held', () => {
+  const allPass = serviceRules.map((rule) => record(rule.id, 'passed'));
+  expect(buildReport(allPass, catalogue, META, RUN).verdict).toMatchObject({ state: 'conforming', conforming: true });
+
+  const oneSkipped = allPass.map((item) => (item.rules[0] === 'CREATE-1' ? record('CREATE-1', 'skipped') : item));
+  expect(buildReport(oneSkipped, catalogue, META, RUN).verdict).toMatchObject({ state: 'incomplete', conforming: false, skippedMust: [{ rule: 'CREATE-1', reason: 'a reason' }] });
+
+  const oneMissing = allPass.filter((item) => item.rules[0] !== 'VER-2');
+  expect(buildReport(oneMissing, catalogue, META, RUN).verdict).toMatchObject({ state: 'incomplete', skippedMust: [{ rule: 'VER-2' }] });
+
+  expect(buildReport(allPass, catalogue, META, { ...RUN, status: 'interrupted' }).verdict.state, 'a run that did not finish certifies nothing').toBe('incomplete');
+
+  const shouldWarns = allPass.map((item) => (item.rules[0] === 'AUTH-6' ? { ...item, warnings: [{ rule: 'AUTH-6', text: 'no challenge' }] } : item));
+  expect(buildReport(shouldWarns, catalogue, META, RUN).verdict).toMatchObject({ state: 'conforming', warnedShould: ['AUTH-6'] });
+
+  const mustFails = allPass.map((item) => (item.rules[0] === 'LIST-1' ? record('LIST-1', 'failed') : item));
+  expect(buildReport(mustFails, catalogue, META, RUN).verdict).toMatchObject({ state: 'not-conforming', failedMust: ['LIST-1'] });
+});

@@ -5,7 +5,7 @@
  * - `api`: the validating, polite client (Playwright's request) with the functional tests' shared key;
  * - `anonymous`: the same client sending no Authorization header at all;
  * - `keys`: leases of keys that no other test uses meanwhile, for tests that measure a quota, with a client
- *   that hands 429s back instead of waiting them out.
+ *   that hands 429s back instead of waiting them out, and `keys.alone` for a burst that must fit a window.
  * And `rule(id, words)`, which names a test after the rule it checks and cites it.
  */
 import { test as base, type TestDetails, type TestInfo } from '@playwright/test';
@@ -45,7 +45,6 @@ export interface KeyLeasing {
   /** Runs a burst while no other test of this run sends one. */
   alone: Alone;
 }
-
 
 interface TestFixtures {
   check: RuleJudge;
@@ -171,7 +170,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-export { expect } from '@playwright/test';
 
 function client(
   transport: Transport,

@@ -114,7 +114,7 @@ class KeyState {
   readonly statusCounts: Record<string, number> = {};
   readonly refusalFindings: Record<string, Finding> = {};
   readonly errorExamples: string[] = [];
-  readonly liveWindows = new Map<string, number>();
+  readonly liveWindows = new Map<string, { admitted: number; tops: number; refused: boolean; over: boolean }>();
   readonly requests: RequestBuilder;
   readonly pickOperation: () => LoadOperation;
   sent = 0;
@@ -136,15 +136,28 @@ class KeyState {
     this.pickOperation = operationPicker(run.spec.mix, random);
   }
 
-  /** Counts an admitted request in its window as the live view sees it (X-RateLimit-Limit and -Reset). */
+  /**
+   * The live view of the quota: a window (X-RateLimit-Limit and -Reset) seen from its start that admits
+   * more than its limit before any refusal. Windows too short for Reset's whole seconds, which share one
+   * Reset, show the top Remaining value twice and are not counted (the report says why).
+   */
   countLive(observation: Observation): void {
-    if (observation.outcome !== 'admitted' || observation.limit === undefined) return;
+    if (observation.limit === undefined || observation.outcome === 'error') return;
     const id = `${observation.limit}:${observation.reset}`;
-    const count = (this.liveWindows.get(id) ?? 0) + 1;
-    this.liveWindows.set(id, count);
+    const window = this.liveWindows.get(id) ?? { admitted: 0, tops: 0, refused: false, over: false };
+    this.liveWindows.set(id, window);
+    if (observation.outcome === 'refused') {
+      window.refused = true;
+      return;
+    }
+    window.admitted++;
+    if (observation.remaining === observation.limit - 1) window.tops++;
     const documented = plans[this.run.spec.plan].documented;
     const isQuota = documented && (observation.limit === documented.perMinute || observation.limit === documented.perDay);
-    if (isQuota && count === observation.limit + 1) this.windowsOverLimit++;
+    if (isQuota && !window.over && !window.refused && window.tops === 1 && window.admitted > observation.limit) {
+      window.over = true;
+      this.windowsOverLimit++;
+    }
   }
 }
 
@@ -275,14 +288,16 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
   }
   function pace(): void {
     timer = undefined;
+    if (stopped) return finishPacing();
     const now = clock();
-    if (stopped || now >= endAt) return finishPacing();
     let next = Infinity;
+    // Every arrival meant for before the end goes out, even when the pacer itself ran late (a busy machine).
     for (const state of states) {
       if (state.run.perSecond === undefined) continue;
       for (const dispatch of state.driver.due(now, startedAtEpochMs)) void launch(state, dispatch);
       next = Math.min(next, state.driver.nextDueAt() ?? Infinity);
     }
+    if (now >= endAt) return finishPacing();
     const wait = Math.min(next, endAt) - clock();
     timer = setTimeout(pace, Math.max(0, wait));
   }

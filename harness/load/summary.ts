@@ -173,7 +173,7 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
     minute === 'fail'
       ? `the per-minute quota of ${documented.perMinute} did NOT hold`
       : minute === 'pass'
-        ? `never more than ${documented.perMinute} admitted in a minute window (${windows} window${windows === 1 ? '' : 's'})${verdictsOf('first-refusal').some((v) => v.status === 'pass') ? `, and exactly ${documented.perMinute} whenever more were asked for` : ''}`
+        ? `never more than ${documented.perMinute} admitted in a minute window (${windows} window${windows === 1 ? '' : 's'}${keys.length > 1 ? ` over ${keys.length} keys` : ''})${verdictsOf('first-refusal').some((v) => v.status === 'pass') ? `, and exactly ${documented.perMinute} whenever more were asked for` : ''}`
         : minute === 'inconclusive'
           ? `the per-minute quota could not be judged (windows shorter than a second)`
           : `the per-minute quota of ${documented.perMinute} was not reached, so not tested`;

@@ -8,7 +8,7 @@ import { ruleById } from '../../lib/rules.ts';
 import { describeDuration } from './duration.ts';
 import type { DaySegment } from './days.ts';
 import type { KeyResult } from './runner.ts';
-import type { KeyAccount, QuotaWindow, WindowLength } from './windows.ts';
+import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
 
 export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observed' | 'not-checked';
 
@@ -95,7 +95,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const { plan } = result.spec;
   const documented = plans[plan].documented;
   const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
-  const windowChecks = account.windows.map((window) => judgeWindow(window, plan));
+  const windowChecks = account.windows.map((window) => judgeWindow(window, plan, account.model));
   const verdicts: Verdict[] = [];
 
   if (documented) {
@@ -112,20 +112,22 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   return { verdicts, windowChecks };
 }
 
-function judgeWindow(window: QuotaWindow, plan: PlanId): WindowCheck[] {
+function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): WindowCheck[] {
   const checks: WindowCheck[] = [];
   if (window.windowClass === 'minute' && plans[plan].documented) {
-    checks.push({ check: 'minute-max', ...overAdmission(window) });
+    checks.push({ check: 'minute-max', ...overAdmission(window, model) });
     if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
       const before = window.admittedBeforeFirstRefusal;
       checks.push(
         before === window.limit
           ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` }
-          : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
+          : before > window.limit && model === 'sliding'
+            ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+            : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
       );
     }
   }
-  checks.push({ check: 'remaining-steps', ...remainingStatus(window) });
+  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model) });
   return checks;
 }
 
@@ -133,29 +135,33 @@ function judgeWindow(window: QuotaWindow, plan: PlanId): WindowCheck[] {
  * Over-admission, judged only where no request can have aged out (see windows.ts): more than the limit
  * admitted before a window's first refusal, or admissions the target itself said it had no room for.
  */
-function overAdmission(window: QuotaWindow): { status: VerdictStatus; message: string } {
+function overAdmission(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged) return { status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` };
-  const before = window.admittedBeforeFirstRefusal;
-  if (window.seenFromStart && before !== undefined && before > window.limit) {
-    return { status: 'fail', message: `${before} admitted before the first 429, limit ${window.limit}` };
+  if (model === 'fixed' && window.seenFromStart && window.admitted > window.limit) {
+    const before = window.admittedBeforeFirstRefusal;
+    return { status: 'fail', message: `${window.admitted} admitted${before !== undefined ? `, ${before} of them before the first 429` : ''}; limit ${window.limit}` };
   }
-  if (before === undefined && window.admitted > window.limit && window.admittedWhenEmpty > 0) {
+  if (model === 'fixed' && window.admitted > window.limit && window.admittedWhenEmpty > 0) {
     return { status: 'fail', message: `${window.admitted} admitted, ${window.admittedWhenEmpty} of them after the target said 0 were left` };
+  }
+  if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
+    return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
 }
 
 /** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
-function remainingStatus(window: QuotaWindow): { status: VerdictStatus; message: string } {
+function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
   const whole = countdownProblem(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${Math.max(...window.remaining)} … ${Math.min(...window.remaining)}, one less per admitted request` };
+  const shown = window.remaining.slice(0, 12).join(', ');
+  if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
   if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
   const early = countdownProblem(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
-  const shown = window.remaining.slice(0, 12).join(', ');
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
 }
 
@@ -195,19 +201,19 @@ function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCheck[][]
       `The target's minute lasts under a second here (${lengthText(account)}), shorter than the whole-second X-RateLimit-Reset, so windows cannot be told apart. Use a time scale of 60 or less.`,
     );
   }
-  const most = Math.max(0, ...windows.filter((w) => !w.merged).map((window) => window.admittedBeforeFirstRefusal ?? Math.min(window.admitted, window.limit)));
+  const most = Math.max(0, ...windows.filter((w) => !w.merged).map((window) => (account.model === 'fixed' ? window.admitted : (window.admittedEarly ?? Math.min(window.admitted, window.limit)))));
   return verdict(
     'minute-max',
     rules,
     'pass',
     title,
-    `${count(windows.length, 'minute window')} seen (${lengthText(account)}); the most admitted in one was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
+    `${count(windows.length, 'minute window')} seen; they behave as ${account.model === 'fixed' ? 'fixed windows (nothing admitted in a window after it refused)' : 'a sliding window (requests age out of it)'}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
   );
 }
 
 function lengthText(account: KeyAccount): string {
   const text = describeWindowLength(account.minuteLength);
-  return text === undefined ? 'window length unknown' : `a window lasts ${text} of real time, as learned from the answers`;
+  return text === undefined ? 'their length could not be learned' : `a window lasts ${text} of real time, as learned from the answers`;
 }
 
 /** "0.91–1.18 s", or one figure when only one bound is known. */
@@ -215,7 +221,9 @@ export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): str
   if (atLeastMs !== undefined && atMostMs !== undefined) {
     const low = describeDuration(atLeastMs);
     const high = describeDuration(atMostMs);
-    return low === high ? `about ${high}` : `${low.replace(/ \w+$/, '')}–${high}`;
+    if (low === high) return `about ${high}`;
+    const unit = (text: string): string => text.replace(/^[\d.]+ /, '');
+    return unit(low) === unit(high) ? `${low.replace(/ \S+$/, '')}–${high}` : `${low}–${high}`;
   }
   const one = atMostMs ?? atLeastMs;
   return one === undefined ? undefined : `${atMostMs === undefined ? 'at least' : 'at most'} ${describeDuration(one)}`;
@@ -302,7 +310,7 @@ function dailyQuota(plan: PlanId, days: DaySegment[], account: KeyAccount, conte
     rules,
     reached ? 'inconclusive' : 'not-checked',
     title,
-    `${admitted.toLocaleString('en-US')} of the ${perDay.toLocaleString('en-US')} a day allows were admitted: the run did not reach the daily quota.${perSecond > 0 ? ` At this rate it would take about ${describeDuration((perDay / Math.min(perSecond, admittedRate(result))) * 1000)}; a larger time scale (e.g. the free-whole-day scenario) shortens the target's day.` : ''}`,
+    `${admitted.toLocaleString('en-US')} of the ${perDay.toLocaleString('en-US')} a day allows were admitted: the run did not reach the daily quota.${perSecond > 0 ? ` At the rate admitted here that takes about ${describeDuration((perDay / Math.min(perSecond, admittedRate(result))) * 1000)}: run longer (--duration), or see the free-whole-day scenario.` : ''}`,
   );
 }
 
@@ -363,7 +371,7 @@ function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
 
 function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
-  const judged = account.windows.map((window) => ({ window, ...remainingStatus(window) })).filter(({ status }) => status !== 'not-checked');
+  const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
   if (judged.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No window admitted two or more requests the client could compare.');
   const failed = judged.filter(({ status }) => status === 'fail');
   if (failed.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
@@ -434,7 +442,7 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
   const lengths = account.bans.map((b) => (b.endedAt === undefined ? undefined : b.endedAt - b.startedAt)).filter((v): v is number => v !== undefined);
   const minuteMs = account.minuteLength.estimateMs;
   const inMinutes = minuteMs && first.announcedMs ? ` (about ${Math.round(first.announcedMs / minuteMs)} of the target's minutes)` : '';
-  const detail = `${count(account.bans.length, 'ban')}: the first began ${seconds(first.startedAt)} into the run, after ${count(first.refusalsBefore, 'refusal')} in the window; the target asked to wait ${describeDuration(first.announcedMs)}${inMinutes}${lengths.length ? `, and admitted again after ${describeDuration(Math.max(...lengths))}` : ''}. ${result.spec.behaviour === 'naive' ? 'This is the temporary ban the spec warns naive clients about.' : 'The client honoured Retry-After, yet was banned.'}`;
+  const detail = `${count(account.bans.length, 'ban')}: the first began ${seconds(first.startedAt)} into the run, at the ${ordinal(first.refusalsBefore + 1)} refusal in a row; the target asked to wait ${describeDuration(first.announcedMs)}${inMinutes}${lengths.length ? `, and admitted again after ${describeDuration(Math.max(...lengths))}` : ''}. ${result.spec.behaviour === 'naive' ? 'This is the temporary ban the spec warns naive clients about.' : 'The client honoured Retry-After, yet was banned.'}`;
   return verdict(
     'ban',
     rules,
@@ -443,4 +451,9 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
     detail,
     account.bans.map((b) => `${seconds(b.startedAt)}: ${count(b.refusals, 'ban-like refusal')}${b.endedAt !== undefined ? `, admitted again at ${seconds(b.endedAt)}` : ', still refused at the end of the run'}`),
   );
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

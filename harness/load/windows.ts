@@ -49,6 +49,8 @@ export interface QuotaWindow {
   seenFromStart: boolean;
   /** Requests admitted before the first refusal of the window (undefined when none was refused). */
   admittedBeforeFirstRefusal: number | undefined;
+  /** In a window seen from its start, admissions within the proven shortest window length of its first request. */
+  admittedEarly: number | undefined;
   /** Admitted answers that said 0 were left, after the first such answer: the target kept admitting an empty window. */
   admittedWhenEmpty: number;
   /** Probably several windows sharing one Reset second (see above). */
@@ -62,7 +64,7 @@ export interface Ban {
   /** How long the target asked the client to wait at the first ban-like refusal. */
   announcedMs: number;
   refusals: number;
-  /** Ordinary refusals in the window before the ban began. */
+  /** Ordinary refusals since the last admission, before the ban began. */
   refusalsBefore: number;
 }
 
@@ -81,9 +83,17 @@ export interface WindowLength {
   estimateMs: number | undefined;
 }
 
+/**
+ * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
+ * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
+ * compared with the limit only where nothing can have aged out yet.
+ */
+export type WindowModel = 'fixed' | 'sliding';
+
 export interface KeyAccount {
   plan: PlanId;
   windows: QuotaWindow[];
+  model: WindowModel;
   minuteLength: WindowLength;
   bans: Ban[];
   /** Refusals judged ban-like, by their index in the observations. */
@@ -130,12 +140,15 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const admitted = observations.filter((o) => o.outcome === 'admitted');
     const first = admitted[0];
     if (!first || first.reset === undefined || first.limit === undefined) continue;
-    const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
-    atMostMs = atMostMs === undefined ? sight : Math.min(atMostMs, sight);
-    const firstRefusal = observations.find((o) => o.outcome === 'refused');
     const seenFromStart = Math.max(...admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
+    // Only a window this admission opened ends no later than its Reset says, counted from this admission.
+    if (seenFromStart && observations[0] === first) {
+      const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
+      atMostMs = atMostMs === undefined ? sight : Math.min(atMostMs, sight);
+    }
+    const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
     if (!firstRefusal || !seenFromStart) continue;
-    if (admitted.filter((o) => o.sentAt < firstRefusal.sentAt).length > first.limit) continue;
+    if (admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length > first.limit) continue;
     atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - Math.min(...admitted.map((o) => o.doneAt)));
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
@@ -159,6 +172,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
 
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
+  let admittedAfterRefusal = false;
   for (const [id, members] of groups) {
     const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
     if (ordinary.length === 0) continue;
@@ -166,11 +180,13 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const first = ordinary[0] as Observation;
     const admitted = ordinary.filter((observation) => observation.outcome === 'admitted');
     const refusals = ordinary.filter((observation) => observation.outcome === 'refused');
-    const firstRefusal = refusals[0];
+    const firstRefusal = earliestSent(refusals);
     const limit = first.limit as number;
     const remaining = admitted.map((observation) => observation.remaining as number);
     const firstSent = Math.min(...ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
+    const seenFromStart = remaining.length > 0 && Math.max(...remaining) === limit - 1;
+    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => o.sentAt > refusal.doneAt))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
       windowClass,
@@ -183,15 +199,22 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       admitted: admitted.length,
       refused: refusals.length,
       remaining,
-      earlyRemaining: atLeastMs === undefined || !(remaining.length > 0 && Math.max(...remaining) === limit - 1) ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
-      seenFromStart: remaining.length > 0 && Math.max(...remaining) === limit - 1,
-      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt < firstRefusal.sentAt).length : undefined,
+      earlyRemaining: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
+      admittedEarly: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).length,
+      seenFromStart,
+      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length : undefined,
       admittedWhenEmpty: Math.max(0, emptyAnswers - 1),
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
     });
   }
 
-  return { plan, windows, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike, windows), banLike, undocumentedLimits };
+  const model: WindowModel = admittedAfterRefusal ? 'sliding' : 'fixed';
+  return { plan, windows, model, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike), banLike, undocumentedLimits };
+}
+
+/** The request sent first (answers can come back in another order when several are in flight). */
+function earliestSent(observations: readonly Observation[]): Observation | undefined {
+  return observations.reduce<Observation | undefined>((earliest, o) => (earliest === undefined || o.sentAt < earliest.sentAt ? o : earliest), undefined);
 }
 
 function topValueRepeats(observations: readonly Observation[], limit: number): boolean {
@@ -200,20 +223,22 @@ function topValueRepeats(observations: readonly Observation[], limit: number): b
   return seen > 1;
 }
 
-/** Runs of ban-like refusals, each ended by the next admission. */
-function bansOf(observations: readonly Observation[], banLike: ReadonlySet<number>, windows: readonly QuotaWindow[]): Ban[] {
+/** Runs of ban-like refusals, each ended by the next admission; with the ordinary refusals that led to each. */
+function bansOf(observations: readonly Observation[], banLike: ReadonlySet<number>): Ban[] {
   const bans: Ban[] = [];
   let current: Ban | undefined;
+  let refusalsSinceAdmission = 0;
   observations.forEach((observation, index) => {
     if (banLike.has(index)) {
       if (!current) {
-        const before = [...windows].reverse().find((window) => window.windowClass !== 'day' && window.firstDoneAt <= observation.doneAt);
-        current = { startedAt: observation.doneAt, endedAt: undefined, announcedMs: observation.retryAfterMs ?? 0, refusals: 0, refusalsBefore: before?.refused ?? 0 };
+        current = { startedAt: observation.doneAt, endedAt: undefined, announcedMs: observation.retryAfterMs ?? 0, refusals: 0, refusalsBefore: refusalsSinceAdmission };
         bans.push(current);
       }
       current.refusals++;
-    } else if (current && observation.outcome === 'admitted') {
-      current.endedAt = observation.doneAt;
+    } else if (observation.outcome === 'refused') refusalsSinceAdmission++;
+    else if (observation.outcome === 'admitted') {
+      refusalsSinceAdmission = 0;
+      if (current) current.endedAt = observation.doneAt;
       current = undefined;
     }
   });

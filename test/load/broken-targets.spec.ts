@@ -28,7 +28,7 @@ test('a target admitting limit+1 per window is flagged under PLAN-FREE', async (
   const summary = await runAgainst(server.baseUrl, [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) }], 3_500, SCALE);
   const key = keyOf(summary, 'free #1 compliant');
   expect(verdictOf(key, 'minute-max')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });
-  expect(verdictOf(key, 'minute-max').evidence[0]).toContain('61 admitted before the first 429');
+  expect(verdictOf(key, 'minute-max').evidence[0]).toContain('61 admitted, 61 of them before the first 429; limit 60');
   expect(summary.status).toBe('fail');
   expect(summary.plans[0]?.status).toBe('fail');
 });

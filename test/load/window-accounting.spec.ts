@@ -80,6 +80,22 @@ test.describe('a legitimate sliding window', () => {
   }
 });
 
+test.describe('a client that stalls and catches up with a burst (a busy machine)', () => {
+  for (const [name, limiter] of [['sliding', () => new SlidingWindowLimiter(60)], ['fixed', () => new FixedWindowLimiter({ timeScale: 60 })]] as const) {
+    test(`is no reason to fail a ${name} window`, () => {
+      for (const behaviour of ['compliant', 'naive'] as const) {
+        const result = simulate({ limiter: limiter(), plan: 'free', behaviour, perSecond: 90, durationMs: 5_000, stallAtMs: 300, stallMs: 600 });
+        expect(judge(result).failed, behaviour).toEqual([]);
+      }
+    });
+  }
+
+  test('does not hide limit+1', () => {
+    const result = simulate({ limiter: new OverAdmittingLimiter(60), plan: 'free', behaviour: 'naive', perSecond: 90, durationMs: 5_000, stallAtMs: 300, stallMs: 600 });
+    expect(judge(result).failed).toContain('minute-max');
+  });
+});
+
 test.describe('broken limiters are flagged', () => {
   test('limit+1 admitted in a window fails PLAN-FREE (no more than 60) and the first-refusal check', () => {
     const judged = judge(simulate({ limiter: new OverAdmittingLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 5_000 }));

@@ -23,11 +23,14 @@ export interface Simulation {
   startEpochMs?: number;
   latencyMs?: number;
   stepMs?: number;
+  /** The client stalls (a busy machine) from this time for `stallMs`, then catches up with a burst. */
+  stallAtMs?: number;
+  stallMs?: number;
 }
 
 export const SIMULATION_START = 1_800_000_000_347;
 
-export function simulate({ limiter, plan, behaviour, perSecond, durationMs, startEpochMs = SIMULATION_START, latencyMs = 2, stepMs = 1 }: Simulation): KeyResult {
+export function simulate({ limiter, plan, behaviour, perSecond, durationMs, startEpochMs = SIMULATION_START, latencyMs = 2, stepMs = 1, stallAtMs = Infinity, stallMs = 0 }: Simulation): KeyResult {
   const driver = new KeyDriver(behaviour, new ArrivalSchedule(perSecond, 0, durationMs), undefined, seededRandom(7));
   const quota = plans[plan].documented ?? plans[plan].referenceDefault;
   const inFlight: Observation[] = [];
@@ -38,6 +41,7 @@ export function simulate({ limiter, plan, behaviour, perSecond, durationMs, star
       observations.push(done);
       driver.settled(done);
     }
+    if (now >= stallAtMs && now < stallAtMs + stallMs) continue;
     for (const dispatch of driver.due(now, startEpochMs)) {
       const decision = limiter.take('key', quota, startEpochMs + now);
       const status = decision.admitted ? 200 : 429;

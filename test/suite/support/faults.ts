@@ -523,14 +523,14 @@ export const FAULTS: readonly Fault[] = [
   {
     id: 'reset-wobbles',
     rule: 'RL-7',
-    description: 'X-RateLimit-Reset moves one second forward and back on alternate responses within a window',
+    description: 'every third response comes from an instance whose clock is a second behind: X-RateLimit-Reset jumps back and forth within a window',
     proxy: () => {
       let count = 0;
       return {
         response(response) {
           const reset = Number(response.headers['x-ratelimit-reset']);
           if (!Number.isInteger(reset)) return response;
-          return { ...response, headers: { ...response.headers, 'x-ratelimit-reset': String(reset + (count++ % 2)) } };
+          return ++count % 3 === 0 ? { ...response, headers: { ...response.headers, 'x-ratelimit-reset': String(reset - 1) } } : response;
         },
       };
     },

@@ -169,9 +169,11 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
   const minute = worst(verdictsOf('minute-max').concat(verdictsOf('first-refusal')).map((v) => v.status));
   const day = worst(verdictsOf('daily-quota').map((v) => v.status));
   const windows = keys.reduce((sum, key) => sum + key.windows.filter((w) => w.windowClass === 'minute').length, 0);
+  const overWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'minute-max' && c.status === 'fail')));
+  const earlyWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'first-refusal' && c.status === 'fail') && (w.firstRefusalAt ?? 0) <= w.limit));
   const minuteText =
     minute === 'fail'
-      ? `the per-minute quota of ${documented.perMinute} did NOT hold`
+      ? `the per-minute quota of ${documented.perMinute} did NOT hold${overWindows.length ? ` (up to ${Math.max(...overWindows.map((w) => w.admitted))} admitted in one window)` : earlyWindows.length ? ` (refused as early as request ${Math.min(...earlyWindows.map((w) => w.firstRefusalAt ?? 0))} of a window)` : ''}`
       : minute === 'pass'
         ? `never more than ${documented.perMinute} admitted in a minute window (${windows} window${windows === 1 ? '' : 's'}${keys.length > 1 ? ` over ${keys.length} keys` : ''})${verdictsOf('first-refusal').some((v) => v.status === 'pass') ? `, and exactly ${documented.perMinute} whenever more were asked for` : ''}`
         : minute === 'inconclusive'

@@ -2,6 +2,9 @@
 import type { LoadSummary } from './summary.ts';
 import type { VerdictStatus } from './verdicts.ts';
 
+/** Enough to see what broke; the rest is in the report, so the summary stays one screen. */
+const MAX_FAILURES_SHOWN = 5;
+
 const MARK: Record<VerdictStatus, string> = { fail: '✘', warn: '!', inconclusive: '?', pass: '✔', observed: '·', 'not-checked': '–' };
 
 export function textSummary(summary: LoadSummary, reportPath: string): string {
@@ -28,11 +31,11 @@ export function textSummary(summary: LoadSummary, reportPath: string): string {
   const failed = summary.keys.flatMap((key) => key.verdicts.filter((v) => v.status === 'fail' || v.status === 'warn').map((v) => ({ key, v })));
   if (failed.length > 0) {
     lines.push('');
-    for (const { key, v } of failed.slice(0, 8)) {
+    for (const { key, v } of failed.slice(0, MAX_FAILURES_SHOWN)) {
       lines.push(`  ${MARK[v.status]} ${v.rules.join(', ')} ${key.label}: ${v.title}: ${v.detail}`);
       if (v.evidence[0]) lines.push(`      e.g. ${v.evidence[0]}`);
     }
-    if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more in the report`);
+    if (failed.length > MAX_FAILURES_SHOWN) lines.push(`  … and ${failed.length - MAX_FAILURES_SHOWN} more in the report`);
   }
   const bans = summary.keys.filter((key) => key.bans.length > 0);
   if (bans.length > 0) {

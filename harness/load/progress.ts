@@ -19,7 +19,7 @@ export function progressSink(stream: NodeJS.WriteStream, durationMs: number, red
     return {
       intervalMs: 250,
       update(progress) {
-        const line = redact(progressLine(progress)).slice(0, Math.max(20, (stream.columns ?? 120) - 1));
+        const line = redact(progressLine(progress)).slice(0, Math.max(20, (stream.columns || 120) - 1));
         stream.write(`\r\x1b[2K${line}`);
         shown = true;
       },

@@ -53,7 +53,8 @@ export function progressLine(progress: Progress): string {
   const waiting = progress.keys.filter((key) => key.waiting).map((key) => key.label);
   const elapsed = describeDuration(progress.elapsedMs);
   const left = describeDuration(Math.max(0, progress.durationMs - progress.elapsedMs));
-  const quota = totals.over > 0 ? `QUOTA BROKEN in ${totals.over} of ${totals.windows} windows` : `${totals.windows} windows, none over quota`;
+  const windows = `${totals.windows} window${totals.windows === 1 ? '' : 's'}`;
+  const quota = totals.over > 0 ? `QUOTA BROKEN in ${totals.over} of ${windows}` : `${windows}, none over quota`;
   return [
     `${elapsed} elapsed, ${left} left`,
     `${Math.round(progress.currentRate).toLocaleString('en-US')} req/s`,

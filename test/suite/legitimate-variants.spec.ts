@@ -23,7 +23,8 @@ import { startVariant } from './support/variant-target.ts';
 /**
  * Longer "minutes" than the bundled server's second: the suite's bursts (1,000 requests for a Business key) pass
  * through the proxy while other runs share the two cores, and must fit in one window. A sliding window gets the
- * most room: once a burst has spilled over one, the suite finds no fresh window for a long while (see README).
+ * most room: once a burst has spilled over one, the suite's probes, spaced by X-RateLimit-Reset (when the oldest
+request slides out), find no fresh window for a long while, and the plan test is skipped.
  */
 const TIME_SCALE = 20;
 const SLIDING_TIME_SCALE = 10;

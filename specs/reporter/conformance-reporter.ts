@@ -26,6 +26,7 @@ export interface ConformanceReporterOptions {
 export default class ConformanceReporter implements Reporter {
   private config: FullConfig | undefined;
   private readonly records = new Map<string, TestRecord>();
+  private testsEnded = 0;
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {}
 
@@ -37,9 +38,12 @@ export default class ConformanceReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // A retried test reports once per attempt; the last attempt is the test's result.
     this.records.set(test.id, finishedRecord(test, result, this.config?.rootDir ?? process.cwd()));
+    this.testsEnded++;
   }
 
   onEnd(result: FullResult): void {
+    // `playwright test --list` ends "passed" without running anything: keep the last real report.
+    if (this.testsEnded === 0 && result.status === 'passed') return;
     const records = [...this.records.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
     const report = redactDeep(
       buildReport(records, catalogue, runMetadata(this.config), {

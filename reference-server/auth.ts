@@ -35,6 +35,7 @@ function digest(text: string): string {
 
 export class Authenticator {
   private readonly byDigest = new Map<string, KnownKey>();
+  private readonly lastOnConnection = new WeakMap<object, { authorization: string; verdict: Authentication }>();
 
   constructor(keys: Readonly<KeysByPlan>) {
     for (const plan of PLAN_IDS) {
@@ -43,6 +44,16 @@ export class Authenticator {
         this.byDigest.set(text, { digest: Buffer.from(text, 'base64'), caller: { plan, key, subject: `key ${key}` } });
       }
     }
+  }
+
+  /** As authenticate, remembering the last header and verdict of `connection` (a socket) until it closes. */
+  authenticateOn(connection: object, authorization: string | undefined): Authentication {
+    if (authorization === undefined) return this.authenticate(authorization);
+    const last = this.lastOnConnection.get(connection);
+    if (last?.authorization === authorization) return last.verdict;
+    const verdict = this.authenticate(authorization);
+    this.lastOnConnection.set(connection, { authorization, verdict });
+    return verdict;
   }
 
   /** Who sent the request, or why the Authorization header does not say; the problem never repeats the key. */

@@ -87,7 +87,7 @@ export function createRequestHandler(config: ServerConfig, deps: HandlerDeps): R
     const request = requestLine(req);
     const match = request.below === undefined ? undefined : matchOperation(request.method, request.below);
 
-    const authentication = authenticator.authenticate(req.headers.authorization);
+    const authentication = authenticator.authenticateOn(req.socket, req.headers.authorization);
     const caller = 'caller' in authentication ? authentication.caller : undefined;
     const decision = caller
       ? limiter.take(caller.subject, config.quotas[caller.plan], now)

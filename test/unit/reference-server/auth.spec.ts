@@ -43,4 +43,15 @@ test.describe('Authenticator', () => {
     expect(custom.authenticate('Bearer e2')).toMatchObject({ caller: { plan: 'enterprise', key: 'e2' } });
     expect('problem' in custom.authenticate('Bearer demo-free-1')).toBe(true);
   });
+
+  test('a connection repeating its header gets the same verdict; a changed header is judged afresh', () => {
+    const connection = {};
+    const other = {};
+    expect(auth.authenticateOn(connection, 'Bearer demo-pro-1')).toMatchObject({ caller: { plan: 'pro' } });
+    expect(auth.authenticateOn(connection, 'Bearer demo-pro-1')).toBe(auth.authenticateOn(connection, 'Bearer demo-pro-1'));
+    expect(auth.authenticateOn(connection, 'Bearer demo-pro-9')).toEqual({ problem: 'the API key is not valid' });
+    expect(auth.authenticateOn(connection, undefined)).toMatchObject({ problem: expect.stringMatching(/missing/) });
+    expect(auth.authenticateOn(other, 'Bearer demo-free-1')).toMatchObject({ caller: { plan: 'free' } });
+    expect(auth.authenticateOn(connection, 'Bearer demo-free-1')).toMatchObject({ caller: { plan: 'free' } });
+  });
 });

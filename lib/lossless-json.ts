@@ -14,12 +14,16 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** Deeper nesting than any Pet Store body could need; past it, an answer is refused instead of overflowing the stack. */
+export const MAX_DEPTH = 512;
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?(?:0|[1-9]\d*)$/;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 export function parseLossless(text: string): LosslessValue {
   let at = 0;
+  let depth = 0;
 
   const skipWhitespace = (): void => {
     WHITESPACE.lastIndex = at;
@@ -72,25 +76,30 @@ export function parseLossless(text: string): LosslessValue {
     }
   };
 
-  const array = (): LosslessValue[] => {
+  const enter = (): void => {
+    if (++depth > MAX_DEPTH) throw new JsonSyntaxError(`Nesting deeper than ${MAX_DEPTH} levels`, at);
     at++;
+  };
+
+  const array = (): LosslessValue[] => {
+    enter();
     const items: LosslessValue[] = [];
     skipWhitespace();
-    if (text[at] === ']') return at++, items;
+    if (text[at] === ']') return depth--, at++, items;
     for (;;) {
       items.push(value());
       skipWhitespace();
       if (text[at] === ',') at++;
-      else if (text[at] === ']') return at++, items;
+      else if (text[at] === ']') return depth--, at++, items;
       else fail('Expected , or ] in array');
     }
   };
 
   const object = (): { [key: string]: LosslessValue } => {
-    at++;
+    enter();
     const result: { [key: string]: LosslessValue } = {};
     skipWhitespace();
-    if (text[at] === '}') return at++, result;
+    if (text[at] === '}') return depth--, at++, result;
     for (;;) {
       skipWhitespace();
       if (text[at] !== '"') fail('Expected a property name');
@@ -101,7 +110,7 @@ export function parseLossless(text: string): LosslessValue {
       Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
       skipWhitespace();
       if (text[at] === ',') at++;
-      else if (text[at] === '}') return at++, result;
+      else if (text[at] === '}') return depth--, at++, result;
       else fail('Expected , or } in object');
     }
   };

@@ -39,3 +39,10 @@ test.describe('lossless JSON', () => {
     expect(idText('12')).toBeUndefined();
   });
 });
+
+test('refuses nesting past MAX_DEPTH with a syntax error instead of overflowing the stack', () => {
+  expect(() => parseLossless('['.repeat(100_000) + ']'.repeat(100_000))).toThrow(/Nesting deeper than 512 levels/);
+  const deepest = '['.repeat(512) + ']'.repeat(512);
+  expect(() => parseLossless(deepest)).not.toThrow();
+  expect(() => parseLossless('{"a":'.repeat(513) + '1' + '}'.repeat(513))).toThrow(JsonSyntaxError);
+});

@@ -7,6 +7,7 @@
 import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
 import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import { PLAN_IDS, type Quota } from '../../../lib/plans.ts';
+import { retryAfterMs } from '../../../lib/rate-limit-headers.ts';
 import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
 import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
 import { ruleTitle } from './run-suite.ts';
@@ -471,18 +472,21 @@ export const FAULTS: readonly Fault[] = [
     rule: 'RL-3',
     description: 'a key that was refused is refused once more when it comes back after Retry-After',
     proxy: () => {
-      const refused = new Map<string, ProxyResponse>();
+      // Only a request sent once Retry-After has passed is refused again: requests of the same burst still in
+      // flight when the 429 came must not use the fault up, or the suite's request after the wait is admitted.
+      const refused = new Map<string, { response: ProxyResponse; comeBackAt: number }>();
       return {
         request(request) {
           const key = bearerToken(request);
           const last = key ? refused.get(key) : undefined;
-          if (!key || !last) return request;
+          if (!key || !last || Date.now() < last.comeBackAt) return request;
           refused.delete(key);
-          return last;
+          return last.response;
         },
         response(response, request) {
           const key = bearerToken(request);
-          if (key && response.status === 429) refused.set(key, response);
+          const wait = retryAfterMs(response.headers['retry-after']);
+          if (key && response.status === 429 && wait !== undefined) refused.set(key, { response, comeBackAt: Date.now() + wait });
           return response;
         },
       };

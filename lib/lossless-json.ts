@@ -135,3 +135,13 @@ export function idText(value: LosslessValue | undefined): string | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
   return undefined;
 }
+
+/** A body's JSON value, or undefined when the body is empty or not JSON (for callers that report that apart). */
+export function tryParseLossless(text: string): LosslessValue | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return parseLossless(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -3,7 +3,7 @@
  * and what stateful replay changes on purpose (ids, see id-map.ts). Lists whose items all carry an id are
  * compared as sets keyed by id: the spec leaves the order of GET /pets open, so order is no difference.
  */
-import { parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { tryParseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { IdMap } from './id-map.ts';
 import { isIgnored, joinPointer, TRANSPORT_HEADERS, VALUE_VOLATILE_HEADERS, type IgnoreRules } from './ignore.ts';
 
@@ -85,22 +85,13 @@ function compareBodies(
   if (recordedText === undefined || isIgnored([], rules)) return;
   const replayedBody = replayedText ?? '';
   if (recordedText === replayedBody && ids.isIdentity) return;
-  const recordedValue = tryParse(recordedText);
-  const replayedValue = parsedReplayed ?? tryParse(replayedBody);
+  const recordedValue = tryParseLossless(recordedText);
+  const replayedValue = parsedReplayed ?? tryParseLossless(replayedBody);
   if (recordedValue === undefined || replayedValue === undefined) {
     if (recordedText !== replayedBody) out.push({ where: 'body', recorded: shorten(recordedText), replayed: shorten(replayedBody) });
     return;
   }
   diffValues(ids.normalise(recordedValue), replayedValue, [], [], rules, out);
-}
-
-function tryParse(text: string): LosslessValue | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    return parseLossless(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** `at` is the path in the recorded body (what ignore rules match), `there` the path in the replayed one. */

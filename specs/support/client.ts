@@ -7,7 +7,7 @@
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { OperationId } from '../../lib/contract.ts';
-import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { idText, tryParseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
@@ -129,19 +129,10 @@ export class PetStoreClient {
     const sentAt = Date.now();
     const response = await transport.send(request);
     const receivedAt = Date.now();
-    const exchange: Exchange = { operation, request, response, json: parseBody(response.body), plan, sentAt, receivedAt };
+    const exchange: Exchange = { operation, request, response, json: tryParseLossless(response.body), plan, sentAt, receivedAt };
     const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: response.body, plan, now: receivedAt });
     for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
     return exchange;
-  }
-}
-
-function parseBody(body: string): LosslessValue | undefined {
-  if (body.trim() === '') return undefined;
-  try {
-    return parseLossless(body);
-  } catch {
-    return undefined;
   }
 }
 

@@ -245,16 +245,24 @@ function emptyNote(frame: Frame): Html {
   return html`<text x="${(frame.left + frame.width - frame.right) / 2}" y="${(frame.top + frame.height - frame.bottom) / 2}" text-anchor="middle" style="fill:#59636e">no data</text>`;
 }
 
-/** Lines over a numeric x axis (usually time), with optional dashed guides such as a documented limit. */
-export function lineChart(options: LineChartOptions): Html {
+/** The legend (series, then dashed guides) and the frame it leaves room for, shared by the charts over time. */
+function seriesFrame(
+  options: { series: ReadonlyArray<{ name: string; colour?: string }>; width?: number; height?: number },
+  guides: ReadonlyArray<{ label: string; colour?: string }>,
+) {
   const width = options.width ?? DEFAULT_WIDTH;
-  const guides = options.guides ?? [];
   const legendEntries = [
     ...options.series.map((series, index) => ({ name: series.name, colour: colourOf(index, series.colour) })),
     ...guides.map((guide) => ({ name: guide.label, colour: guide.colour ?? STATUS_COLOURS.fail, dashed: true })),
   ];
   const rows = legendRowsNeeded(legendEntries.map((e) => e.name), width);
-  const frame = frameFor(width, (options.height ?? DEFAULT_HEIGHT) + (rows - 1) * LEGEND_ROW, rows);
+  return { legendEntries, frame: frameFor(width, (options.height ?? DEFAULT_HEIGHT) + (rows - 1) * LEGEND_ROW, rows) };
+}
+
+/** Lines over a numeric x axis (usually time), with optional dashed guides such as a documented limit. */
+export function lineChart(options: LineChartOptions): Html {
+  const guides = options.guides ?? [];
+  const { legendEntries, frame } = seriesFrame(options, guides);
   const points = options.series.flatMap((series) => series.points);
   const [xMin, xMax] = extent(points.map(([x]) => x), options.x);
   const [yMin, yMax] = extent([...points.map(([, y]) => y), ...guides.map((guide) => guide.y)], options.y);
@@ -291,14 +299,8 @@ function linePath(points: ReadonlyArray<readonly [number, number]>, xScale: Scal
 
 /** Series stacked on one another per bucket of x, as areas or as bars: requests per second by status, say. */
 export function stackedChart(options: StackedChartOptions): Html {
-  const width = options.width ?? DEFAULT_WIDTH;
   const guides = options.guides ?? [];
-  const legendEntries = [
-    ...options.series.map((series, index) => ({ name: series.name, colour: colourOf(index, series.colour) })),
-    ...guides.map((guide) => ({ name: guide.label, colour: guide.colour ?? STATUS_COLOURS.fail, dashed: true })),
-  ];
-  const rows = legendRowsNeeded(legendEntries.map((e) => e.name), width);
-  const frame = frameFor(width, (options.height ?? DEFAULT_HEIGHT) + (rows - 1) * LEGEND_ROW, rows);
+  const { legendEntries, frame } = seriesFrame(options, guides);
   const totals = options.buckets.map((_, index) => options.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0));
   const first = options.buckets[0] ?? 0;
   const last = (options.buckets.at(-1) ?? 0) + options.bucketWidth;

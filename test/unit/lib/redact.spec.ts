@@ -11,7 +11,7 @@ test.describe('redaction', () => {
 
   test('masks an unknown credential in Authorization but keeps the scheme', () => {
     expect(redactor.authorization('Bearer k-pro')).toBe('Bearer $PETSTORE_API_KEY_PRO');
-    expect(redactor.authorization('Bearer someone-elses-secret')).toBe('Bearer <redacted>');
+    expect(redactor.authorization('Bearer not-our-secret')).toBe('Bearer <redacted>');
     expect(redactor.authorization('raw-secret')).toBe('<redacted>');
   });
 

@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
-import { SlidingWindowLimiter } from '../../reference-server/sliding-window-limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { DayIgnoringLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { keyOf, overLimit, runAgainst, verdictOf } from './support/run.ts';

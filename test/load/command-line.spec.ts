@@ -4,7 +4,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { DEMO_KEYS } from '../../lib/keys.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'harness/load/main.ts');
@@ -34,13 +34,6 @@ function load(args: string[], env: Record<string, string> = {}): Promise<Outcome
   });
 }
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test('bad input gets one clear line on stderr and exit code 2, never a stack trace', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'load-cli-'));

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
-import { SlidingWindowLimiter } from '../../reference-server/sliding-window-limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { judge } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';

@@ -15,6 +15,7 @@ import { replayCommand } from '../../harness/replay/command.ts';
 import { CaptureInputError } from '../../harness/har/read.ts';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { DEMO_KEY_ENV, cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 
 function expectOneLineError(result: CommandResult, command: 'replay' | 'record', message: RegExp): void {
@@ -26,14 +27,6 @@ function expectOneLineError(result: CommandResult, command: 'replay' | 'record',
   expect(result.stderr).not.toMatch(/\n\s+at /);
 }
 
-/** A port with nothing listening: taken from the system, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const dir = tempDir('bad-input');
 const truncated = join(dir, 'truncated.har');

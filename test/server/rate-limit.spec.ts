@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { OperationId } from '../../lib/contract.ts';
 import { configFromEnv } from '../../reference-server/config.ts';
 import { MINUTE_MS } from '../../reference-server/limiter.ts';
-import { SlidingWindowLimiter } from '../../reference-server/sliding-window-limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { contractProblems, rawExchange, TestServer, type Answer } from './support.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -4,7 +4,7 @@
  * edits the wire), so a choice the suite wrongly refused would fail the run it is in.
  */
 import { expect, test } from '@playwright/test';
-import { SlidingWindowLimiter } from '../../reference-server/sliding-window-limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { NEIGHBOUR_KEY } from './support/faults.ts';
 import {
   bigIds,

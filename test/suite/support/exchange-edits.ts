@@ -3,7 +3,7 @@
  * operation a request addresses, its query, and JSON bodies edited losslessly (an id above 2^53 stays exact).
  */
 import { matchOperation, type OperationId } from '../../../lib/contract.ts';
-import { parseLossless, stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { stringifyLossless, tryParseLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
 import { isProxyResponse } from '../../support/fault-proxy.ts';
 
@@ -36,13 +36,6 @@ export function petIdOf(request: ProxyRequest): string | undefined {
   return path.startsWith(`${BASE_PATH}/pets/`) ? decodeURIComponent(path.slice(`${BASE_PATH}/pets/`.length)) : undefined;
 }
 
-export function parseJson(text: string): LosslessValue | undefined {
-  try {
-    return parseLossless(text);
-  } catch {
-    return undefined;
-  }
-}
 
 export type JsonObject = { [key: string]: LosslessValue };
 
@@ -52,7 +45,7 @@ export function isObject(value: LosslessValue | undefined): value is JsonObject 
 
 /** The response with its JSON body replaced by `edit(body)`; left alone when the body is not JSON. */
 export function editJsonBody(response: ProxyResponse, edit: (body: LosslessValue) => LosslessValue): ProxyResponse {
-  const body = parseJson(response.body);
+  const body = tryParseLossless(response.body);
   return body === undefined ? response : { ...response, body: stringifyLossless(edit(body)) };
 }
 
@@ -63,7 +56,7 @@ export function eachPet(body: LosslessValue, edit: (pet: JsonObject) => JsonObje
 }
 
 export function isErrorBody(response: ProxyResponse): boolean {
-  return response.status >= 400 && isObject(parseJson(response.body));
+  return response.status >= 400 && isObject(tryParseLossless(response.body));
 }
 
 export function jsonResponse(status: number, body: LosslessValue, headers: Record<string, string> = {}): ProxyResponse {

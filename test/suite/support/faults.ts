@@ -5,13 +5,13 @@
  * for the right reason and no other.
  */
 import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
-import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { stringifyLossless, tryParseLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import { PLAN_IDS, type Quota } from '../../../lib/plans.ts';
 import { retryAfterMs } from '../../../lib/rate-limit-headers.ts';
 import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
 import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
 import { ruleTitle } from './run-suite.ts';
-import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, parseJson, pathOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
+import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, pathOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
 
 export interface Fault {
   /** Short, stable name for the table. */
@@ -123,7 +123,7 @@ export const FAULTS: readonly Fault[] = [
     proxy: () => ({
       request(request) {
         if (operationOf(request) !== 'createPet') return request;
-        const body = parseJson(request.body);
+        const body = tryParseLossless(request.body);
         if (!isObject(body) || body.status !== 'sold') return request;
         // Sent on as a value the upstream refuses, so the 400 is the server's own, headers and all.
         return { ...request, body: stringifyLossless({ ...body, status: 'sold-out' }) };
@@ -199,7 +199,7 @@ export const FAULTS: readonly Fault[] = [
         const bodies = await Promise.all(pages.map((page) => page.text()));
         if (first.status !== 200) return { status: first.status, headers: headersOf(first), body: bodies[0]! };
         const pets = bodies.flatMap((body) => {
-          const parsed = parseJson(body);
+          const parsed = tryParseLossless(body);
           return Array.isArray(parsed) ? parsed : [];
         });
         return { status: 200, headers: headersOf(first), body: stringifyLossless(pets.slice(0, limit)) };
@@ -229,7 +229,7 @@ export const FAULTS: readonly Fault[] = [
     proxy: () => ({
       request(request) {
         if (operationOf(request) !== 'createPet') return request;
-        const body = parseJson(request.body);
+        const body = tryParseLossless(request.body);
         if (!isObject(body) || ('name' in body && 'categoryId' in body)) return request;
         return { ...request, body: stringifyLossless({ name: 'unnamed', categoryId: 1, ...body }) };
       },
@@ -242,7 +242,7 @@ export const FAULTS: readonly Fault[] = [
     proxy: () => ({
       request(request) {
         if (operationOf(request) !== 'createPet') return request;
-        const body = parseJson(request.body);
+        const body = tryParseLossless(request.body);
         if (!isObject(body) || !('name' in body) || !('categoryId' in body)) return request;
         const categoryId = body.categoryId;
         const validCategory = (typeof categoryId === 'number' && Number.isInteger(categoryId)) || (typeof categoryId === 'bigint' && categoryId >= -(2n ** 63n) && categoryId < 2n ** 63n);
@@ -262,7 +262,7 @@ export const FAULTS: readonly Fault[] = [
     description: 'POST /pets with a missing, empty or malformed body creates a default pet instead of answering 400',
     proxy: () => ({
       request(request) {
-        if (operationOf(request) !== 'createPet' || parseJson(request.body) !== undefined) return request;
+        if (operationOf(request) !== 'createPet' || tryParseLossless(request.body) !== undefined) return request;
         return { ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body: '{"name":"unnamed","categoryId":1}' };
       },
     }),
@@ -283,7 +283,7 @@ export const FAULTS: readonly Fault[] = [
           if (operationOf(request) !== 'createPet') return response;
           const crowded = inFlight >= 3;
           inFlight--;
-          const body = parseJson(response.body);
+          const body = tryParseLossless(response.body);
           let edited = response;
           if (crowded && response.status === 201 && isObject(body) && body.id !== undefined) {
             // Every other answer in a crowd repeats the crowd's first id: a race on a shared counter.

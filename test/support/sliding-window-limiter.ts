@@ -4,8 +4,8 @@
  * it lets tests prove that nothing downstream (suite, load script, replay) depends on fixed windows.
  * It remembers the time of every admitted request for a day, so it is meant for tests, not for load.
  */
-import type { Quota } from '../lib/plans.ts';
-import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from './limiter.ts';
+import type { Quota } from '../../lib/plans.ts';
+import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
 
 export class SlidingWindowLimiter implements RateLimiter {
   private readonly admitted = new Map<string, number[]>();

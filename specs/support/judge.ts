@@ -70,6 +70,15 @@ export class RuleJudge {
     this.testInfo.annotations.push({ type: 'observation', description: `[${rule}] ${message}` });
   }
 
+  /**
+   * Records that part of a rule was not exercised by this run (too little data, read-only mode, a plan
+   * without a key): the rule is then reported "partly checked", never "pass". `what` names the part and why.
+   */
+  unchecked(what: string, rule: string = this.primary): void {
+    ruleById(rule);
+    this.testInfo.annotations.push({ type: 'unchecked', description: `[${rule}] ${what}` });
+  }
+
   /** Notes that a 429 was waited out (the report counts throttled tests). */
   throttled(message: string): void {
     this.testInfo.annotations.push({ type: 'throttled', description: message });

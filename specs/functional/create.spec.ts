@@ -1,6 +1,7 @@
 /** POST /pets (createPet): what a valid NewPet gets, and the 400 every bad body gets. */
 import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { Exchange } from '../support/exchange.ts';
+import { MALFORMED_BODIES } from '../support/exact-bodies.ts';
 import type { RuleJudge } from '../support/judge.ts';
 import { answer, errorCode, idOf, newPet, objectIn, PET_STATUSES, sameValue, show, type JsonObject } from '../support/pets.ts';
 import { CREATES, rule, test } from '../support/test.ts';
@@ -67,16 +68,8 @@ test(...rule('CREATE-3', 'a body with an invalid value is answered 400 with an E
   for (const [what, body] of INVALID) await expect400(check, () => api.createPet(body), what);
 });
 
-const MALFORMED: Array<[string, string | undefined]> = [
-  ['no body at all', undefined],
-  ['an empty body', ''],
-  ['a truncated JSON object', '{"name": "conformance", "categoryId": '],
-  ['text that is not JSON', 'name=conformance&categoryId=1'],
-  ['JSON with a trailing comma', '{"name": "conformance", "categoryId": 1,}'],
-];
-
 test(...rule('CREATE-4', 'a missing, empty or malformed JSON body is answered 400 with an Error'), async ({ api, check }) => {
-  for (const [what, body] of MALFORMED) {
+  for (const [what, body] of MALFORMED_BODIES) {
     await expect400(check, () => api.createPetRaw({ body, contentType: body === undefined ? undefined : 'application/json' }), what);
   }
 });

@@ -6,6 +6,7 @@
 import { schemaProblems } from '../../lib/contract.ts';
 import { operation } from '../../lib/contract.ts';
 import type { PetStoreClient } from '../support/client.ts';
+import { TRUNCATED_BODY } from '../support/exact-bodies.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { answer, existingPet, idOf, newPet, objectIn } from '../support/pets.ts';
 import { rule, test } from '../support/test.ts';
@@ -32,7 +33,7 @@ async function answersOfEveryKind(api: PetStoreClient, anonymous: PetStoreClient
 async function errorAnswers(api: PetStoreClient, anonymous: PetStoreClient): Promise<Exchange[]> {
   return [
     await api.createPet({ name: 'conformance' }),
-    await api.createPetRaw({ body: '{', contentType: 'application/json' }),
+    await api.createPetRaw({ body: TRUNCATED_BODY, contentType: 'application/json' }),
     await api.getPet(MISSING_PET),
     await anonymous.listPets(),
     await anonymous.createPet(newPet()),

@@ -53,7 +53,8 @@ export function playwrightTransport(context: APIRequestContext): Transport {
         response = await context.fetch(request.url, {
           method: request.method,
           headers: request.headers,
-          ...(request.body !== undefined ? { data: request.body } : {}),
+          // A string `data` with a JSON Content-Type is JSON-encoded when it does not parse: a Buffer goes out as written.
+          ...(request.body !== undefined ? { data: Buffer.from(request.body, 'utf8') } : {}),
           maxRedirects: 0,
           failOnStatusCode: false,
           timeout: REQUEST_TIMEOUT_MS,

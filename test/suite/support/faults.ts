@@ -565,6 +565,17 @@ export const FAULTS: readonly Fault[] = [
       response.status === 401 || response.status === 429 ? response : { ...errorBody(405, 'method_not_allowed', 'POST is not allowed on /v1/pets', response.headers), headers: { ...response.headers, 'content-type': 'application/json', allow: 'GET' } },
     ),
   },
+  // Issue 8: misses of a run whose data is too small or fresh, or whose request is not the one meant
+  {
+    id: 'malformed-body-500',
+    rule: 'CREATE-4',
+    alsoBreaks: ['RESP-1'],
+    tests: [ruleTitle('CREATE-4')],
+    description: 'a POST /pets body that is malformed JSON (truncated, a trailing comma, form text) is answered 500 instead of 400',
+    proxy: onOperation('createPet', (response, request) =>
+      response.status === 400 && request.body.length > 0 && tryParseLossless(request.body) === undefined ? errorBody(500, 'internal', 'Unexpected end of JSON input', response.headers) : response,
+    ),
+  },
 ];
 
 function headersOf(response: Response): Record<string, string> {

@@ -59,15 +59,6 @@ export function sameValue(sent: LosslessValue | undefined, got: LosslessValue | 
   return sent === got;
 }
 
-/** How many pets the list shows at most (up to 100), creating pets until it shows at least `count`, unless read-only. */
-export async function ensurePets(api: PetStoreClient, count: number, readOnly: boolean, query: Record<string, string> = {}): Promise<number> {
-  const seen = petsIn(await api.listPets({ ...query, limit: 100 }))?.length ?? 0;
-  if (seen >= count || readOnly) return seen;
-  const status = query.status;
-  await Promise.all(Array.from({ length: count - seen }, () => api.createPet(newPet(status ? { status } : {}))));
-  return petsIn(await api.listPets({ ...query, limit: 100 }))?.length ?? 0;
-}
-
 /** A pet that exists: one this test creates, or in a read-only run one the list shows. */
 export async function existingPet(api: PetStoreClient, readOnly: boolean): Promise<JsonObject | undefined> {
   if (!readOnly) {

@@ -1,7 +1,8 @@
 /** GET /pets/{petId} (getPet): found, not found, and ids beyond 2^53. */
 import { idText } from '../../lib/lossless-json.ts';
 import type { PetStoreClient } from '../support/client.ts';
-import { answer, existingPet, idOf, objectIn, petsIn, sameValue, show } from '../support/pets.ts';
+import { validators } from '../../lib/contract.ts';
+import { answer, existingPet, idOf, isObject, newPet, objectIn, PET_STATUSES, petsIn, sameValue, show, type JsonObject } from '../support/pets.ts';
 import { rule, test } from '../support/test.ts';
 
 const TWO_TO_53 = 2n ** 53n;
@@ -13,16 +14,40 @@ async function unusedId(api: PetStoreClient, candidates: readonly bigint[]): Pro
   return String(candidates.find((id) => !shown.has(String(id))) ?? candidates[0]);
 }
 
+/** The fields a Pet is compared on: every field of NewPet, and the id (extra fields are free to differ). */
+const PET_FIELDS = ['id', ...Object.keys((validators.NewPet.schema as { properties: Record<string, unknown> }).properties)];
+
+/** How many listed animals are looked up, spread over the page, so most have a newer and an older neighbour. */
+const LISTED_LOOKUPS = 5;
+
+/** Up to `count` items spread evenly over `items`, first and middle ones included. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  const picked = new Set(Array.from({ length: Math.min(count, items.length) }, (_, index) => Math.floor((index * items.length) / Math.min(count, items.length))));
+  return [...picked].map((index) => items[index]!);
+}
+
 test(...rule('GET-1', 'an existing id is answered 200 with that Pet, as it was created'), async ({ api, check, target }) => {
-  const pet = await existingPet(api, target.settings.readOnly);
-  const id = idOf(pet);
-  if (!check.expect(id !== undefined, 'expected a pet to look up: creating one (or listing one in a read-only run) gave none', { rule: 'CREATE-1' })) return;
-  const found = await api.getPet(id!);
-  if (!check.expect(found.response.status === 200, `expected 200 for pet ${id}, got ${answer(found)}`, { evidence: found })) return;
-  const got = objectIn(found);
-  for (const field of ['id', 'name', 'categoryId', 'status'] as const) {
-    if (pet![field] === undefined) continue;
-    check.expect(sameValue(pet![field], got?.[field]), `expected ${field} ${show(pet![field])} as created, got ${show(got?.[field])}`, { evidence: found });
+  // Animals created one after another: all but the last have a newer neighbour a wrong lookup could answer with.
+  const expected: JsonObject[] = [];
+  if (!target.settings.readOnly) {
+    for (const status of PET_STATUSES) {
+      const created = await api.createPet(newPet({ status, categoryId: 3 + expected.length }));
+      const pet = objectIn(created);
+      if (check.expect(created.response.status === 201 && idOf(pet) !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) expected.push(pet!);
+    }
+  }
+  const known = new Set(expected.map(idOf));
+  const listed = (petsIn(await api.listPets({ limit: 100 })) ?? []).filter((pet): pet is JsonObject => isObject(pet) && idOf(pet) !== undefined && !known.has(idOf(pet)));
+  expected.push(...spread(listed, LISTED_LOOKUPS));
+  if (expected.length < 2) check.unchecked(`lookups of animals other than the newest: only ${expected.length} animal could be created or listed`);
+  for (const pet of expected) {
+    const id = idOf(pet)!;
+    const found = await api.getPet(id);
+    if (!check.expect(found.response.status === 200, `expected 200 for pet ${id}, got ${answer(found)}`, { evidence: found })) continue;
+    const got = objectIn(found);
+    for (const field of PET_FIELDS.filter((name) => pet[name] !== undefined)) {
+      check.expect(sameValue(pet[field], got?.[field]), `expected pet ${id} with ${field} ${show(pet[field])} as created or listed, got ${show(got?.[field])}`, { evidence: found });
+    }
   }
 });
 

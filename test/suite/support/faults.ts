@@ -576,6 +576,20 @@ export const FAULTS: readonly Fault[] = [
       response.status === 400 && request.body.length > 0 && tryParseLossless(request.body) === undefined ? errorBody(500, 'internal', 'Unexpected end of JSON input', response.headers) : response,
     ),
   },
+  {
+    id: 'get-answers-neighbour',
+    rule: 'GET-1',
+    tests: [ruleTitle('GET-1')],
+    description: 'GET /pets/{petId} answers with the animal whose id is one higher, when there is one',
+    proxy: ({ upstreamBaseUrl }) => ({
+      async request(request) {
+        const id = operationOf(request) === 'getPet' ? petIdOf(request) : undefined;
+        if (id === undefined || !/^\d+$/.test(id)) return request;
+        const neighbour = await fetch(`${upstreamBaseUrl}/pets/${BigInt(id) + 1n}`, { headers: { authorization: request.headers.authorization ?? '' } });
+        return neighbour.status === 200 ? { status: 200, headers: headersOf(neighbour), body: await neighbour.text() } : request;
+      },
+    }),
+  },
 ];
 
 function headersOf(response: Response): Record<string, string> {

@@ -1,7 +1,7 @@
 /** GET /pets (listPets): the status filter, the page size and the shape of a list. */
-import { answer, errorCode, idOf, isObject, PET_STATUSES, petsIn, show } from '../support/pets.ts';
+import { answer, errorCode, idOf, isObject, newPet, PET_STATUSES, petsIn, show } from '../support/pets.ts';
 import { ensurePets, growStore } from '../support/store-growth.ts';
-import { rule, test } from '../support/test.ts';
+import { CREATES, rule, test } from '../support/test.ts';
 
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
@@ -61,6 +61,22 @@ test(...rule('LIST-6', 'when more animals match than the page size, the page is 
     check.expect(pets.length === size, `expected a full page of ${size} with ${asked} (at least ${known} animals exist), got ${pets.length}`, { evidence: list });
   }
   if (known <= 1) check.observe('the store shows at most one animal, so no page could be expected to be full');
+});
+
+test(...rule('LIST-7', 'an animal just created is in every list by its status that is not full', { tag: [CREATES] }), async ({ api, check }) => {
+  for (const status of PET_STATUSES) {
+    const created = await api.createPet(newPet({ status }));
+    const id = idOf(created.json);
+    if (!check.expect(created.response.status === 201 && id !== undefined, `expected a ${status} animal to be created, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) continue;
+    const list = await api.listPets({ status, limit: MAX_PAGE });
+    const pets = petsIn(list);
+    if (pets === undefined) continue;
+    if (pets.length >= MAX_PAGE) {
+      check.unchecked(`that a created ${status} animal is listed: ${pets.length} ${status} animals fill the page, so pet ${id} may rightly be on another`);
+      continue;
+    }
+    check.expect(pets.some((pet) => idOf(pet) === id), `expected pet ${id}, created ${status}, in the list of ${pets.length} ${status} animals (fewer than the limit ${MAX_PAGE}), but it is not there`, { evidence: list });
+  }
 });
 
 const OUT_OF_RANGE = ['101', '1000', '2147483648', '0', '-1', 'abc', '1.5', ''];

@@ -590,7 +590,33 @@ export const FAULTS: readonly Fault[] = [
       },
     }),
   },
+  {
+    id: 'list-frozen-at-start',
+    rule: 'LIST-7',
+    tests: [ruleTitle('LIST-7')],
+    description: 'GET /pets never shows an animal created after the server started: it keeps listing only the animals it began with',
+    proxy: () => {
+      const createdSince = new Set<string>();
+      return {
+        response(response, request) {
+          const operation = operationOf(request);
+          if (operation === 'createPet' && response.status === 201) {
+            const id = petIdText(tryParseLossless(response.body));
+            if (id !== undefined) createdSince.add(id);
+          }
+          if (operation !== 'listPets' || response.status !== 200) return response;
+          return editJsonBody(response, (body) => (Array.isArray(body) ? body.filter((pet) => !createdSince.has(petIdText(pet) ?? '')) : body));
+        },
+      };
+    },
+  },
 ];
+
+/** A pet's id as text, when it is an integer. */
+function petIdText(pet: LosslessValue | undefined): string | undefined {
+  const id = isObject(pet) ? pet.id : undefined;
+  return typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
+}
 
 function headersOf(response: Response): Record<string, string> {
   const headers: Record<string, string> = {};

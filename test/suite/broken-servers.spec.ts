@@ -42,6 +42,7 @@ const GROUPS: readonly FaultGroup[] = [
   { name: 'plan-days', faults: ['free-1001-per-day', 'pro-gets-free-limits'], quotaTests: true },
   // A fresh store, as the bundled server starts with: no fault may hide behind data other tests made.
   { name: 'fresh-store', faults: ['malformed-body-500', 'limit-not-capped', 'get-answers-neighbour', 'list-frozen-at-start'], seedPets: 3 },
+  { name: 'fresh-store-pages', faults: ['limit-100-gives-101'], seedPets: 3 },
 ];
 
 test('every MUST rule of the service has a broken server, and every broken server runs', () => {

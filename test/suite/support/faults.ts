@@ -191,18 +191,7 @@ export const FAULTS: readonly Fault[] = [
         const query = queryOf(request);
         const limit = Number(query.get('limit') ?? 'NaN');
         if (!Number.isInteger(limit) || limit <= 100 || query.has('status')) return request;
-        // One page per status gives up to 300 distinct animals: more than the cap, as a server without one would.
-        const pages = await Promise.all(
-          ['available', 'pending', 'sold'].map((status) => fetch(`${upstreamBaseUrl}/pets?status=${status}&limit=100`, { headers: { authorization: request.headers.authorization ?? '' } })),
-        );
-        const first = pages[0]!;
-        const bodies = await Promise.all(pages.map((page) => page.text()));
-        if (first.status !== 200) return { status: first.status, headers: headersOf(first), body: bodies[0]! };
-        const pets = bodies.flatMap((body) => {
-          const parsed = tryParseLossless(body);
-          return Array.isArray(parsed) ? parsed : [];
-        });
-        return { status: 200, headers: headersOf(first), body: stringifyLossless(pets.slice(0, limit)) };
+        return longList(upstreamBaseUrl, request, limit);
       },
     }),
   },
@@ -610,7 +599,37 @@ export const FAULTS: readonly Fault[] = [
       };
     },
   },
+  {
+    id: 'limit-100-gives-101',
+    rule: 'LIST-3',
+    tests: [ruleTitle('LIST-3', 'with limit=100')],
+    description: 'GET /pets?limit=100 returns 101 animals when the store holds more than 100 (an off-by-one at the top of the range)',
+    proxy: ({ upstreamBaseUrl }) => ({
+      request(request) {
+        const query = queryOf(request);
+        return operationOf(request) === 'listPets' && query.get('limit') === '100' && !query.has('status') ? longList(upstreamBaseUrl, request, 101) : request;
+      },
+    }),
+  },
 ];
+
+/**
+ * A list of up to `size` animals, more than the upstream's cap allows: one page per status gives up to 300
+ * distinct animals, as a server without a cap would answer.
+ */
+async function longList(upstreamBaseUrl: string, request: ProxyRequest, size: number): Promise<ProxyResponse> {
+  const pages = await Promise.all(
+    ['available', 'pending', 'sold'].map((status) => fetch(`${upstreamBaseUrl}/pets?status=${status}&limit=100`, { headers: { authorization: request.headers.authorization ?? '' } })),
+  );
+  const first = pages[0]!;
+  const bodies = await Promise.all(pages.map((page) => page.text()));
+  if (first.status !== 200) return { status: first.status, headers: headersOf(first), body: bodies[0]! };
+  const pets = bodies.flatMap((body) => {
+    const parsed = tryParseLossless(body);
+    return Array.isArray(parsed) ? parsed : [];
+  });
+  return { status: 200, headers: headersOf(first), body: stringifyLossless(pets.slice(0, size)) };
+}
 
 /** A pet's id as text, when it is an integer. */
 function petIdText(pet: LosslessValue | undefined): string | undefined {

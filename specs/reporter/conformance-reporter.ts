@@ -11,6 +11,7 @@ import { catalogue } from '../../lib/rules.ts';
 import { renderReport } from './report-html.ts';
 import { redactDeep, reportRedactor } from './report-redaction.ts';
 import { finishedRecord, plannedRecord, type TestRecord } from './test-records.ts';
+import { exitCodeFor } from './exit-code.ts';
 import { buildReport, type RunMetadata } from './verdicts.ts';
 
 export interface ConformanceReporterOptions {
@@ -59,8 +60,14 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(path.join(folder, 'conformance.json'), redactor.text(`${JSON.stringify(report, null, 2)}\n`));
     writeFileSync(path.join(folder, 'index.html'), redactor.text(renderReport(report)));
     if (this.options.announce !== false) {
-      process.stdout.write(`\nConformance: ${report.verdict.headline}\nReport: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+      const partly = report.verdict.partlyCheckedMust.map(({ rule, reason, setting }) => `  ${rule} partly checked: ${reason}${setting ? ` (to check it: ${setting})` : ''}\n`);
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
     }
+    const code = exitCodeFor(report.verdict.state, result.status, process.env);
+    // Playwright ends with process.exit(its own code); Node emits 'exit' first and then exits with process.exitCode.
+    process.once('exit', () => {
+      process.exitCode = code;
+    });
   }
 
   printsToStdio(): boolean {

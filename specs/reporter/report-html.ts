@@ -5,7 +5,7 @@ import { verdictChart, verdictLegend } from './verdict-chart.ts';
 import type { Evidence, TestOutcome } from './test-records.ts';
 import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from './verdicts.ts';
 
-const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', observed: 'info', skipped: 'muted', 'not-run': 'muted' };
+const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partial', observed: 'info', skipped: 'muted', 'not-run': 'muted' };
 const STATE_CLASS = { conforming: 'pass', 'not-conforming': 'fail', incomplete: 'warn' } as const;
 const OUTCOME_MARK: Record<TestOutcome, [string, string]> = {
   passed: ['✓', 'pass'],
@@ -62,6 +62,9 @@ function verdictBlock(report: ConformanceReport): Html {
   const items: Html[] = [];
   if (verdict.failedMust.length > 0) items.push(html`<li>Failing MUST rules: ${ruleLinks(verdict.failedMust)}</li>`);
   for (const [reason, rules] of groupByReason(verdict.skippedMust)) items.push(html`<li>MUST ${rules.length === 1 ? 'rule' : 'rules'} ${ruleLinks(rules)} not checked: ${short(reason)}</li>`);
+  for (const { rule, reason, setting } of verdict.partlyCheckedMust) {
+    items.push(html`<li>MUST rule ${ruleLinks([rule])} partly checked: ${short(reason)}${setting ? html` <span class="muted">(to check it: <code>${setting}</code>)</span>` : ''}</li>`);
+  }
   if (verdict.warnedShould.length > 0) items.push(html`<li>SHOULD rules with warnings: ${ruleLinks(verdict.warnedShould)}</li>`);
   const skipped = skippedTests(verdict.partiallySkipped);
   if (skipped.length > 0) {
@@ -233,6 +236,7 @@ header .target { margin: 4px 0 12px; font-size: 15px; } header .badge { margin-l
 .facts { display: flex; flex-wrap: wrap; gap: 8px 28px; margin: 0; } .facts div { min-width: 120px; }
 .facts dt { color: var(--muted); font-size: 12px; } .facts dd { margin: 0; font-weight: 500; }
 .verdict { border-left: 6px solid; } .verdict.pass { border-color: var(--pass); } .verdict.fail { border-color: var(--fail); } .verdict.warn { border-color: var(--warn); }
+.partial { color: #8250df; } .badge.partial { background: #8250df; color: #fff; } .card .n.partial { color: #8250df; }
 .verdict-notes { font-size: 14px; font-weight: 400; margin: 8px 0 0; padding-left: 20px; color: #1f2328; }
 .verdict a, .notes a { color: inherit; }
 .cards .card { min-width: 100px; } .card .n.muted { color: var(--muted); } .card .n.info { color: var(--info); }

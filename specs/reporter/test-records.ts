@@ -4,7 +4,7 @@
  * reports reads exactly like a report written live.
  *
  * The protocol the suite follows: the title starts `<RULE-ID> <LEVEL> `; annotations {type: 'rule'} cite
- * rules (the first is the primary one), {type: 'warning'} and {type: 'observation'} carry `[ID] text`,
+ * rules (the first is the primary one), {type: 'warning'}, {type: 'observation'} and {type: 'unchecked'} carry `[ID] text`,
  * {type: 'throttled'} says a 429 was waited out; an error message names the rule it breaks as `[ID]`;
  * an `evidence` attachment holds {rule, request, response, curl}.
  */
@@ -52,6 +52,8 @@ export interface TestRecord {
   skipReason: string | undefined;
   warnings: RuleNote[];
   observations: RuleNote[];
+  /** Parts of rules the test could not exercise, and why (`check.unchecked`). */
+  unchecked: RuleNote[];
   throttled: string[];
   failures: Failure[];
   evidence: Evidence[];
@@ -82,6 +84,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     skipReason: undefined,
     warnings: [],
     observations: [],
+    unchecked: [],
     throttled: [],
     failures: [],
     evidence: [],
@@ -107,6 +110,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     skipReason: outcome === 'skipped' ? skipReason(annotations) : undefined,
     warnings: notes('warning'),
     observations: notes('observation'),
+    unchecked: notes('unchecked'),
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
     failures: outcome === 'failed' ? failures(result, primary) : [],
     evidence: evidenceOf(result, primary),

@@ -6,6 +6,7 @@ export const VERDICT_COLOURS: Record<RuleVerdict, string> = {
   pass: '#1a7f37',
   fail: '#cf222e',
   warn: '#bf8700',
+  'partly-checked': '#8250df',
   observed: '#0969da',
   skipped: '#8c959f',
   'not-run': '#d1d9e0',

@@ -6,7 +6,8 @@
 import { LEVELS, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
 import type { Evidence, TestOutcome, TestRecord } from './test-records.ts';
 
-export const VERDICTS = ['pass', 'fail', 'warn', 'observed', 'skipped', 'not-run'] as const;
+/** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
+export const VERDICTS = ['pass', 'fail', 'warn', 'partly-checked', 'observed', 'skipped', 'not-run'] as const;
 export type RuleVerdict = (typeof VERDICTS)[number];
 export type VerdictCounts = Record<RuleVerdict, number>;
 
@@ -41,6 +42,8 @@ export interface RuleRow {
   observations: TestNote[];
   /** Tests of this rule that were skipped while others ran. */
   skippedTests: TestNote[];
+  /** Parts of the rule that tests which ran could not exercise, and why. */
+  unchecked: TestNote[];
   evidence: Array<Evidence & { test: string }>;
   throttledTests: number;
 }
@@ -71,6 +74,8 @@ export interface RunVerdict {
   headline: string;
   failedMust: string[];
   skippedMust: Array<{ rule: string; reason: string }>;
+  /** MUST rules that held where checked but were not checked whole: what was left out, and the setting that would check it. */
+  partlyCheckedMust: Array<{ rule: string; reason: string; setting?: string }>;
   partiallySkipped: Array<{ rule: string; tests: TestNote[] }>;
   warnedShould: string[];
   notes: string[];
@@ -101,7 +106,7 @@ export interface ConformanceReport {
 }
 
 export function emptyCounts(): VerdictCounts {
-  return { pass: 0, fail: 0, warn: 0, observed: 0, skipped: 0, 'not-run': 0 };
+  return { pass: 0, fail: 0, warn: 0, 'partly-checked': 0, observed: 0, skipped: 0, 'not-run': 0 };
 }
 
 export function buildReport(records: readonly TestRecord[], catalogue: Readonly<RulesCatalogue>, meta: RunMetadata, run: RunInfo): ConformanceReport {
@@ -130,7 +135,7 @@ export function buildReport(records: readonly TestRecord[], catalogue: Readonly<
     gitCommit: meta.gitCommit,
     rulesHash: meta.rulesHash,
     run,
-    verdict: runVerdict(rows, records, run),
+    verdict: runVerdict(rows, records, run, meta),
     counts,
     throttling: records.flatMap((record) => record.throttled.map((text) => ({ test: record.fullTitle, text }))),
     rules: rows,
@@ -145,6 +150,7 @@ function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
   );
   const warnings = notesFor(records, rule.id, 'warnings');
   const observations = notesFor(records, rule.id, 'observations');
+  const unchecked = notesFor(records, rule.id, 'unchecked');
   const naming = records.filter(
     (record) =>
       !record.rules.includes(rule.id) &&
@@ -157,7 +163,11 @@ function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
   let verdict: RuleVerdict;
   let reason: string | undefined;
   if (failures.length > 0) verdict = 'fail';
-  else if (ran.some((record) => record.outcome === 'passed')) verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : 'pass';
+  else if (ran.some((record) => record.outcome === 'passed')) {
+    const partly = unchecked.length > 0 || skipped.length > 0;
+    verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : partly ? 'partly-checked' : 'pass';
+    if (partly && rule.level !== 'GAP') reason = `left unchecked: ${[...unchecked.map((note) => note.text), ...skipped.map((record) => `${record.fullTitle} (skipped: ${record.skipReason ?? 'skipped'})`)].join('; ')}`;
+  }
   else if (ran.length > 0) {
     verdict = 'not-run';
     const blockers = [...new Set(ran.flatMap((record) => record.failures.flatMap((failure) => failure.rules)))];
@@ -184,6 +194,7 @@ function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
     warnings,
     observations,
     skippedTests: verdict === 'skipped' ? [] : skipped.map((record) => ({ test: record.fullTitle, text: record.skipReason ?? 'skipped' })),
+    unchecked,
     evidence: [...citing, ...naming]
       .filter((record) => failedTests.has(record.fullTitle) || warnings.some((note) => note.test === record.fullTitle))
       .flatMap((record) => record.evidence.filter((item) => item.rule === rule.id).map((item) => ({ ...item, test: record.fullTitle }))),
@@ -197,7 +208,7 @@ function notRunReason(rule: Rule, citing: readonly TestRecord[]): string {
   return 'no test in this run cites it';
 }
 
-function notesFor(records: readonly TestRecord[], rule: string, kind: 'warnings' | 'observations'): TestNote[] {
+function notesFor(records: readonly TestRecord[], rule: string, kind: 'warnings' | 'observations' | 'unchecked'): TestNote[] {
   return records.flatMap((record) =>
     record.outcome === 'skipped' ? [] : record[kind].filter((note) => note.rule === rule).map((note) => ({ test: record.fullTitle, text: note.text })),
   );
@@ -207,12 +218,18 @@ function ruleTest(record: TestRecord, cites: boolean): RuleTest {
   return { title: record.fullTitle, file: record.file, line: record.line, project: record.project, outcome: record.outcome, cites };
 }
 
-function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], run: RunInfo): RunVerdict {
+function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], run: RunInfo, meta: RunMetadata): RunVerdict {
   const mustRows = rows.filter((row) => row.level === 'MUST' && row.subject === 'service');
   const failedMust = mustRows.filter((row) => row.verdict === 'fail').map((row) => row.id);
   const skippedMust = mustRows
     .filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run')
     .map((row) => ({ rule: row.id, reason: row.reason ?? row.verdict }));
+  const partlyCheckedMust = mustRows
+    .filter((row) => row.verdict === 'partly-checked')
+    .map((row) => {
+      const setting = settingThatChecks(row.reason ?? '', meta);
+      return { rule: row.id, reason: row.reason ?? 'partly checked', ...(setting ? { setting } : {}) };
+    });
   const partiallySkipped = rows.filter((row) => row.skippedTests.length > 0).map((row) => ({ rule: row.id, tests: row.skippedTests }));
   const warnedShould = rows.filter((row) => row.level === 'SHOULD' && row.verdict === 'warn').map((row) => row.id);
   const notes: string[] = [];
@@ -225,17 +242,32 @@ function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], ru
   if (failedMust.length > 0) {
     state = 'not-conforming';
     headline = `Not conforming: ${failedMust.length} MUST rule${plural(failedMust.length)} fail${failedMust.length === 1 ? 's' : ''} (${failedMust.join(', ')})`;
-  } else if (skippedMust.length > 0 || run.status === 'interrupted' || run.status === 'timedout') {
+  } else if (skippedMust.length > 0 || partlyCheckedMust.length > 0 || run.status === 'interrupted' || run.status === 'timedout') {
     state = 'incomplete';
+    const missing = [
+      ...(skippedMust.length > 0 ? [`${skippedMust.length} MUST rule${plural(skippedMust.length)} not checked (${skippedMust.map((s) => s.rule).join(', ')})`] : []),
+      ...(partlyCheckedMust.length > 0 ? [`${partlyCheckedMust.length} MUST rule${plural(partlyCheckedMust.length)} partly checked (${partlyCheckedMust.map((s) => s.rule).join(', ')})`] : []),
+    ];
     headline =
-      skippedMust.length > 0
-        ? `Not certified: ${skippedMust.length} MUST rule${plural(skippedMust.length)} not checked (${skippedMust.map((s) => s.rule).join(', ')}); a run that skips a MUST rule cannot be called conforming`
+      missing.length > 0
+        ? `Not certified: ${missing.join(' and ')}; a run that leaves part of a MUST rule unchecked cannot be called conforming`
         : 'Not certified: the run did not finish';
   } else {
     state = 'conforming';
     headline = `Conforming at MUST level: all ${mustRows.length} MUST rules hold`;
   }
-  return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partiallySkipped, warnedShould, notes };
+  return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partlyCheckedMust, partiallySkipped, warnedShould, notes };
+}
+
+/**
+ * The one setting that would have checked what a reason says was left out: a variable the reason names
+ * (skip messages name the one to set), else leaving read-only mode when the run was read-only.
+ */
+function settingThatChecks(reason: string, meta: RunMetadata): string | undefined {
+  const named = /PETSTORE_[A-Z_]+(?:=1\b)?/.exec(reason)?.[0];
+  if (named && !named.startsWith('PETSTORE_READ_ONLY')) return named;
+  if (meta.readOnly || named) return 'unset PETSTORE_READ_ONLY';
+  return undefined;
 }
 
 function protocolProblems(records: readonly TestRecord[], catalogue: Readonly<RulesCatalogue>): string[] {

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
 import type { TestRecord } from '../../specs/reporter/test-records.ts';
+import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
 import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';
 import { CHROMIUM_PATH, launchChromium } from '../support/chromium.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
@@ -22,10 +23,14 @@ const OUT = path.join(VARIANTS_OUTPUT, 'report-sample');
 const SAMPLE_KEY = 'sample-secret-pro-key-5e1f';
 const execFileAsync = promisify(execFile);
 
+/** The environment less Playwright's own variables and every PETSTORE_ setting of this run. */
+function cleanEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PW_|PLAYWRIGHT_|TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PETSTORE_)/.test(name)));
+}
+
 async function playwright(args: string[], env: Record<string, string>): Promise<void> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PW_|PLAYWRIGHT_|TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PETSTORE_)/.test(name)));
   // The sample fails on purpose, so a non-zero exit is expected; what it writes is checked instead.
-  await execFileAsync(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: REPO_ROOT, env: { ...clean, PETSTORE_API_KEY_PRO: SAMPLE_KEY, ...env } }).catch(() => undefined);
+  await execFileAsync(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: REPO_ROOT, env: { ...cleanEnv(), PETSTORE_API_KEY_PRO: SAMPLE_KEY, ...env } }).catch(() => undefined);
 }
 
 function readReport(folder: string): ConformanceReport {
@@ -52,7 +57,8 @@ test.describe.serial('a run with known outcomes', () => {
     expect(row(report, 'AUTH-6').verdict).toBe('warn');
     expect(row(report, 'LIST-GAP-3')).toMatchObject({ verdict: 'observed', observations: [{ text: 'newest first' }] });
     expect(row(report, 'CREATE-4')).toMatchObject({ verdict: 'skipped', reason: 'PETSTORE_READ_ONLY=1 leaves out the tests that create data' });
-    expect(row(report, 'GET-1')).toMatchObject({ verdict: 'pass', skippedTests: [{ text: 'needs PETSTORE_API_KEY_PRO' }] });
+    expect(row(report, 'GET-1'), 'a rule with a test skipped is not a pass').toMatchObject({ verdict: 'partly-checked', skippedTests: [{ text: 'needs PETSTORE_API_KEY_PRO' }] });
+    expect(row(report, 'LIST-3')).toMatchObject({ verdict: 'partly-checked', unchecked: [{ text: 'limit=100 with more than 100 animals: the store shows 21' }] });
     expect(report.verdict.partiallySkipped.map((item) => item.rule)).toEqual(['GET-1']);
     expect(row(report, 'ERR-3')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('binds clients') });
     expect(report.counts.throttledTests).toBe(1);
@@ -118,7 +124,7 @@ function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<Tes
   return {
     id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
     rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
-    warnings: [], observations: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], evidence: [], ...extra,
+    warnings: [], observations: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], evidence: [], ...extra,
   };
 }
 
@@ -141,4 +147,42 @@ test('a run is conforming only when every MUST rule of the service was checked a
 
   const mustFails = allPass.map((item) => (item.rules[0] === 'LIST-1' ? record('LIST-1', 'failed') : item));
   expect(buildReport(mustFails, catalogue, META, RUN).verdict).toMatchObject({ state: 'not-conforming', failedMust: ['LIST-1'] });
+});
+
+test('a MUST rule held where checked but not checked whole is "partly checked", and the run is not certified, naming the setting', () => {
+  const allPass = serviceRules.map((rule) => record(rule.id, 'passed'));
+  const dayLeftOut = [...allPass, record('PLAN-BUSINESS', 'skipped', { skipReason: 'estimated 165 s exceeds PETSTORE_QUOTA_BUDGET_SECONDS=60; raise it to run this test' })];
+  const report = buildReport(dayLeftOut, catalogue, META, RUN);
+  expect(report.rules.find((rule) => rule.id === 'PLAN-BUSINESS')?.verdict).toBe('partly-checked');
+  expect(report.verdict).toMatchObject({ state: 'incomplete', partlyCheckedMust: [{ rule: 'PLAN-BUSINESS', setting: 'PETSTORE_QUOTA_BUDGET_SECONDS' }] });
+  expect(report.verdict.headline).toContain('1 MUST rule partly checked (PLAN-BUSINESS)');
+
+  const smallStore = allPass.map((item) => (item.rules[0] === 'LIST-4' ? { ...item, unchecked: [{ rule: 'LIST-4', text: 'the store shows 6 animals and a read-only run creates none' }] } : item));
+  expect(buildReport(smallStore, catalogue, { ...META, readOnly: true }, RUN).verdict).toMatchObject({
+    state: 'incomplete',
+    partlyCheckedMust: [{ rule: 'LIST-4', reason: expect.stringContaining('store shows 6'), setting: 'unset PETSTORE_READ_ONLY' }],
+  });
+});
+
+test('the exit code says the verdict: 0 conforming, 1 not conforming, 3 not certified (0 when accepted)', () => {
+  expect(exitCodeFor('conforming', 'passed', {})).toBe(0);
+  expect(exitCodeFor('conforming', 'failed', {}), 'a test that failed outside every MUST rule still fails the job').toBe(1);
+  expect(exitCodeFor('not-conforming', 'failed', { PETSTORE_ACCEPT_NOT_CERTIFIED: '1' })).toBe(1);
+  expect(exitCodeFor('incomplete', 'passed', {})).toBe(3);
+  expect(exitCodeFor('incomplete', 'timedout', {})).toBe(3);
+  expect(exitCodeFor('incomplete', 'passed', { PETSTORE_ACCEPT_NOT_CERTIFIED: '1' })).toBe(0);
+});
+
+test('a conformance run exits with the verdict\'s code: 3 for a --grep that leaves MUST rules out, 0 when that is accepted', async () => {
+  test.setTimeout(60_000);
+  const run = (env: Record<string, string>) =>
+    execFileAsync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--grep', 'VER-1', '--reporter=./specs/reporter/conformance-reporter.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...cleanEnv(), PETSTORE_CONFORMANCE_REPORT_DIR: path.join(OUT, 'exit-code'), ...env },
+    }).then(
+      () => 0,
+      (error: { code?: number }) => error.code ?? -1,
+    );
+  expect(await run({})).toBe(3);
+  expect(await run({ PETSTORE_ACCEPT_NOT_CERTIFIED: '1' })).toBe(0);
 });

@@ -32,6 +32,11 @@ const SLIDING_TIME_SCALE = 10;
 /** Skips a legitimate server may cause: only the daily-quota tests, which this run leaves out on purpose. */
 const EXPECTED_SKIP = /PETSTORE_QUOTA_TESTS/;
 const SEEDED_PETS = 5_000;
+/**
+ * Conforming, or "Not certified" (3): these runs leave the daily quotas out, so the plan rules are only partly
+ * checked, and with 5,000 pets no list by status is short enough to show that a new animal is in it (LIST-7).
+ */
+const ACCEPTED_EXIT_CODES = [0, 3];
 
 const STORE_AND_LIMITER: readonly LegitimateVariant[] = [
   { id: 'newest-first', description: 'lists animals newest first', freedom: 'no order is documented (LIST-GAP-3)' },
@@ -101,7 +106,7 @@ async function judgeVariantRun(name: string, variants: readonly LegitimateVarian
     description: variant.description,
     freedom: variant.freedom,
     run: name,
-    passed: problems.length === 0 && run.exitCode === 0,
+    passed: problems.length === 0 && ACCEPTED_EXIT_CODES.includes(run.exitCode),
     tests: counts,
     failures: problems,
     runSeconds: run.durationMs / 1000,
@@ -110,5 +115,5 @@ async function judgeVariantRun(name: string, variants: readonly LegitimateVarian
   await testInfo.attach(`variants-${name}.md`, { body: recordRows('variants', name, rows), contentType: 'text/markdown' });
   expect(run.tests.length, 'the suite ran no test').toBeGreaterThan(50);
   expect(problems, `a legitimate server must pass every test it can run (${(run.durationMs / 1000).toFixed(1)} s)`).toEqual([]);
-  expect(run.exitCode).toBe(0);
+  expect(ACCEPTED_EXIT_CODES, `exit ${run.exitCode}: only "Conforming" (0) or "Not certified" (3) fits a run that fails nothing`).toContain(run.exitCode);
 }

@@ -33,6 +33,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: settings.bundled ? 30_000 : 180_000,
+  // A hostile target (slow answers, endless 429s) cannot hold a run: it stops here, and the verdict says so.
+  globalTimeout: settings.runTimeoutSeconds * 1000,
   outputDir: 'test-results/conformance',
   reporter: reporters,
   globalSetup: './specs/support/global-setup.ts',

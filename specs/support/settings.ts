@@ -19,6 +19,8 @@ export interface SuiteSettings {
   freshKeys: boolean;
   /** PETSTORE_QUOTA_BUDGET_SECONDS: a daily-quota test whose estimated cost exceeds this is skipped. */
   quotaBudgetSeconds: number;
+  /** PETSTORE_RUN_TIMEOUT_SECONDS: however the target behaves, the run stops then and gives its verdict. */
+  runTimeoutSeconds: number;
 }
 
 /** Every minute window lasts one second and a day 24 minutes on the bundled server. */
@@ -29,6 +31,9 @@ export const DEFAULT_QUOTA_BUDGET_SECONDS = 60;
  * by the test's own estimate) included. Against another target the budget stays the user's choice.
  */
 export const BUNDLED_QUOTA_BUDGET_SECONDS = 300;
+/** The bound on a whole run: every daily quota within its budget, and the rest of the suite, with room. */
+export const DEFAULT_RUN_TIMEOUT_SECONDS = 1_800;
+export const BUNDLED_RUN_TIMEOUT_SECONDS = 600;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,6 +42,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
   const baseUrl = baseUrlFromEnv(env as NodeJS.ProcessEnv);
   const quotaBudgetSeconds = positiveNumber(env, 'PETSTORE_QUOTA_BUDGET_SECONDS', baseUrl === undefined ? BUNDLED_QUOTA_BUDGET_SECONDS : DEFAULT_QUOTA_BUDGET_SECONDS);
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');
+  const runTimeoutSeconds = positiveNumber(env, 'PETSTORE_RUN_TIMEOUT_SECONDS', baseUrl === undefined ? BUNDLED_RUN_TIMEOUT_SECONDS : DEFAULT_RUN_TIMEOUT_SECONDS);
   if (baseUrl !== undefined) {
     return {
       baseUrl,
@@ -46,6 +52,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
       quotaTests: flag(env, 'PETSTORE_QUOTA_TESTS'),
       freshKeys: flag(env, 'PETSTORE_FRESH_KEYS'),
       quotaBudgetSeconds,
+      runTimeoutSeconds,
     };
   }
   if (bundledPort === undefined) throw new Error('PETSTORE_BASE_URL is unset and no bundled server port was chosen');
@@ -57,6 +64,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
     quotaTests: true,
     freshKeys: true,
     quotaBudgetSeconds,
+    runTimeoutSeconds,
   };
 }
 

@@ -47,3 +47,8 @@ test('the workflow gives the suite its keys from secrets, keeps production read-
   const commands = Object.keys(workflow.jobs).map(runs).join('\n');
   expect(commands, 'API tests need no browser').not.toMatch(/playwright install/);
 });
+
+test('the merge job turns the verdict into its exit code, and only production accepts "Not certified"', () => {
+  expect(runs('report')).toContain('npx playwright merge-reports --config playwright.config.ts');
+  expect(workflow.jobs.report?.env?.PETSTORE_ACCEPT_NOT_CERTIFIED).toBe("${{ matrix.target == 'production' && '1' || '0' }}");
+});

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { inChromium } from '../support/chromium.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { closedPort } from '../support/closed-port.ts';
 
@@ -77,8 +77,7 @@ test('a run against the bundled server passes, writes summary.json and a report 
   }
   expect(page).not.toContain('<script');
 
-  const browser = await launchChromium();
-  try {
+  await inChromium(async (browser) => {
     const tab = await browser.newPage();
     const problems: string[] = [];
     tab.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
@@ -88,9 +87,7 @@ test('a run against the bundled server passes, writes summary.json and a report 
     await expect(tab.locator('.plan').first()).toContainText('quota held');
     expect(await tab.locator('section.key svg').count()).toBe(6);
     expect(problems).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('a target that admits limit+1 makes the run fail with exit code 1, naming PLAN-FREE', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer, type SpawnedServer } from '../../reference-server/spawn.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { inChromium } from '../support/chromium.ts';
 import { startFaultProxy, type ExchangeTransform, type FaultProxy } from '../support/fault-proxy.ts';
 import { DEMO_KEY_ENV, cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';
 
@@ -64,8 +64,7 @@ test('violations and differences are named by exchange and rule, and fail the re
     expect(result.stdout).toMatch(/FAIL: \d+ exchange/);
 
     // The report a reviewer opens: verdict first, the broken exchanges open with their evidence highlighted.
-    const browser = await launchChromium();
-    try {
+    await inChromium(async (browser) => {
       const page = await browser.newPage();
       await page.goto(`file://${join(reports, 'index.html')}`);
       await expect(page.locator('.verdict')).toContainText('Replay failed: 2 exchange(s) break the contract');
@@ -75,9 +74,7 @@ test('violations and differences are named by exchange and rule, and fail the re
       const different = page.locator('details.exchange', { hasText: 'GET /pets/999999' });
       await expect(different.locator('mark').first()).toContainText('"message"');
       await expect(different.locator('td.replayed')).toContainText('nothing under id');
-    } finally {
-      await browser.close();
-    }
+    });
   } finally {
     await target.close();
   }

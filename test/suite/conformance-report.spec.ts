@@ -4,7 +4,7 @@
  * rendered in Chromium. The verdict for the run is checked on made-up records.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -12,7 +12,7 @@ import { catalogue } from '../../lib/rules.ts';
 import type { TestRecord } from '../../specs/reporter/test-records.ts';
 import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
 import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';
-import { CHROMIUM_PATH, launchChromium } from '../support/chromium.ts';
+import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { findSecrets } from './support/find-secrets.ts';
 import { VARIANTS_OUTPUT } from './support/run-suite.ts';
@@ -94,7 +94,7 @@ test.describe.serial('a run with known outcomes', () => {
   });
 
   test('the HTML report renders in Chromium, fetches nothing, and leads with the verdict', async ({}, testInfo) => {
-    test.skip(!existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is not installed (apt-get install -y chromium)`);
+    test.skip(!chromiumPath(), INSTALL_HINT);
     const page_ = path.join(OUT, 'live', 'index.html');
     const browser = await launchChromium();
     try {

@@ -47,6 +47,7 @@ export default defineConfig({
     suiteVersion: (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version,
     specVersion: catalogue.specVersion,
     gitCommit: gitCommit(),
+    enterpriseQuota: settings.enterpriseQuota ? `${settings.enterpriseQuota.perMinute}/min, ${settings.enterpriseQuota.perDay}/day` : '',
     rulesHash: createHash('sha256').update(readFileSync(fixturePath('rules.yaml'))).digest('hex'),
   },
   use: {

@@ -49,6 +49,26 @@ function must(value: number | undefined, id: string): number {
 
 export const plans: Readonly<Record<PlanId, Plan>> = load();
 
+/**
+ * The Enterprise quota agreed for a key ("Enterprise quotas are agreed individually"), from
+ * PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY: both or neither. The reference server reads
+ * the same two variables, so one setting configures it and certifies against it.
+ */
+export function agreedEnterpriseQuota(env: Readonly<Record<string, string | undefined>>): Quota | undefined {
+  const perMinute = env.PETSTORE_ENTERPRISE_PER_MINUTE?.trim();
+  const perDay = env.PETSTORE_ENTERPRISE_PER_DAY?.trim();
+  if (!perMinute && !perDay) return undefined;
+  if (!perMinute || !perDay) throw new Error('PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY state the agreed Enterprise quota together; set both, or neither');
+  const quota = { perMinute: agreedNumber('PETSTORE_ENTERPRISE_PER_MINUTE', perMinute), perDay: agreedNumber('PETSTORE_ENTERPRISE_PER_DAY', perDay) };
+  if (quota.perDay < quota.perMinute) throw new Error(`the agreed Enterprise quota admits fewer requests a day (${perDay}) than a minute (${perMinute})`);
+  return quota;
+}
+
+function agreedNumber(name: string, text: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new Error(`${name} must be a whole number of requests such as 5000, got "${text}"`);
+  return Number(text);
+}
+
 export function isPlanId(value: string): value is PlanId {
   return (PLAN_IDS as readonly string[]).includes(value);
 }

@@ -3,6 +3,8 @@ import { readFixtureYaml } from './fixtures.ts';
 export const LEVELS = ['MUST', 'SHOULD', 'GAP'] as const;
 export type Level = (typeof LEVELS)[number];
 export type Subject = 'service' | 'client';
+/** enterprise-quota-agreed: the run states the agreed Enterprise quota (PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY). */
+export type Condition = 'enterprise-quota-agreed';
 
 export interface Rule {
   id: string;
@@ -11,6 +13,8 @@ export interface Rule {
   rule: string;
   /** For a GAP: what the spec does not say. */
   silent?: string;
+  /** A rule that binds only when the run states something the spec leaves to an agreement. */
+  appliesWhen?: Condition;
   subject: Subject;
 }
 

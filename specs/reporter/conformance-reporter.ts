@@ -96,5 +96,6 @@ function runMetadata(config: FullConfig | undefined): RunMetadata {
     specVersion: text('specVersion', catalogue.specVersion),
     gitCommit: text('gitCommit', 'unknown'),
     rulesHash: text('rulesHash', 'unknown'),
+    ...(text('enterpriseQuota', '') ? { enterpriseQuota: text('enterpriseQuota', '') } : {}),
   };
 }

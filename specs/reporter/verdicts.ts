@@ -34,6 +34,8 @@ export interface RuleRow {
   rule: string;
   silent?: string;
   verdict: RuleVerdict;
+  /** False for a rule that binds only under a condition this run did not meet (appliesWhen); it counts in no verdict. */
+  applies: boolean;
   /** Why a rule was skipped or not run, or what blocked it. */
   reason?: string;
   tests: RuleTest[];
@@ -64,6 +66,8 @@ export interface RunMetadata {
   specVersion: string;
   gitCommit: string;
   rulesHash: string;
+  /** The Enterprise quota the run held Enterprise keys to ("5,000/min, 500,000/day"), when one was agreed. */
+  enterpriseQuota?: string;
 }
 
 export type RunState = 'conforming' | 'not-conforming' | 'incomplete';
@@ -110,7 +114,7 @@ export function emptyCounts(): VerdictCounts {
 }
 
 export function buildReport(records: readonly TestRecord[], catalogue: Readonly<RulesCatalogue>, meta: RunMetadata, run: RunInfo): ConformanceReport {
-  const rows = catalogue.rules.map((rule) => ruleRow(rule, records));
+  const rows = catalogue.rules.map((rule) => ruleRow(rule, records, meta));
   const counts = {
     rules: emptyCounts(),
     byLevel: Object.fromEntries(LEVELS.map((level) => [level, emptyCounts()])) as Record<Level, VerdictCounts>,
@@ -143,7 +147,15 @@ export function buildReport(records: readonly TestRecord[], catalogue: Readonly<
   };
 }
 
-function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
+/** Why a conditional rule does not apply to this run, or undefined when it does. */
+function notApplicable(rule: Rule, meta: RunMetadata): string | undefined {
+  if (rule.appliesWhen === 'enterprise-quota-agreed' && !meta.enterpriseQuota) {
+    return 'does not apply: no Enterprise quota was stated for this run (PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY)';
+  }
+  return undefined;
+}
+
+function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata): RuleRow {
   const citing = records.filter((record) => record.rules.includes(rule.id));
   const failures = records.flatMap((record) =>
     record.failures.filter((failure) => failure.rules.includes(rule.id)).map((failure) => ({ test: record.fullTitle, text: failure.message })),
@@ -162,7 +174,11 @@ function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
 
   let verdict: RuleVerdict;
   let reason: string | undefined;
-  if (failures.length > 0) verdict = 'fail';
+  const inapplicable = notApplicable(rule, meta);
+  if (inapplicable && failures.length === 0) {
+    verdict = 'not-run';
+    reason = inapplicable;
+  } else if (failures.length > 0) verdict = 'fail';
   else if (ran.some((record) => record.outcome === 'passed')) {
     const partly = unchecked.length > 0 || skipped.length > 0;
     verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : partly ? 'partly-checked' : 'pass';
@@ -188,6 +204,7 @@ function ruleRow(rule: Rule, records: readonly TestRecord[]): RuleRow {
     rule: rule.rule,
     ...(rule.silent ? { silent: rule.silent } : {}),
     verdict,
+    applies: inapplicable === undefined,
     ...(reason ? { reason } : {}),
     tests: [...citing.map((record) => ruleTest(record, true)), ...naming.map((record) => ruleTest(record, false))],
     failures,
@@ -219,7 +236,7 @@ function ruleTest(record: TestRecord, cites: boolean): RuleTest {
 }
 
 function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], run: RunInfo, meta: RunMetadata): RunVerdict {
-  const mustRows = rows.filter((row) => row.level === 'MUST' && row.subject === 'service');
+  const mustRows = rows.filter((row) => row.level === 'MUST' && row.subject === 'service' && row.applies);
   const failedMust = mustRows.filter((row) => row.verdict === 'fail').map((row) => row.id);
   const skippedMust = mustRows
     .filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run')

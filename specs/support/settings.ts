@@ -3,6 +3,7 @@
  * playwright.config.ts in the runner and by the fixtures in every worker, from the same variables.
  */
 import { DEMO_KEYS, keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
+import { agreedEnterpriseQuota, type Quota } from '../../lib/plans.ts';
 import { baseUrlFromEnv } from '../../lib/target.ts';
 
 export interface SuiteSettings {
@@ -21,6 +22,8 @@ export interface SuiteSettings {
   quotaBudgetSeconds: number;
   /** PETSTORE_RUN_TIMEOUT_SECONDS: however the target behaves, the run stops then and gives its verdict. */
   runTimeoutSeconds: number;
+  /** PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY: the Enterprise quota agreed for the run's Enterprise keys. */
+  enterpriseQuota: Quota | undefined;
 }
 
 /** Every minute window lasts one second and a day 24 minutes on the bundled server. */
@@ -42,6 +45,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
   const baseUrl = baseUrlFromEnv(env as NodeJS.ProcessEnv);
   const quotaBudgetSeconds = positiveNumber(env, 'PETSTORE_QUOTA_BUDGET_SECONDS', baseUrl === undefined ? BUNDLED_QUOTA_BUDGET_SECONDS : DEFAULT_QUOTA_BUDGET_SECONDS);
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');
+  const enterpriseQuota = agreedEnterpriseQuota(env);
   const runTimeoutSeconds = positiveNumber(env, 'PETSTORE_RUN_TIMEOUT_SECONDS', baseUrl === undefined ? BUNDLED_RUN_TIMEOUT_SECONDS : DEFAULT_RUN_TIMEOUT_SECONDS);
   if (baseUrl !== undefined) {
     return {
@@ -53,6 +57,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
       freshKeys: flag(env, 'PETSTORE_FRESH_KEYS'),
       quotaBudgetSeconds,
       runTimeoutSeconds,
+      enterpriseQuota,
     };
   }
   if (bundledPort === undefined) throw new Error('PETSTORE_BASE_URL is unset and no bundled server port was chosen');
@@ -65,6 +70,7 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
     freshKeys: true,
     quotaBudgetSeconds,
     runTimeoutSeconds,
+    enterpriseQuota,
   };
 }
 

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
 import { describeOutcome, runFaultGroup, type FaultGroup } from './support/fault-runs.ts';
-import { FAULTS, faultById } from './support/faults.ts';
+import { ENTERPRISE_AGREED_IN_TESTS, FAULTS, faultById } from './support/faults.ts';
 import { ruleTitle } from './support/run-suite.ts';
 import { recordRows, type FaultRow } from './support/variant-tables.ts';
 
@@ -43,6 +43,7 @@ const GROUPS: readonly FaultGroup[] = [
   // A fresh store, as the bundled server starts with: no fault may hide behind data other tests made.
   { name: 'fresh-store', faults: ['malformed-body-500', 'limit-not-capped', 'get-answers-neighbour', 'list-frozen-at-start'], seedPets: 3 },
   { name: 'fresh-store-pages', faults: ['limit-100-gives-101'], seedPets: 3 },
+  { name: 'enterprise-agreed', faults: ['enterprise-over-agreed-minute'], enterpriseQuota: ENTERPRISE_AGREED_IN_TESTS },
 ];
 
 test('every MUST rule of the service has a broken server, and every broken server runs', () => {

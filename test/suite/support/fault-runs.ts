@@ -6,7 +6,8 @@
 import { findRule } from '../../../lib/rules.ts';
 import { faultById, type Fault } from './faults.ts';
 import { failed, ruleTitle, runSuite, type SuiteRunResult, type SuiteTest } from './run-suite.ts';
-import { startVariant } from './variant-target.ts';
+import type { Quota } from '../../../lib/plans.ts';
+import { agreedEnterpriseEnv, startVariant } from './variant-target.ts';
 
 export interface FaultGroup {
   /** Also the run's label. */
@@ -20,6 +21,8 @@ export interface FaultGroup {
   /** Rate-limit windows are this many times shorter than real ones (default 60: a minute lasts a second). */
   timeScale?: number;
   workers?: number;
+  /** An Enterprise quota agreed with the server and stated to the suite. */
+  enterpriseQuota?: Quota;
 }
 
 export interface FaultOutcome {
@@ -53,6 +56,7 @@ export async function runFaultGroup(group: FaultGroup): Promise<GroupOutcome> {
     wrapLimiter: faults.flatMap((fault) => (fault.limiter ? [fault.limiter] : [])),
     ...(group.seedPets !== undefined ? { seedPets: group.seedPets } : {}),
     ...(group.timeScale !== undefined ? { timeScale: group.timeScale } : {}),
+    ...(group.enterpriseQuota ? { enterpriseQuota: group.enterpriseQuota } : {}),
   });
   let run: SuiteRunResult;
   try {
@@ -63,6 +67,7 @@ export async function runFaultGroup(group: FaultGroup): Promise<GroupOutcome> {
       titles: [...new Set([...titles, ...(group.controls ?? [])])],
       quotaTests: group.quotaTests ?? false,
       ...(group.workers ? { workers: group.workers } : {}),
+      ...(group.enterpriseQuota ? { env: agreedEnterpriseEnv(group.enterpriseQuota) } : {}),
     });
   } finally {
     await target.close();

@@ -40,6 +40,9 @@ export interface FaultContext {
   upstreamBaseUrl: string;
 }
 
+/** The Enterprise quota agreed with the servers of the project's tests: small, so its day passes in seconds. */
+export const ENTERPRISE_AGREED_IN_TESTS: Quota = { perMinute: 120, perDay: 1_200 };
+
 /** A key the upstream accepts that the suite is never given: what a broken proxy lets unauthorised calls through with. */
 export const PROXY_KEY = 'variant-proxy-business-key';
 
@@ -610,6 +613,13 @@ export const FAULTS: readonly Fault[] = [
         return operationOf(request) === 'listPets' && query.get('limit') === '100' && !query.has('status') ? longList(upstreamBaseUrl, request, 101) : request;
       },
     }),
+  },
+  {
+    id: 'enterprise-over-agreed-minute',
+    rule: 'PLAN-ENTERPRISE-AGREED',
+    tests: [ruleTitle('PLAN-ENTERPRISE-AGREED', 'an Enterprise key is admitted exactly')],
+    description: `an Enterprise key is admitted one request a minute more than the ${ENTERPRISE_AGREED_IN_TESTS.perMinute} agreed (headers still say ${ENTERPRISE_AGREED_IN_TESTS.perMinute})`,
+    limiter: minuteOverBy(ENTERPRISE_AGREED_IN_TESTS.perMinute),
   },
 ];
 

@@ -3,7 +3,9 @@
  * of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
  */
 import type { KeysByPlan } from '../../../lib/keys.ts';
+import type { Quota } from '../../../lib/plans.ts';
 import { FixedWindowLimiter, type RateLimiter } from '../../../reference-server/limiter.ts';
+import { configFromEnv } from '../../../reference-server/config.ts';
 import { createReferenceServer, type RunningServer } from '../../../reference-server/server.ts';
 import type { PetStore } from '../../../reference-server/store.ts';
 import { startFaultProxy, type ExchangeTransform, type FaultProxy } from '../../support/fault-proxy.ts';
@@ -25,6 +27,8 @@ export interface VariantOptions {
   timeScale?: number;
   /** The keys the suite is given (the demo keys by default); the server accepts the proxy's and a neighbour's too. */
   suiteKeys?: KeysByPlan;
+  /** The Enterprise quota agreed with this server (the reference server's generous default when absent). */
+  enterpriseQuota?: Quota;
 }
 
 export interface VariantTarget {
@@ -41,7 +45,12 @@ export async function startVariant(options: VariantOptions = {}): Promise<Varian
   const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
   const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);
   const upstream = await createReferenceServer(
-    { timeScale, keys: upstreamKeys(options.suiteKeys), seedPets: options.seedPets ?? 120 },
+    {
+      timeScale,
+      keys: upstreamKeys(options.suiteKeys),
+      seedPets: options.seedPets ?? 120,
+      ...(options.enterpriseQuota ? { quotas: configFromEnv(agreedEnterpriseEnv(options.enterpriseQuota)).quotas } : {}),
+    },
     { limiter, ...(options.store ? { store: options.store } : {}) },
   );
   if (options.store) options.store.seed(options.seedPets ?? 120);
@@ -59,4 +68,9 @@ export async function startVariant(options: VariantOptions = {}): Promise<Varian
       await upstream.close();
     },
   };
+}
+
+/** The variables that state an agreed Enterprise quota, for the server and the suite alike. */
+export function agreedEnterpriseEnv(quota: Quota): Record<string, string> {
+  return { PETSTORE_ENTERPRISE_PER_MINUTE: String(quota.perMinute), PETSTORE_ENTERPRISE_PER_DAY: String(quota.perDay) };
 }

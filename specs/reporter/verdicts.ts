@@ -3,7 +3,7 @@
  * A run is conforming at MUST level only when every MUST rule that binds the service was checked and held:
  * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
  */
-import { LEVELS, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
+import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
 import type { Evidence, TestOutcome, TestRecord } from './test-records.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
@@ -169,7 +169,9 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
       (record.failures.some((failure) => failure.rules.includes(rule.id)) || record.warnings.some((note) => note.rule === rule.id)),
   );
   const ran = citing.filter((record) => record.outcome === 'passed' || record.outcome === 'failed');
-  const skipped = citing.filter((record) => record.outcome === 'skipped');
+  // A skipped test whose own rule does not apply to this run (PLAN-ENTERPRISE-AGREED without an agreement) leaves
+  // nothing of the rules it also cites unchecked.
+  const skipped = citing.filter((record) => record.outcome === 'skipped' && (record.rules[0] === rule.id || !notApplicable(ruleById(record.rules[0] ?? rule.id), meta)));
   const failedTests = new Set([...citing, ...naming].filter((record) => record.outcome === 'failed').map((record) => record.fullTitle));
 
   let verdict: RuleVerdict;

@@ -189,9 +189,11 @@ test('a conformance run exits with the verdict\'s code: 3 for a --grep that leav
 
 test('PLAN-ENTERPRISE-AGREED counts only in a run that states an agreed Enterprise quota', () => {
   const others = serviceRules.filter((rule) => rule.id !== 'PLAN-ENTERPRISE-AGREED').map((rule) => record(rule.id, 'passed'));
-  const skipped = [...others, record('PLAN-ENTERPRISE-AGREED', 'skipped')];
+  // Like the real tests, the skipped Enterprise tests also cite RL-1: that leaves nothing of RL-1 unchecked.
+  const skipped = [...others, record('PLAN-ENTERPRISE-AGREED', 'skipped', { rules: ['PLAN-ENTERPRISE-AGREED', 'RL-1'] })];
   const unstated = buildReport(skipped, catalogue, META, RUN);
   expect(unstated.verdict.state, 'no agreement: nothing to hold the key to').toBe('conforming');
+  expect(unstated.rules.find((rule) => rule.id === 'RL-1')?.verdict).toBe('pass');
   expect(unstated.rules.find((rule) => rule.id === 'PLAN-ENTERPRISE-AGREED')).toMatchObject({ verdict: 'not-run', applies: false, reason: expect.stringContaining('does not apply') });
   const stated = buildReport(skipped, catalogue, { ...META, enterpriseQuota: '120/min, 1200/day' }, RUN);
   expect(stated.verdict).toMatchObject({ state: 'incomplete', skippedMust: [{ rule: 'PLAN-ENTERPRISE-AGREED' }] });

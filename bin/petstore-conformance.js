@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The package ships TypeScript; tsx (a runtime dependency) runs it on Node 20 without a build step.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../cli/main.ts');

@@ -1,0 +1,99 @@
+/**
+ * `petstore-conformance certify`: the conformance suite (Playwright Test, the package's own
+ * playwright.config.ts) against a base URL, with every report written under the caller's working directory.
+ * The exit code is the run's own, passed through unchanged.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PACKAGE_ROOT, runNode, TSX } from './child.ts';
+import { parseFlags } from './flags.ts';
+import { UsageError } from './usage-error.ts';
+
+export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
+
+Runs the conformance suite and prints one verdict line, e.g. "Conformance: Conforming at MUST level: ...".
+  --base-url URL   the implementation to certify, /v1 included (same as PETSTORE_BASE_URL); without it,
+                   the bundled reference server is started and certified
+  --read-only      send no request that creates pets (same as PETSTORE_READ_ONLY=1): verdict "not certified"
+  --quota-tests    include the tests that use up a key's daily quota (same as PETSTORE_QUOTA_TESTS=1)
+  --output DIR     where the reports go (default ./reports/conformance): index.html, conformance.json,
+                   junit.xml, results.json, playwright/index.html
+  -h, --help       this text
+After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
+Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Other variables
+(PETSTORE_FRESH_KEYS, PETSTORE_QUOTA_BUDGET_SECONDS) as documented in the README.
+Exit code: the conformance run's own; 2 for bad input.`;
+
+export interface CertifyOptions {
+  help: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Absolute: every report and artifact of the run goes under it. */
+  outputDir: string;
+  playwrightArgs: string[];
+}
+
+export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CertifyOptions {
+  const split = args.indexOf('--');
+  const own = split === -1 ? args : args.slice(0, split);
+  const playwrightArgs = split === -1 ? [] : args.slice(split + 1);
+  const { values, positionals } = parseFlags('certify', own, {
+    'base-url': { type: 'string' },
+    'read-only': { type: 'boolean' },
+    'quota-tests': { type: 'boolean' },
+    output: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; Playwright flags go after --`);
+  if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
+  if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
+  return {
+    help: values.help === true,
+    env: {
+      ...env,
+      ...(values['base-url'] ? { PETSTORE_BASE_URL: values['base-url'] } : {}),
+      ...(values['read-only'] ? { PETSTORE_READ_ONLY: '1' } : {}),
+      ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
+    },
+    outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
+    playwrightArgs,
+  };
+}
+
+/**
+ * Playwright resolves report paths against the config's folder, which for an installed package is inside
+ * node_modules; its environment variables, which win over the config, point every reporter at the caller's
+ * folder instead (a reporter chosen with -- --reporter included).
+ */
+export function reportEnv(outputDir: string): NodeJS.ProcessEnv {
+  return {
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(outputDir, 'playwright'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(outputDir, 'junit.xml'),
+    PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(outputDir, 'results.json'),
+    PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(outputDir, 'blob-report'),
+    PETSTORE_CONFORMANCE_REPORT_DIR: outputDir,
+  };
+}
+
+export async function certify(args: readonly string[]): Promise<number> {
+  const options = parseCertifyArgs(args, process.env, process.cwd());
+  if (options.help) {
+    process.stdout.write(`${CERTIFY_HELP}\n`);
+    return 0;
+  }
+  const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  return runNode(
+    [
+      // Playwright compiles TypeScript only outside node_modules; tsx compiles the installed package's suite.
+      '--import',
+      TSX,
+      playwrightCli,
+      'test',
+      '--config',
+      path.join(PACKAGE_ROOT, 'playwright.config.ts'),
+      `--output=${path.join(options.outputDir, 'test-results')}`,
+      ...options.playwrightArgs,
+    ],
+    { ...options.env, ...reportEnv(options.outputDir) },
+  );
+}

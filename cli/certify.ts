@@ -22,7 +22,8 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
 After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Other variables
 (PETSTORE_FRESH_KEYS, PETSTORE_QUOTA_BUDGET_SECONDS) as documented in the README.
-Exit code: the conformance run's own; 2 for bad input.`;
+Exit code: the verdict's: 0 Conforming, 1 Not conforming, 3 Not certified (PETSTORE_ACCEPT_NOT_CERTIFIED=1
+makes it 0); 2 for bad input.`;
 
 export interface CertifyOptions {
   help: boolean;

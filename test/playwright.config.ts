@@ -20,5 +20,6 @@ export default defineConfig({
     { name: 'load', testDir: 'load' },
     { name: 'replay', testDir: 'replay' },
     { name: 'fixtures', testDir: 'fixtures' },
+    { name: 'package', testDir: 'package' },
   ],
 });

@@ -1,0 +1,102 @@
+/**
+ * The package as a service's CI would use it: packed, installed into an empty project that cannot see this
+ * checkout's node_modules, and run with npx from there. Reports land in that project, never in the package.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
+import { PLAN_IDS } from '../../lib/plans.ts';
+import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
+import type { ConformanceReport } from '../../specs/reporter/verdicts.ts';
+import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+
+const execFileAsync = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a service's CI job has: nothing of this test run, nothing of this checkout. */
+function foreignEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PETSTORE_|PW_|PLAYWRIGHT_|TEST_|NODE_OPTIONS$|npm_)/.test(name)));
+  return { ...kept, ...extra };
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = 120_000): Promise<Outcome> {
+  return execFileAsync(command, args, { cwd, env, timeout, maxBuffer: 32 * 1024 * 1024 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number | string; stdout?: string; stderr?: string; message: string }) => ({
+      code: typeof error.code === 'number' ? error.code : -1,
+      stdout: error.stdout ?? '',
+      stderr: `${error.stderr ?? ''}${typeof error.code === 'number' ? '' : error.message}`,
+    }),
+  );
+}
+
+test.describe.serial('the packed package, installed into an empty project', () => {
+  let project: string;
+  let server: RunningServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const work = mkdtempSync(path.join(tmpdir(), 'petstore-package-'));
+    const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], REPO_ROOT, foreignEnv());
+    expect(packed.code, packed.stderr).toBe(0);
+    const tarball = path.join(work, packed.stdout.trim().split('\n').at(-1)!);
+    project = path.join(work, 'service');
+    mkdirSync(project);
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'a-service', version: '1.0.0', private: true }));
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball], project, foreignEnv(), 200_000);
+    expect(installed.code, installed.stderr).toBe(0);
+    server = await createReferenceServer({ timeScale: 60 });
+  });
+
+  test.afterAll(async () => {
+    await server?.close();
+    if (project) rmSync(path.dirname(project), { recursive: true, force: true });
+  });
+
+  test('it carries no tests, benchmarks or scripts of this repository', () => {
+    const root = path.join(project, 'node_modules', 'petstore-conformance');
+    expect(readdirSync(root).sort()).toEqual(expect.arrayContaining(['bin', 'cli', 'fixtures', 'lib', 'playwright.config.ts', 'reference-server', 'specs']));
+    for (const absent of ['test', 'bench', 'scripts', 'reports', '.github']) expect(existsSync(path.join(root, absent)), absent).toBe(false);
+  });
+
+  test('--help lists the commands; an unknown command or flag is one line and exit 2', async () => {
+    const help = await run('npx', ['petstore-conformance', '--help'], project, foreignEnv());
+    expect(help.code).toBe(0);
+    for (const command of ['certify', 'serve', 'load', 'record', 'replay']) expect(help.stdout).toContain(command);
+    const certifyHelp = await run('npx', ['petstore-conformance', 'certify', '--help'], project, foreignEnv());
+    expect(certifyHelp.stdout).toContain('--base-url');
+
+    for (const args of [['frobnicate'], ['certify', '--frob']]) {
+      const outcome = await run('npx', ['petstore-conformance', ...args], project, foreignEnv());
+      expect(outcome.code, args.join(' ')).toBe(2);
+      // npm itself may warn about the machine's own npm configuration; the command says one line.
+      const lines = outcome.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
+      expect(lines, outcome.stderr).toEqual([expect.stringMatching(/^petstore-conformance: /)]);
+    }
+  });
+
+  test('certify --base-url certifies a running server, prints the verdict and leaves the reports in the caller\'s folder', async () => {
+    test.setTimeout(180_000);
+    const keys = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan].join(',')]));
+    const outcome = await run('npx', ['petstore-conformance', 'certify', '--base-url', server.baseUrl], project, foreignEnv(keys), 170_000);
+    // Without the daily-quota tests the plan rules are only partly checked: "Not certified", exit 3.
+    expect(outcome.code, outcome.stdout.slice(-3_000) + outcome.stderr.slice(-2_000)).toBe(3);
+    expect(outcome.stdout).toMatch(/^Conformance: Not certified: \d+ MUST rules? partly checked/m);
+    const report = JSON.parse(readFileSync(path.join(project, 'reports', 'conformance', 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(report.verdict.failedMust).toEqual([]);
+    expect(report.target.url).toBe(server.baseUrl);
+    for (const file of ['index.html', 'junit.xml', 'results.json', path.join('playwright', 'index.html')]) {
+      expect(existsSync(path.join(project, 'reports', 'conformance', file)), file).toBe(true);
+    }
+    expect(existsSync(path.join(project, 'node_modules', 'petstore-conformance', 'reports')), 'nothing written into the installed package').toBe(false);
+  });
+});

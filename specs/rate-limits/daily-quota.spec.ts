@@ -7,6 +7,7 @@
 import { plans } from '../../lib/plans.ts';
 import { consumeDay } from '../support/daily-quota.ts';
 import { freshWindow } from '../support/minute-window.ts';
+import { failBroken } from '../support/target-broke.ts';
 import { QUOTA, rule, test } from '../support/test.ts';
 import { readingOf } from '../support/window-analysis.ts';
 import { count, DOCUMENTED_PLANS, planRule, quotaOf } from '../support/plan-quotas.ts';
@@ -28,6 +29,7 @@ for (const plan of DOCUMENTED_PLANS) {
       test.setTimeout(testInfo.timeout + MINUTE_WINDOW_WAIT_MS);
       const fresh = await freshWindow(client, { maxWaitMs: MINUTE_WINDOW_WAIT_MS });
       if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
+      if ('broken' in fresh) return failBroken(check, fresh);
 
       const probe = readingOf(fresh.probe);
       const windowMs = Math.max(1_000, Math.floor(((probe.reset ?? 0) * 1000 - probe.sentAt) / 1000) * 1000);
@@ -43,11 +45,13 @@ for (const plan of DOCUMENTED_PLANS) {
         quota: { perMinute, perDay },
         fresh: freshKeys,
         admittedBefore: 1,
+        rule: planRule(plan),
         windowMs,
         alone: keys.alone,
         progress: (line) => console.log(`${name} daily quota: ${line}`),
       });
       keys.markExhausted(client);
+      if (outcome.broken) return failBroken(check, outcome.broken);
       check.expect(outcome.overQuota === undefined, `expected no more than ${count(perDay)} requests admitted in a day, request ${count(outcome.admitted)} was admitted`, { evidence: outcome.overQuota });
       if (freshKeys) {
         check.expect(!outcome.earlyRefusal, `expected ${count(perDay)} requests admitted in a day on a key unused today, it was refused for the day after ${count(outcome.admitted)}`, { evidence: outcome.dayRefusal });

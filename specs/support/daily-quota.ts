@@ -50,8 +50,19 @@ const DAY_REFUSAL_WINDOWS = 4;
 const PROGRESS_EVERY_MS = 5_000;
 /** Refusals in a row, each after waiting the previous one's full Retry-After, that show it does not work. */
 const REFUSALS_AFTER_FULL_WAIT = 3;
-/** Windows a day may take beyond what the documented minute limit implies: timers and rounding are not exact. */
+/** Windows a day may take beyond what the documented minute limit implies: timers are not exact. */
 const extraWindows = (needed: number): number => 3 + Math.ceil(needed / 4);
+/** Retry-After and Reset are whole seconds (an HTTP-date too), so each wait may be a second longer than the window. */
+const ROUNDING_MS = 1_000;
+
+/** Minute windows the rest of a day's quota needs at the documented minute limit. */
+const windowsNeeded = (quota: Quota, admittedBefore: number): number => Math.ceil(Math.max(0, quota.perDay - admittedBefore) / quota.perMinute);
+
+/** The longest a target may keep consumeDay waiting before it fails the plan's rule. */
+export function maxDayWaitMs(quota: Quota, admittedBefore: number, windowMs: number): number {
+  const needed = windowsNeeded(quota, admittedBefore);
+  return (needed + extraWindows(needed)) * (windowMs + ROUNDING_MS);
+}
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
   const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = sleep, progress, alone = (work) => work() } = options;
@@ -59,8 +70,8 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   let admitted = options.admittedBefore;
   let windows = 1;
   let lastProgress = Date.now();
-  const needed = Math.ceil(Math.max(0, quota.perDay - admitted) / quota.perMinute);
-  const maxWaitedMs = (needed + extraWindows(needed)) * options.windowMs;
+  const needed = windowsNeeded(quota, admitted);
+  const maxWaitedMs = maxDayWaitMs(quota, admitted, options.windowMs);
   let waitedMs = 0;
   let waitedBeforeRound = false;
   let refusedAfterWait = 0;
@@ -92,8 +103,8 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
     if (waitMs > dayRefusalMs) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
     if (waitedMs + waitMs > maxWaitedMs) {
       const message =
-        `expected a day's ${count(quota.perDay)} requests admitted within ${needed + extraWindows(needed)} windows of about ${options.windowMs / 1000} s ` +
-        `(${needed} at the documented ${count(quota.perMinute)} a minute, and a margin), got ${count(admitted)} admitted after waiting ${Math.round(waitedMs / 1000)} s over ${windows} windows: ` +
+        `expected a day's ${count(quota.perDay)} requests admitted within ${Math.round(maxWaitedMs / 1000)} s of waiting: ${needed + extraWindows(needed)} windows of about ${options.windowMs / 1000} s ` +
+        `(${needed} at the documented ${count(quota.perMinute)} a minute, and a margin), each up to a second longer for rounding; got ${count(admitted)} admitted after waiting ${Math.round(waitedMs / 1000)} s over ${windows} windows: ` +
         'the target admits fewer a window than documented, or its Retry-After is shorter than the wait that works';
       return { ...outcome, broken: brokenBy(options.rule, message, refusal) };
     }

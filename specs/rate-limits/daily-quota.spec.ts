@@ -5,8 +5,9 @@
  * A test whose estimated cost exceeds PETSTORE_QUOTA_BUDGET_SECONDS is skipped with its estimate.
  */
 import { plans } from '../../lib/plans.ts';
-import { consumeDay } from '../support/daily-quota.ts';
+import { consumeDay, maxDayWaitMs } from '../support/daily-quota.ts';
 import { freshWindow } from '../support/minute-window.ts';
+import { failBroken } from '../support/target-broke.ts';
 import { QUOTA, rule, test } from '../support/test.ts';
 import { readingOf } from '../support/window-analysis.ts';
 import { article, count, ENTERPRISE_NOT_AGREED, MEASURED_PLANS, planRule, quotaInRun, quotaWords } from '../support/plan-quotas.ts';
@@ -14,6 +15,8 @@ import { article, count, ENTERPRISE_NOT_AGREED, MEASURED_PLANS, planRule, quotaI
 /** Requests per second the suite sends in a burst on this kind of machine, with room to spare. */
 const ASSUMED_REQUESTS_PER_SECOND = 2_000;
 const MINUTE_WINDOW_WAIT_MS = 120_000;
+/** The request that found the fresh window counts in the day. */
+const ADMITTED_BY_PROBE = 1;
 
 for (const plan of MEASURED_PLANS) {
   const name = plans[plan].name;
@@ -31,6 +34,7 @@ for (const plan of MEASURED_PLANS) {
       test.setTimeout(testInfo.timeout + MINUTE_WINDOW_WAIT_MS);
       const fresh = await freshWindow(client, { maxWaitMs: MINUTE_WINDOW_WAIT_MS });
       if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
+      if ('broken' in fresh) return failBroken(check, fresh);
 
       const probe = readingOf(fresh.probe);
       const windowMs = Math.max(1_000, Math.floor(((probe.reset ?? 0) * 1000 - probe.sentAt) / 1000) * 1000);
@@ -40,17 +44,20 @@ for (const plan of MEASURED_PLANS) {
         estimateMs > quotaBudgetSeconds * 1000,
         `estimated ${Math.ceil(estimateMs / 1000)} s (${windows} windows of about ${windowMs / 1000} s and ${count(perDay)} requests) exceeds PETSTORE_QUOTA_BUDGET_SECONDS=${quotaBudgetSeconds}; raise it to run this test`,
       );
-      test.setTimeout(testInfo.timeout + estimateMs * 2);
+      // Long enough for the longest wait consumeDay allows, so a hostile target fails a rule, not the timeout.
+      test.setTimeout(testInfo.timeout + estimateMs + maxDayWaitMs({ perMinute, perDay }, ADMITTED_BY_PROBE, windowMs));
 
       const outcome = await consumeDay(client, {
         quota: { perMinute, perDay },
         fresh: freshKeys,
-        admittedBefore: 1,
+        admittedBefore: ADMITTED_BY_PROBE,
+        rule: planRule(plan),
         windowMs,
         alone: keys.alone,
         progress: (line) => console.log(`${name} daily quota: ${line}`),
       });
       keys.markExhausted(client);
+      if (outcome.broken) return failBroken(check, outcome.broken);
       check.expect(outcome.overQuota === undefined, `expected no more than ${count(perDay)} requests admitted in a day, request ${count(outcome.admitted)} was admitted`, { evidence: outcome.overQuota });
       if (freshKeys) {
         check.expect(!outcome.earlyRefusal, `expected ${count(perDay)} requests admitted in a day on a key unused today, it was refused for the day after ${count(outcome.admitted)}`, { evidence: outcome.dayRefusal });

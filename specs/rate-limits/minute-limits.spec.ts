@@ -7,6 +7,7 @@ import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { measureMinuteWindow } from '../support/minute-window.ts';
 import { answer } from '../support/pets.ts';
+import { failBroken } from '../support/target-broke.ts';
 import { rule, test } from '../support/test.ts';
 import { readingOf } from '../support/window-analysis.ts';
 import { article, count, ENTERPRISE_NOT_AGREED, maxWindowWaitMs, MEASURED_PLANS, planRule, quotaInRun, quotaWords } from '../support/plan-quotas.ts';
@@ -23,6 +24,7 @@ for (const plan of MEASURED_PLANS) {
       const client = await keys.measuring(plan);
       const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
       if ('unavailable' in measured) return test.skip(true, measured.unavailable);
+      if ('broken' in measured) return failBroken(check, measured);
       // Not a finding about the target: the suite could not fill the window in time and measured again.
       for (const reason of measured.retaken) testInfo.annotations.push({ type: 'retaken', description: reason });
       const { analysis, burst, extra } = measured;

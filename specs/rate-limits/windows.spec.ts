@@ -8,6 +8,7 @@ import { sleep } from '../../lib/backoff.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import { freshWindow, measureMinuteWindow, measuringRequest } from '../support/minute-window.ts';
 import { answer, show } from '../support/pets.ts';
+import { failBroken, type Broken } from '../support/target-broke.ts';
 import { rule, test, type Target } from '../support/test.ts';
 import { isAdmitted, readingOf, stepBetween, type Reading } from '../support/window-analysis.ts';
 import { cheapestPlan, count, DOCUMENTED_PLANS, maxWindowWaitMs, quotaOf } from '../support/plan-quotas.ts';
@@ -24,6 +25,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   const client = await keys.measuring(plan);
   const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
   if ('unavailable' in measured) return test.skip(true, measured.unavailable);
+  if ('broken' in measured) return failBroken(check, measured);
   const refusal = measured.extra;
   if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(perMinute)} requests in one window, got ${answer(refusal)}`, { rule: 'RL-1', evidence: refusal })) return;
   const header = refusal.response.headers['retry-after'];
@@ -51,10 +53,11 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
 });
 
 /** Requests one at a time from the start of a fresh window, as readings; retaken when every step crossed a window. */
-async function oneAtATime(client: PetStoreClient, requests: number, maxWaitMs: number): Promise<Reading[] | string> {
+async function oneAtATime(client: PetStoreClient, requests: number, maxWaitMs: number): Promise<Reading[] | string | Broken> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const fresh = await freshWindow(client, { maxWaitMs });
     if ('unavailable' in fresh) return fresh.unavailable;
+    if ('broken' in fresh) return fresh;
     const readings = [readingOf(fresh.probe)];
     for (let index = 1; index < requests; index++) readings.push(readingOf(await measuringRequest(client)));
     if (readings.some((reading, index) => index > 0 && stepBetween(readings[index - 1]!, reading) === 'same-window')) return readings;
@@ -66,6 +69,7 @@ test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted requ
   const client = await keys.measuring(cheapest(target));
   const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout));
   if (typeof readings === 'string') return test.skip(true, readings);
+  if ('broken' in readings) return failBroken(check, readings);
   for (let index = 1; index < readings.length; index++) {
     const [before, after] = [readings[index - 1]!, readings[index]!];
     if (!isAdmitted(after) || stepBetween(before, after) !== 'same-window' || before.remaining === undefined) continue;
@@ -77,6 +81,7 @@ test(...rule('RL-7', 'X-RateLimit-Reset is a Unix time in seconds that stays put
   const client = await keys.measuring(cheapest(target));
   const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout));
   if (typeof readings === 'string') return test.skip(true, readings);
+  if ('broken' in readings) return failBroken(check, readings);
   for (let index = 1; index < readings.length; index++) {
     const [before, after] = [readings[index - 1]!, readings[index]!];
     if (stepBetween(before, after) !== 'reset-moved') continue;
@@ -111,6 +116,7 @@ test(...rule('RL-GAP-1', 'whether limits are counted per key or per account'), a
   const second = await keys.measuring(plan, { except: [(first.authorization ?? '').replace(/^Bearer /, '')] });
   const fresh = await freshWindow(first, { maxWaitMs: maxWindowWaitMs(testInfo.timeout) });
   if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
+  if ('broken' in fresh) return failBroken(check, fresh);
   for (let index = 0; index < 3; index++) await measuringRequest(second);
   const before = readingOf(fresh.probe);
   const after = readingOf(await measuringRequest(first));

@@ -2,12 +2,19 @@
  * Using up a key's daily quota the way a good client would: minute window after minute window, never more
  * requests at once than the window has left, and after each 429 waiting as long as its Retry-After asks.
  * A refusal that asks for much longer than a minute window is the day's.
+ *
+ * Every wait is the target's, so the target could keep the loop going for ever: it is bounded by what the
+ * documented quota implies. A 429 without Retry-After breaks RL-1 at once; a request refused again after
+ * waiting a minute refusal's full Retry-After, several times in a row, breaks RL-3; and a day's quota
+ * needing more windows than it takes at the documented minute limit (plus a margin) breaks the plan's rule.
  */
 import { sleep } from '../../lib/backoff.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce, type Alone } from './minute-window.ts';
+import { count } from './plan-quotas.ts';
+import { brokenBy, type Broken } from './target-broke.ts';
 import { isAdmitted, readingOf } from './window-analysis.ts';
 
 export interface DailyOptions {
@@ -16,6 +23,8 @@ export interface DailyOptions {
   fresh: boolean;
   /** Requests already admitted today by this test (the probe that estimated the cost). */
   admittedBefore: number;
+  /** The plan's rule, which a day taking longer than the documented minute limit implies breaks. */
+  rule: string;
   /** A minute window's length as observed, which tells a minute refusal from the day's. */
   windowMs: number;
   concurrency?: number;
@@ -33,11 +42,28 @@ export interface DailyOutcome {
   overQuota: Exchange | undefined;
   /** With a fresh key: a request refused for the day before the quota was used. */
   earlyRefusal: boolean;
+  /** The target broke a rule that kept the day from ending within its bound. */
+  broken?: Broken;
 }
 
 /** Refusals asking for longer than this many minute windows are taken as the day's. */
 const DAY_REFUSAL_WINDOWS = 4;
 const PROGRESS_EVERY_MS = 5_000;
+/** Refusals in a row, each after waiting the previous one's full Retry-After, that show it does not work. */
+const REFUSALS_AFTER_FULL_WAIT = 3;
+/** Windows a day may take beyond what the documented minute limit implies: timers are not exact. */
+const extraWindows = (needed: number): number => 3 + Math.ceil(needed / 4);
+/** Retry-After and Reset are whole seconds (an HTTP-date too), so each wait may be a second longer than the window. */
+const ROUNDING_MS = 1_000;
+
+/** Minute windows the rest of a day's quota needs at the documented minute limit. */
+const windowsNeeded = (quota: Quota, admittedBefore: number): number => Math.ceil(Math.max(0, quota.perDay - admittedBefore) / quota.perMinute);
+
+/** The longest a target may keep consumeDay waiting before it fails the plan's rule. */
+export function maxDayWaitMs(quota: Quota, admittedBefore: number, windowMs: number): number {
+  const needed = windowsNeeded(quota, admittedBefore);
+  return (needed + extraWindows(needed)) * (windowMs + ROUNDING_MS);
+}
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
   const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = sleep, progress, alone = (work) => work() } = options;
@@ -45,6 +71,11 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   let admitted = options.admittedBefore;
   let windows = 1;
   let lastProgress = Date.now();
+  const needed = windowsNeeded(quota, admitted);
+  const maxWaitedMs = maxDayWaitMs(quota, admitted, options.windowMs);
+  let waitedMs = 0;
+  let waitedBeforeRound = false;
+  let refusedAfterWait = 0;
 
   // Each round: one request, which says how much the window has left; that many at once; and, once the
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
@@ -52,30 +83,55 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
     if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, wait);
     const round = await alone(async () => {
       const first = await measuringRequest(client);
-      if (first.response.status === 429) return { accepted: [], refusals: [first] };
+      if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true };
       const left = Math.min(readingOf(first).remaining ?? 0, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
       const burst = left > 0 ? await sendAtOnce(client, left, concurrency) : [];
-      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))) };
+      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))), firstRefused: false };
     });
     admitted += round.accepted.length;
-    if (admitted > quota.perDay) return { admitted, windows, dayRefusal: undefined, overQuota: round.accepted.at(-1), earlyRefusal: false };
-    const refusals = round.refusals;
-    if (refusals.length > 0) {
-      const waitMs = Math.max(...refusals.map(refusalWaitMs));
-      if (waitMs > dayRefusalMs) return { admitted, windows, dayRefusal: refusals[0], overQuota: undefined, earlyRefusal: fresh };
-      await wait(waitMs + 20);
-      windows++;
+    const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
+    if (admitted > quota.perDay) return { ...outcome, overQuota: round.accepted.at(-1) };
+    const refusal = round.refusals[0];
+    if (refusal === undefined) {
+      waitedBeforeRound = false;
+      continue;
     }
+    const silent = round.refusals.find((exchange) => exchange.response.headers['retry-after'] === undefined);
+    if (silent) return { ...outcome, broken: brokenBy('RL-1', `expected a 429 to carry Retry-After, got none (${count(admitted)} admitted today)`, silent) };
+    refusedAfterWait = round.firstRefused && waitedBeforeRound ? refusedAfterWait + 1 : 0;
+    if (refusedAfterWait >= REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(refusal, admitted) };
+    const waitMs = Math.max(...round.refusals.map(refusalWaitMs));
+    if (waitMs > dayRefusalMs) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
+    if (waitedMs + waitMs > maxWaitedMs) {
+      const message =
+        `expected a day's ${count(quota.perDay)} requests admitted within ${Math.round(maxWaitedMs / 1000)} s of waiting: ${needed + extraWindows(needed)} windows of about ${options.windowMs / 1000} s ` +
+        `(${needed} at the documented ${count(quota.perMinute)} a minute, and a margin), each up to a second longer for rounding; got ${count(admitted)} admitted after waiting ${Math.round(waitedMs / 1000)} s over ${windows} windows: ` +
+        'the target admits fewer a window than documented, or its Retry-After is shorter than the wait that works';
+      return { ...outcome, broken: brokenBy(options.rule, message, refusal) };
+    }
+    await wait(waitMs + 20);
+    waitedMs += waitMs;
+    waitedBeforeRound = true;
+    windows++;
     if (progress && Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
       lastProgress = Date.now();
-      progress(`${admitted.toLocaleString('en')} of ${quota.perDay.toLocaleString('en')} admitted today, window ${windows}`);
+      progress(`${count(admitted)} of ${count(quota.perDay)} admitted today, window ${windows}`);
     }
   }
 }
 
+function retryAfterDidNotWork(refusal: Exchange, admitted: number): Broken {
+  return brokenBy(
+    'RL-3',
+    `expected a request sent after waiting a 429's full Retry-After (${refusal.response.headers['retry-after']}, a minute window's wait) to be admitted, got ${REFUSALS_AFTER_FULL_WAIT} refusals in a row, each after the previous one's wait (${count(admitted)} admitted today)`,
+    refusal,
+  );
+}
+
 /**
- * Once a fresh key has been admitted its whole day, the next request must be refused; if that refusal only
- * asks for a minute window's wait, it is waited out and the key must still be refused.
+ * Once a fresh key has been admitted its whole day, the next request must be refused. A refusal that only
+ * asks for a minute window's wait is waited out, and the key must still be refused; one that keeps asking for
+ * a minute's wait after it was waited out, time after time, does not say when the key may send again (RL-3).
  */
 async function confirmDayRefused(
   client: PetStoreClient,
@@ -84,12 +140,14 @@ async function confirmDayRefused(
   dayRefusalMs: number,
   wait: (ms: number) => Promise<void>,
 ): Promise<DailyOutcome> {
+  const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
   let next = await measuringRequest(client);
-  if (next.response.status === 429 && refusalWaitMs(next) <= dayRefusalMs) {
+  for (let waited = 0; next.response.status === 429; waited++) {
+    if (next.response.headers['retry-after'] === undefined) return { ...outcome, broken: brokenBy('RL-1', 'expected the 429 that closed the day to carry Retry-After, got none', next) };
+    if (refusalWaitMs(next) > dayRefusalMs) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
+    if (waited === REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(next, admitted) };
     await wait(refusalWaitMs(next) + 20);
     next = await measuringRequest(client);
-    windows++;
   }
-  if (next.response.status !== 429) return { admitted: admitted + 1, windows, dayRefusal: undefined, overQuota: next, earlyRefusal: false };
-  return { admitted, windows, dayRefusal: next, overQuota: undefined, earlyRefusal: false };
+  return { ...outcome, admitted: admitted + 1, overQuota: next };
 }

@@ -7,6 +7,7 @@ import { sleep } from '../../lib/backoff.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
+import { brokenBy, type Broken } from './target-broke.ts';
 import { analyseBurst, readingOf, type BurstAnalysis } from './window-analysis.ts';
 
 /** The request a measurement spends: the cheapest documented one. */
@@ -32,7 +33,7 @@ export interface WindowOptions {
 export type Alone = <T>(work: () => Promise<T>) => Promise<T>;
 const together: Alone = (work) => work();
 
-export type Fresh = { probe: Exchange } | { unavailable: string };
+export type Fresh = { probe: Exchange } | { unavailable: string } | Broken;
 
 /** How long a 429 asks to wait: Retry-After, else until Reset, else a second. */
 export function refusalWaitMs(exchange: Exchange): number {
@@ -42,18 +43,40 @@ export function refusalWaitMs(exchange: Exchange): number {
   return reset !== undefined ? Math.max(0, reset * 1000 - Date.now()) : 1000;
 }
 
-type Probe = { fresh: Exchange } | { waitMs: number } | { unavailable: string };
+type Probe = { fresh: Exchange } | { waitMs: number; probe: Exchange } | Broken;
 
 /** One request: at the start of a window (Remaining = Limit - 1), or how long to wait for the next window. */
 async function probeOnce(client: PetStoreClient): Promise<Probe> {
   const probe = await measuringRequest(client);
   const reading = readingOf(probe);
-  if (probe.response.status === 429) return { waitMs: refusalWaitMs(probe) };
+  if (probe.response.status === 429) {
+    if (probe.response.headers['retry-after'] === undefined) return brokenBy('RL-1', 'expected a 429 to carry Retry-After, got none', probe);
+    return { waitMs: refusalWaitMs(probe), probe };
+  }
   if (reading.limit === undefined || reading.remaining === undefined || reading.reset === undefined) {
-    return { unavailable: 'the target sends no readable X-RateLimit-Limit/-Remaining/-Reset, so the start of a window cannot be found' };
+    return brokenBy('RL-4', 'expected readable X-RateLimit-Limit, -Remaining and -Reset on an admitted response, so the start of a window can be found; got none or unreadable ones', probe);
   }
   if (reading.remaining === reading.limit - 1) return { fresh: probe };
-  return { waitMs: Math.max(0, reading.reset * 1000 - Date.now()) };
+  return { waitMs: Math.max(0, reading.reset * 1000 - Date.now()), probe };
+}
+
+/**
+ * Why no probe found a fresh window although each waited for the last one's Reset. A Remaining that stayed
+ * at the limit on every admitted probe never falls (RL-6); one below the limit may be another client of the
+ * key or a sliding window, which the suite cannot tell from a broken server, so the test cannot measure.
+ */
+function noFreshWindow(probes: readonly Exchange[]): { unavailable: string } | Broken {
+  const admitted = probes.map((probe) => ({ probe, reading: readingOf(probe) })).filter(({ reading }) => reading.status !== 429);
+  const stuck = admitted.filter(({ reading }) => reading.limit !== undefined && reading.remaining !== undefined && reading.remaining >= reading.limit);
+  if (admitted.length > 0 && stuck.length === admitted.length) {
+    const { probe, reading } = stuck.at(-1)!;
+    return brokenBy(
+      'RL-6',
+      `expected X-RateLimit-Remaining below X-RateLimit-Limit once a request is admitted, got ${reading.remaining} of ${reading.limit} on each of ${admitted.length} admitted requests spaced by the target's own Reset: it never falls, so no window can be measured`,
+      probe,
+    );
+  }
+  return { unavailable: `no fresh window after ${MAX_PROBES} probes spaced by the target's Reset (Remaining was below the limit minus one each time: another client of the key, or a window that does not end at its Reset)` };
 }
 
 /**
@@ -61,15 +84,17 @@ async function probeOnce(client: PetStoreClient): Promise<Probe> {
  * other burst delays it). Between probes it waits for the window to end (Reset) or a refusal to lapse
  * (Retry-After): one request per window.
  */
-async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, then: (probe: Exchange) => Promise<T>): Promise<T | { unavailable: string }> {
+async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, then: (probe: Exchange) => Promise<T>): Promise<T | { unavailable: string } | Broken> {
   const { maxWaitMs, wait = sleep, alone = together } = options;
-  for (let probes = 0; probes < MAX_PROBES; probes++) {
+  const probes: Exchange[] = [];
+  while (probes.length < MAX_PROBES) {
     const outcome = await alone(async () => {
       const probe = await probeOnce(client);
       return 'fresh' in probe ? { done: await then(probe.fresh) } : probe;
     });
     if ('done' in outcome) return outcome.done;
-    if ('unavailable' in outcome) return outcome;
+    if ('broken' in outcome) return outcome;
+    probes.push(outcome.probe);
     if (outcome.waitMs > maxWaitMs) {
       return {
         unavailable: `the key is refused or its window lasts another ${Math.ceil(outcome.waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)`,
@@ -77,7 +102,7 @@ async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, 
     }
     await wait(outcome.waitMs + SLACK_MS);
   }
-  return { unavailable: `no fresh window after ${MAX_PROBES} probes spaced by the target's Reset` };
+  return noFreshWindow(probes);
 }
 
 /** A request at the start of a fresh window (see inFreshWindow). */
@@ -108,7 +133,7 @@ export interface MinuteMeasurement {
   retaken: string[];
 }
 
-export type MinuteResult = MinuteMeasurement | { unavailable: string };
+export type MinuteResult = MinuteMeasurement | { unavailable: string } | Broken;
 
 /**
  * Fills one fresh window with `limit` requests (the probe and limit-1 at once) and sends one more after
@@ -122,7 +147,7 @@ export async function measureMinuteWindow(client: PetStoreClient, limit: number,
       const burst = await sendAtOnce(client, limit - 1);
       return { probe, burst, extra: await measuringRequest(client), tookMs: Date.now() - started };
     });
-    if ('unavailable' in measured) return measured;
+    if ('unavailable' in measured || 'broken' in measured) return measured;
     const { probe, burst, extra, tookMs } = measured;
     const analysis = analyseBurst({ probe: readingOf(probe), burst: burst.map(readingOf), extra: readingOf(extra) });
     if (analysis.kind === 'measured') return { analysis, probe, burst, extra, retaken };

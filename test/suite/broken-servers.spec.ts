@@ -44,6 +44,11 @@ const GROUPS: readonly FaultGroup[] = [
   { name: 'fresh-store', faults: ['malformed-body-500', 'limit-not-capped', 'get-answers-neighbour', 'list-frozen-at-start'], seedPets: 3 },
   { name: 'fresh-store-pages', faults: ['limit-100-gives-101'], seedPets: 3 },
   { name: 'enterprise-agreed', faults: ['enterprise-over-agreed-minute'], enterpriseQuota: ENTERPRISE_AGREED_IN_TESTS },
+  // Servers whose own headers would keep a waiting test waiting for ever: each must fail, within the group's
+  // timeout. Only the Free day fits the default quota budget, so each day fault has a run of its own.
+  { name: 'hostile-days', faults: ['day-retry-after-one-second'], quotaTests: true },
+  { name: 'hostile-days-silent', faults: ['day-429-without-retry-after'], quotaTests: true },
+  { name: 'remaining-never-falls', faults: ['remaining-at-limit'] },
 ];
 
 test('every MUST rule of the service has a broken server, and every broken server runs', () => {

@@ -621,6 +621,37 @@ export const FAULTS: readonly Fault[] = [
     description: `an Enterprise key is admitted one request a minute more than the ${ENTERPRISE_AGREED_IN_TESTS.perMinute} agreed (headers still say ${ENTERPRISE_AGREED_IN_TESTS.perMinute})`,
     limiter: minuteOverBy(ENTERPRISE_AGREED_IN_TESTS.perMinute),
   },
+  {
+    id: 'day-retry-after-one-second',
+    rule: 'RL-3',
+    tests: [ruleTitle('PLAN-FREE', 'a Free key is admitted at most')],
+    description: 'once a Free key’s day is used up, its 429s say Retry-After: 1, though every request is refused until the day ends',
+    proxy: () => ({
+      response: (response, request) =>
+        isDayRefusal(response) && FREE_KEYS.has(bearerToken(request) ?? '') ? { ...response, headers: { ...response.headers, 'retry-after': '1' } } : response,
+    }),
+  },
+  {
+    id: 'day-429-without-retry-after',
+    rule: 'RL-1',
+    tests: [ruleTitle('PLAN-FREE', 'a Free key is admitted at most')],
+    description: 'once a Free key’s day is used up, its 429s carry no Retry-After',
+    proxy: () => ({
+      response: (response, request) =>
+        isDayRefusal(response) && FREE_KEYS.has(bearerToken(request) ?? '') ? { ...response, headers: withoutHeader(response.headers, 'retry-after') } : response,
+    }),
+  },
+  {
+    id: 'remaining-at-limit',
+    rule: 'RL-6',
+    description: 'X-RateLimit-Remaining always equals X-RateLimit-Limit: it never falls, so no window ever looks fresh',
+    proxy: () => ({
+      response(response) {
+        const limit = response.headers['x-ratelimit-limit'];
+        return response.status === 429 || limit === undefined ? response : { ...response, headers: { ...response.headers, 'x-ratelimit-remaining': limit } };
+      },
+    }),
+  },
 ];
 
 /**
@@ -653,6 +684,11 @@ function headersOf(response: Response): Record<string, string> {
     if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value;
   });
   return headers;
+}
+
+/** A 429 asking for more than a real minute: the reference server's refusal for the rest of the day. */
+function isDayRefusal(response: ProxyResponse): boolean {
+  return response.status === 429 && (retryAfterMs(response.headers['retry-after']) ?? 0) > 60_000;
 }
 
 function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {

@@ -29,8 +29,8 @@ request slides out), find no fresh window for a long while, and the plan test is
 const TIME_SCALE = 20;
 const SLIDING_TIME_SCALE = 10;
 
-/** Skips a legitimate server may cause: only the daily-quota tests, which this run leaves out on purpose. */
-const EXPECTED_SKIP = /PETSTORE_QUOTA_TESTS/;
+/** Skips these runs choose: the daily-quota tests, and Enterprise's quota tests, as no Enterprise quota is agreed. */
+const EXPECTED_SKIP = /PETSTORE_QUOTA_TESTS|PETSTORE_ENTERPRISE_PER_MINUTE/;
 const SEEDED_PETS = 5_000;
 /**
  * Conforming, or "Not certified" (3): these runs leave the daily quotas out, so the plan rules are only partly

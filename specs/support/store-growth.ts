@@ -3,12 +3,13 @@
  * out in batches no larger than half of what X-RateLimit-Remaining says is left (a 429 is still waited out
  * by the client), and only as many as are missing.
  */
+import { PAGE_SIZE } from '../../lib/page-size.ts';
 import { wholeNumber } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { newPet, PET_STATUSES, petsIn, type JsonObject } from './pets.ts';
 
-const MAX_PAGE = 100;
+const MAX_PAGE = PAGE_SIZE.maximum;
 const MAX_BATCH = 20;
 
 /** Creates `count` pets made by `make`, paced by X-RateLimit-Remaining; returns every answer. */
@@ -51,11 +52,11 @@ export async function growStore(api: PetStoreClient, count: number, readOnly: bo
   return { shown: await animalsShown(api), sent: answers.length, created: answers.filter((exchange) => exchange.response.status === 201).length };
 }
 
-/** How many pets the list shows at most (up to 100), creating pets until it shows at least `count`, unless read-only. */
+/** How many pets the list shows at most (up to a full page), creating pets until it shows at least `count`, unless read-only. */
 export async function ensurePets(api: PetStoreClient, count: number, readOnly: boolean, query: Record<string, string> = {}): Promise<number> {
-  const seen = petsIn(await api.listPets({ ...query, limit: 100 }))?.length ?? 0;
+  const seen = petsIn(await api.listPets({ ...query, limit: MAX_PAGE }))?.length ?? 0;
   if (seen >= count || readOnly) return seen;
   const status = query.status;
   await createPaced(api, count - seen, () => newPet(status ? { status } : {}));
-  return petsIn(await api.listPets({ ...query, limit: 100 }))?.length ?? 0;
+  return petsIn(await api.listPets({ ...query, limit: MAX_PAGE }))?.length ?? 0;
 }

@@ -1,12 +1,15 @@
 /**
- * The load generator's HTTP client: a pool of keep-alive connections over raw sockets, one request in
- * flight per connection. node:http's client costs more per request than the server it measures (objects,
- * header validation, streams), which would make the generator, not the target, the bottleneck; this one
- * writes prebuilt request bytes and parses only what it needs (see bench/load for the numbers).
+ * The one HTTP client of the load script, the replay harness and the suite's measuring bursts: a pool of
+ * keep-alive connections over raw sockets to one origin, one request in flight per connection. node:http's
+ * client costs more per request than the server it measures (objects, header validation, streams), which
+ * would make the client, not the target, the bottleneck; this one writes request bytes as given and parses
+ * only framing and headers (see bench/load for the comparison with undici). It never follows a redirect (a
+ * redirect is an answer) and never sends to another origin, so a key cannot travel anywhere else.
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { HttpProtocolError, ResponseParser, type HttpResponse } from './http-response-parser.ts';
+import { encodeRequest, type PlainRequest } from './request-bytes.ts';
+import { HttpProtocolError, ResponseParser, type HttpResponse } from './response-parser.ts';
 
 export interface HttpClientOptions {
   maxConnections: number;
@@ -144,6 +147,20 @@ export class HttpClient {
       for (const connection of this.all) connection.expire(now, options.timeoutMs);
     }, Math.min(500, options.timeoutMs / 4));
     this.sweeper.unref();
+  }
+
+  /** Sends a request to this client's origin; anything else is refused before a byte is written. */
+  request(request: PlainRequest): Promise<HttpResponse> {
+    if (request.url.origin !== this.url.origin) {
+      return Promise.reject(new RequestError(`refused to send to ${request.url.origin}: this client talks only to ${this.url.origin}`, 'EORIGIN'));
+    }
+    let bytes: Buffer;
+    try {
+      bytes = encodeRequest(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(bytes);
   }
 
   /** Sends prebuilt request bytes; resolves with the response, rejects with a RequestError. */

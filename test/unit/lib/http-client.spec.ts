@@ -1,10 +1,11 @@
-/** The load generator's own HTTP/1.1 client: framing, keep-alive, and failures reported as errors, not thrown. */
+/** The shared HTTP/1.1 client: framing, keep-alive, and failures reported as errors, not thrown. */
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { HttpClient, RequestError } from '../../harness/load/http-client.ts';
-import { ResponseParser } from '../../harness/load/http-response-parser.ts';
+import { HttpClient, RequestError } from '../../../lib/http/client.ts';
+import { ResponseParser } from '../../../lib/http/response-parser.ts';
+import { RequestShapeError } from '../../../lib/http/request-bytes.ts';
 
 test('the parser reads Content-Length bodies split across chunks, chunked bodies and bodies ended by close', () => {
   const parser = new ResponseParser();
@@ -66,4 +67,47 @@ test('a refused connection is a RequestError naming the address', async () => {
   client.close();
   expect(error).toBeInstanceOf(RequestError);
   expect((error as Error).message).toBe(`connection refused by http://127.0.0.1:${port}`);
+});
+
+test('request() writes the exact body bytes with its own framing, and refuses another origin or a header that would split the request', async () => {
+  const seen: { method: string; url: string; host: string; length: string; body: string; auth: string }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        host: req.headers.host ?? '',
+        length: req.headers['content-length'] ?? '',
+        body: Buffer.concat(chunks).toString('utf8'),
+        auth: req.headers.authorization ?? '',
+      });
+      res.writeHead(302, { location: 'http://127.0.0.2/elsewhere' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const client = new HttpClient(new URL(`${origin}/v1`), { maxConnections: 1, timeoutMs: 2_000 });
+  try {
+    const body = '{"name": "Ré\\u00e9",, }';
+    const response = await client.request({
+      method: 'POST',
+      url: new URL(`${origin}/v1/pets?x=1`),
+      headers: { Authorization: 'Bearer k', 'Content-Length': '999', 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(302);
+    expect(seen).toEqual([{ method: 'POST', url: '/v1/pets?x=1', host: `127.0.0.1:${port}`, length: String(Buffer.byteLength(body)), body, auth: 'Bearer k' }]);
+
+    const elsewhere = await client.request({ method: 'GET', url: new URL('http://127.0.0.2/elsewhere'), headers: { Authorization: 'Bearer k' } }).catch((error: unknown) => error);
+    expect((elsewhere as RequestError).code).toBe('EORIGIN');
+    const split = client.request({ method: 'GET', url: new URL(`${origin}/v1`), headers: { 'X-Evil': 'a\r\nInjected: 1' } });
+    await expect(split).rejects.toThrow(RequestShapeError);
+    expect(seen).toHaveLength(1);
+  } finally {
+    client.close();
+    server.close();
+  }
 });

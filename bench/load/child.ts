@@ -5,10 +5,12 @@
  *   tsx bench/load/child.ts <client> <url> <key> <connections> <seconds> [rate]
  *
  * client: petstore-load (the load script's runner: rate "max" is a closed loop at the connection cap, a number
- * is the open model at that rate), node-http (a closed loop over node:http with a keep-alive Agent) or fetch
- * (a closed loop over Node's built-in fetch, which is undici): the last two show what the raw client earns.
+ * is the open model at that rate), or a closed loop over another client: node-http (a keep-alive Agent),
+ * fetch (Node's built-in fetch), undici-request (undici's Pool.request) and undici-dispatch (Pool.dispatch,
+ * undici's lowest level, no body stream): what the shared client in lib/http is compared with.
  */
 import http from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
 import { runLoad } from '../../harness/load/runner.ts';
 
 export interface ChildResult {
@@ -99,7 +101,49 @@ function fetchClient(): Promise<ChildResult> {
   });
 }
 
-const runners: Record<string, () => Promise<ChildResult>> = { 'petstore-load': petstoreLoad, 'node-http': nodeHttp, fetch: fetchClient };
+function undiciPool(): { pool: Pool; path: string; headers: Record<string, string> } {
+  const parsed = new URL(target);
+  return { pool: new Pool(parsed.origin, { connections, pipelining: 1 }), path: `${parsed.pathname}${parsed.search}`, headers: { authorization: `Bearer ${key}` } };
+}
+
+function undiciRequest(): Promise<ChildResult> {
+  const { pool, path, headers } = undiciPool();
+  return closedLoop(async () => {
+    const response = await pool.request({ path, method: 'GET', headers });
+    await response.body.arrayBuffer();
+    return response.statusCode;
+  });
+}
+
+function undiciDispatch(): Promise<ChildResult> {
+  const { pool, path, headers } = undiciPool();
+  return closedLoop(
+    () =>
+      new Promise((resolve, reject) => {
+        let status = 0;
+        // A pool's dispatch takes undici's original handler shape (onConnect ... onComplete) as it is.
+        const handler: Dispatcher.DispatchHandler = {
+          onConnect: () => undefined,
+          onHeaders: (statusCode) => {
+            status = statusCode;
+            return true;
+          },
+          onData: () => true,
+          onComplete: () => resolve(status),
+          onError: reject,
+        };
+        pool.dispatch({ path, method: 'GET', headers }, handler);
+      }),
+  );
+}
+
+const runners: Record<string, () => Promise<ChildResult>> = {
+  'petstore-load': petstoreLoad,
+  'node-http': nodeHttp,
+  fetch: fetchClient,
+  'undici-request': undiciRequest,
+  'undici-dispatch': undiciDispatch,
+};
 const runner = runners[client ?? ''];
 if (!runner) {
   process.stderr.write(`bench child: unknown client "${client}"; use ${Object.keys(runners).join(', ')}\n`);

@@ -4,8 +4,9 @@
  * 1. Throughput: requests per second sent by petstore-load at rate "max" (a closed loop over its raw
  *    keep-alive client) and by autocannon, against the same bundled reference server in a process of its
  *    own (logging off, an Enterprise key with the quota lifted), each generator in a process of its own,
- *    alternating which goes first, over several rounds. node:http (keep-alive Agent) and the built-in fetch
- *    (undici) run the same closed loop for reference: they are why the load script has its own client.
+ *    alternating which goes first, over several rounds. node:http (keep-alive Agent), the built-in fetch,
+ *    undici's Pool.request and its lower-level Pool.dispatch run the same closed loop, twice each, for
+ *    reference: they are why lib/http keeps a client of its own.
  * 2. Rate accuracy: petstore-load at fixed rates the server can serve, against the intended count.
  *
  *   npm run bench:load [-- --rounds 5 --seconds 5 --connections 32]
@@ -74,7 +75,7 @@ try {
   await autocannon(url, 2);
   await child('petstore-load', url, 2);
 
-  const throughput: Record<string, number[]> = { autocannon: [], 'petstore-load': [], 'node-http': [], fetch: [] };
+  const throughput: Record<string, number[]> = { autocannon: [], 'petstore-load': [], 'node-http': [], fetch: [], 'undici-request': [], 'undici-dispatch': [] };
   const ratios: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     const order = round % 2 ? ['autocannon', 'petstore-load'] : ['petstore-load', 'autocannon'];
@@ -87,7 +88,7 @@ try {
     ratios.push((figures['petstore-load'] ?? 0) / (figures.autocannon ?? 1));
     process.stderr.write(`bench: round ${round}: autocannon ${Math.round(figures.autocannon ?? 0)} req/s, petstore-load ${Math.round(figures['petstore-load'] ?? 0)} req/s\n`);
   }
-  for (const name of ['node-http', 'fetch']) {
+  for (const name of ['node-http', 'fetch', 'undici-request', 'undici-dispatch']) {
     for (let round = 0; round < 2; round++) throughput[name]?.push(clean(name, await child(name, url, seconds)).perSecond);
     process.stderr.write(`bench: ${name} ${Math.round(median(throughput[name] ?? []))} req/s\n`);
   }

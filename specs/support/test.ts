@@ -14,11 +14,11 @@ import { PLAN_IDS, type PlanId } from '../../lib/plans.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { PetStoreClient, type Politeness } from './client.ts';
-import { fetchTransport, playwrightTransport, type Transport } from './exchange.ts';
+import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
 import { KeyLeases, type Lease } from './leases.ts';
-import type { Alone } from './minute-window.ts';
+import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
 
@@ -119,13 +119,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   keys: async ({ target, check, leaseBook }, use, testInfo) => {
     const leases: Lease[] = [];
+    const transports: { close(): void }[] = [];
     const held = new Map<PetStoreClient, string>();
     const skipWithout = (plan: PlanId): void => {
       if (target.keys[plan].length === 0) testInfo.skip(true, `set ${keyVariable(plan)} to run this`);
     };
     const measuringClient = (lease: Lease, plan: PlanId, politeness: Politeness): PetStoreClient => {
       leases.push(lease);
-      const made = client(fetchTransport(), target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
+      const transport = socketTransport(target.baseUrl, BURST_CONCURRENCY);
+      transports.push(transport);
+      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
       held.set(made, lease.key);
       return made;
     };
@@ -165,6 +168,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     try {
       await use(leasing);
     } finally {
+      for (const transport of transports) transport.close();
       for (const lease of leases) lease.release();
     }
   },

@@ -11,7 +11,7 @@ import { stringifyLossless } from '../../../lib/lossless-json.ts';
 import { Redactor } from '../../../lib/redact.ts';
 import { PetStoreClient } from '../../../specs/support/client.ts';
 import { MALFORMED_BODIES, TRUNCATED_BODY } from '../../../specs/support/exact-bodies.ts';
-import { fetchTransport, playwrightTransport, type Transport } from '../../../specs/support/exchange.ts';
+import { playwrightTransport, socketTransport, type Transport } from '../../../specs/support/exchange.ts';
 import { RuleJudge } from '../../../specs/support/judge.ts';
 import { newPet } from '../../../specs/support/pets.ts';
 
@@ -58,13 +58,13 @@ const EXACT: ReadonlyArray<readonly [string, string | undefined]> = [
 ];
 
 for (const [name, make] of [
-  ['Playwright’s request context', (request: Parameters<typeof playwrightTransport>[0]) => playwrightTransport(request)],
-  ['Node’s fetch', () => fetchTransport()],
+  ['Playwright’s request context', (request: Parameters<typeof playwrightTransport>[0]): Transport => playwrightTransport(request)],
+  ['the shared keep-alive client', (_request: unknown, baseUrl: string): Transport => socketTransport(baseUrl, 2)],
 ] as const) {
   test(`${name} sends every body the suite means as written, byte for byte`, async ({ request }) => {
     const echo = await startEcho();
     try {
-      const api = clientOver(make(request), echo.baseUrl);
+      const api = clientOver(make(request, echo.baseUrl), echo.baseUrl);
       for (const [, body] of EXACT) await api.createPetRaw({ body, contentType: body === undefined ? undefined : 'application/json' });
       expect(echo.received).toHaveLength(EXACT.length);
       EXACT.forEach(([what, body], index) => {
@@ -74,6 +74,7 @@ for (const [name, make] of [
         expect(got.contentType, `${what}: the Content-Type received`).toBe(body === undefined ? undefined : 'application/json');
       });
     } finally {
+      echo.server.closeAllConnections();
       await new Promise((resolve) => echo.server.close(resolve));
     }
   });

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PACKAGE_ROOT, runNode, TSX } from './child.ts';
+import { writeJobSummary } from './job-summary-file.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -18,6 +19,9 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
   --quota-tests    include the tests that use up a key's daily quota (same as PETSTORE_QUOTA_TESTS=1)
   --output DIR     where the reports go (default ./reports/conformance): index.html, conformance.json,
                    junit.xml, results.json, playwright/index.html
+  --summary FILE   also append the verdict and a table of failing rules, in Markdown, to FILE (in a GitHub
+                   Actions job: --summary "$GITHUB_STEP_SUMMARY"); PETSTORE_SPEC_URL, when set, links rules
+                   to their section of the spec
   -h, --help       this text
 After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Other variables
@@ -30,6 +34,8 @@ export interface CertifyOptions {
   env: NodeJS.ProcessEnv;
   /** Absolute: every report and artifact of the run goes under it. */
   outputDir: string;
+  /** Absolute; undefined when no summary was asked for. */
+  summaryFile: string | undefined;
   playwrightArgs: string[];
 }
 
@@ -42,11 +48,13 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'read-only': { type: 'boolean' },
     'quota-tests': { type: 'boolean' },
     output: { type: 'string' },
+    summary: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; Playwright flags go after --`);
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
+  if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
   return {
     help: values.help === true,
     env: {
@@ -56,6 +64,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
+    summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
     playwrightArgs,
   };
 }
@@ -83,7 +92,7 @@ export async function certify(args: readonly string[]): Promise<number> {
     return 0;
   }
   const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  return runNode(
+  const code = await runNode(
     [
       // Playwright compiles TypeScript only outside node_modules; tsx compiles the installed package's suite.
       '--import',
@@ -97,4 +106,6 @@ export async function certify(args: readonly string[]): Promise<number> {
     ],
     { ...options.env, ...reportEnv(options.outputDir) },
   );
+  if (options.summaryFile) writeJobSummary(options.outputDir, options.summaryFile, process.env);
+  return code;
 }

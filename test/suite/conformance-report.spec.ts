@@ -11,6 +11,7 @@ import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
 import type { TestRecord } from '../../specs/reporter/test-records.ts';
 import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
+import { jobSummary } from '../../specs/reporter/job-summary.ts';
 import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
@@ -197,4 +198,20 @@ test('PLAN-ENTERPRISE-AGREED counts only in a run that states an agreed Enterpri
   expect(unstated.rules.find((rule) => rule.id === 'PLAN-ENTERPRISE-AGREED')).toMatchObject({ verdict: 'not-run', applies: false, reason: expect.stringContaining('does not apply') });
   const stated = buildReport(skipped, catalogue, { ...META, enterpriseQuota: '120/min, 1200/day' }, RUN);
   expect(stated.verdict).toMatchObject({ state: 'incomplete', skippedMust: [{ rule: 'PLAN-ENTERPRISE-AGREED' }] });
+});
+
+test('the job summary states the verdict, lists the failing rules as one-line cells linked to the spec, and nothing when all hold', () => {
+  const links = { specUrl: 'https://example.test/spec.md', reportsUrl: 'https://example.test/runs/7' };
+  const held = jobSummary(buildReport(serviceRules.map((rule) => record(rule.id, 'passed')), catalogue, META, RUN), links);
+  expect(held).toContain('✅ **Conforming at MUST level');
+  expect(held).not.toContain('| rule |');
+  expect(held).toContain('[the run\'s artifacts](https://example.test/runs/7)');
+
+  const records = serviceRules.map((rule) =>
+    rule.id === 'LIST-2' ? record(rule.id, 'failed', { failures: [{ rules: ['LIST-2'], message: '[LIST-2] expected 2 pets | got <b>3</b>\nsecond line' }] }) : record(rule.id, 'passed'),
+  );
+  const broken = jobSummary(buildReport(records, catalogue, META, RUN), links);
+  expect(broken).toContain('❌ **Not conforming: 1 MUST rule fails (LIST-2)');
+  expect(broken).toContain('| [`LIST-2`](https://example.test/spec.md#get-pets-operation-name-listpets) | MUST | fail | [LIST-2] expected 2 pets \\| got &lt;b>3&lt;/b> second line |');
+  expect(broken.match(/^\| \[`/gm)).toHaveLength(1);
 });

@@ -1,0 +1,51 @@
+/**
+ * The run's verdict as Markdown for a CI job's summary page (GitHub's $GITHUB_STEP_SUMMARY): the verdict line
+ * and a short table of the rules that failed or were left unchecked, each linked to its section of the spec
+ * when the spec's address is known. The full reports travel as an artifact; this is what a reviewer reads first.
+ */
+import { sectionAnchors } from '../../lib/spec-sections.ts';
+import type { ConformanceReport, RuleRow } from './verdicts.ts';
+
+const MAX_ROWS = 20;
+const MAX_CELL = 160;
+const ICON: Record<ConformanceReport['verdict']['state'], string> = { conforming: '✅', 'not-conforming': '❌', incomplete: '⚠️' };
+
+export interface SummaryLinks {
+  /** Where the spec's Markdown is read online; rules link to their section's heading in it. */
+  specUrl?: string;
+  /** Where the run's reports can be downloaded (the CI run's page). */
+  reportsUrl?: string;
+}
+
+export function jobSummary(report: ConformanceReport, links: SummaryLinks = {}, anchors: ReadonlyMap<string, string> = sectionAnchors()): string {
+  const lines = [`## Pet Store conformance: ${report.target.url}`, '', `${ICON[report.verdict.state]} **${cell(report.verdict.headline, 2_000)}**`, ''];
+  const listed = report.rules.filter((row) => row.applies && (row.verdict === 'fail' || (row.level === 'MUST' && ['partly-checked', 'skipped', 'not-run'].includes(row.verdict))));
+  if (listed.length > 0) {
+    lines.push('| rule | level | verdict | what happened |', '|---|---|---|---|');
+    for (const row of listed.slice(0, MAX_ROWS)) lines.push(`| ${ruleLink(row, links.specUrl, anchors)} | ${row.level} | ${row.verdict} | ${cell(whatHappened(row), MAX_CELL)} |`);
+    if (listed.length > MAX_ROWS) lines.push('', `…and ${listed.length - MAX_ROWS} more rules; the HTML report lists every one.`);
+    lines.push('');
+  }
+  const warned = report.verdict.warnedShould.length;
+  if (warned > 0) lines.push(`${warned} SHOULD rule${warned === 1 ? '' : 's'} warned: ${report.verdict.warnedShould.join(', ')}.`, '');
+  const where = links.reportsUrl ? `[the run's artifacts](${links.reportsUrl})` : 'the reports folder';
+  lines.push(`Full reports (HTML, JSON, JUnit) are in ${where}. Suite ${report.suiteVersion}, spec ${report.specVersion}.`, '');
+  return lines.join('\n');
+}
+
+function whatHappened(row: RuleRow): string {
+  const note = row.failures[0] ?? row.unchecked[0] ?? row.skippedTests[0];
+  return note?.text ?? row.reason ?? '';
+}
+
+function ruleLink(row: RuleRow, specUrl: string | undefined, anchors: ReadonlyMap<string, string>): string {
+  if (!specUrl) return `\`${row.id}\``;
+  const anchor = anchors.get(row.section);
+  return `[\`${row.id}\`](${specUrl}${anchor ? `#${anchor}` : ''})`;
+}
+
+/** One table cell: one line, no pipe that would end the cell, no HTML, bounded length. */
+function cell(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

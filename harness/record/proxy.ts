@@ -4,8 +4,8 @@
  * It never follows a redirect itself, so a key is never carried to wherever an upstream points.
  */
 import http from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import type { KeysByPlan } from '../../lib/keys.ts';
 import { splitAuthorization } from '../har/credentials.ts';
@@ -47,14 +47,14 @@ const NOT_FORWARDED = new Set([
   'accept-encoding',
 ]);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const UPSTREAM_CONNECTIONS = 64;
 const MIN_SCRUBBED_TOKEN = 6;
 const UPSTREAM_TIMEOUT_MS = 60_000;
 const CLOSE_GRACE_MS = 5_000;
 
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   const upstream = new URL(options.upstream);
-  const transport = upstream.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true });
+  const client = new HttpClient(upstream, { maxConnections: UPSTREAM_CONNECTIONS, timeoutMs: UPSTREAM_TIMEOUT_MS });
   const redactor = new Redactor(options.keys);
   const namer = new CredentialNamer(options.keys);
   const warned = new Set<string>();
@@ -81,20 +81,23 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const target = new URL(incoming.url ?? '/', upstream.origin);
     const requestHeaders = forwardedHeaders(incoming.rawHeaders);
     requestHeaders.push(['Host', upstream.host]);
-    if (requestBody.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH') requestHeaders.push(['Content-Length', String(requestBody.length)]);
+    const hasBody = requestBody.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH';
+    // Recorded as sent; the client writes Host and Content-Length from the request itself.
+    if (hasBody) requestHeaders.push(['Content-Length', String(requestBody.length)]);
 
-    const response = await send(transport, agent, target, method, requestHeaders, requestBody);
-    const waitMs = performance.now() - startedAt;
-    const responseBody = await readBody(response);
+    const response = await client.request({ method, url: target, headers: requestHeaders, ...(hasBody ? { body: requestBody } : {}) });
+    // The shared client hands over the whole answer at once: the wait and the total are the same span.
     const totalMs = performance.now() - startedAt;
+    const waitMs = totalMs;
+    const responseBody = response.body;
 
-    const responseHeaders = forwardedHeaders(response.rawHeaders);
+    const responseHeaders = response.rawHeaders.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase()));
     // The client gets redirects within the upstream pointed at the proxy; the capture keeps what the upstream said.
     const toClient = responseHeaders.map(([name, value]): [string, string] => [name, name.toLowerCase() === 'location' ? towardsProxy(value, upstream, proxyOrigin) : value]);
-    outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, [...toClient, ['Content-Length', String(responseBody.length)]].flat());
+    outgoing.writeHead(response.status, response.statusText, [...toClient, ['Content-Length', String(responseBody.length)]].flat());
     outgoing.end(responseBody);
 
-    const status = response.statusCode ?? 0;
+    const status = response.status;
     const exchange: CapturedExchange = {
       started,
       waitMs,
@@ -104,7 +107,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       requestHeaders,
       requestBody,
       status,
-      statusText: response.statusMessage ?? '',
+      statusText: response.statusText,
       httpVersion: response.httpVersion,
       responseHeaders,
       responseBody,
@@ -149,25 +152,9 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       await Promise.race([Promise.all([...inFlight]), grace]);
       server.closeAllConnections();
       await closed;
-      agent.destroy();
+      client.close();
     },
   };
-}
-
-function send(
-  transport: typeof http | typeof https,
-  agent: http.Agent,
-  target: URL,
-  method: string,
-  headers: Array<[string, string]>,
-  body: Buffer,
-): Promise<http.IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const request = transport.request(target, { method, headers: headers.flat(), agent, timeout: UPSTREAM_TIMEOUT_MS }, resolve);
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)));
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 function forwardedHeaders(raw: string[]): Array<[string, string]> {

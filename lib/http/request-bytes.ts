@@ -7,7 +7,8 @@ export interface PlainRequest {
   method: string;
   /** Absolute URL; the client refuses one whose origin is not its own. */
   url: URL;
-  headers: Readonly<Record<string, string>>;
+  /** A record, or name/value pairs when order, case and repeats matter (a proxy forwarding as received). */
+  headers: Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>;
   body?: Buffer | string;
 }
 
@@ -24,8 +25,8 @@ export function encodeRequest(request: PlainRequest): Buffer {
   if (!TOKEN.test(request.method)) throw new RequestShapeError(`not an HTTP method: ${JSON.stringify(request.method)}`);
   const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
   let head = `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1\r\nHost: ${request.url.host}\r\n`;
-  for (const name in request.headers) {
-    const value = request.headers[name] ?? '';
+  const pairs = Array.isArray(request.headers) ? (request.headers as ReadonlyArray<readonly [string, string]>) : Object.entries(request.headers);
+  for (const [name, value] of pairs) {
     if (!TOKEN.test(name)) throw new RequestShapeError(`not a header name: ${JSON.stringify(name)}`);
     if (!FIELD_VALUE.test(value)) throw new RequestShapeError(`header ${name} holds a character a header cannot carry`);
     if (FRAMING.has(name.toLowerCase())) continue;

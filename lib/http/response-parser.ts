@@ -5,8 +5,13 @@
  */
 export interface HttpResponse {
   status: number;
+  /** The reason phrase as sent ("Too Many Requests"), possibly empty. */
+  statusText: string;
+  httpVersion: '1.0' | '1.1';
   /** Header names in lower case; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** Every header line as sent, names in their own case and order: what a recording keeps. */
+  rawHeaders: Array<[string, string]>;
   body: Buffer;
   /** False when the server said Connection: close (or spoke HTTP/1.0 without keep-alive). */
   keepAlive: boolean;
@@ -18,7 +23,10 @@ export class HttpProtocolError extends Error {
 
 interface Head {
   status: number;
+  statusText: string;
+  httpVersion: '1.0' | '1.1';
   headers: Record<string, string>;
+  rawHeaders: Array<[string, string]>;
   keepAlive: boolean;
   framing: { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' };
   bodyStart: number;
@@ -26,6 +34,8 @@ interface Head {
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD_BYTES = 64 * 1024;
+/** No answer of this interface comes near it; a target that sends more is not buffered without end. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export class ResponseParser {
   private buffer: Buffer = Buffer.alloc(0);
@@ -61,6 +71,8 @@ export class ResponseParser {
 
   private body(head: Head): HttpResponse | undefined {
     const { framing, bodyStart } = head;
+    // Chunk framing adds a little to a body; a chunked or close-framed body far past the bound is refused as it grows.
+    if (this.buffer.length - bodyStart > MAX_BODY_BYTES + MAX_HEAD_BYTES) throw new HttpProtocolError(`a body of more than ${MAX_BODY_BYTES} bytes`);
     if (framing.kind === 'length') {
       const end = bodyStart + framing.length;
       if (this.buffer.length < end) return undefined;
@@ -77,21 +89,24 @@ export class ResponseParser {
   private finish(head: Head, body: Buffer): HttpResponse {
     this.head = undefined;
     this.buffer = Buffer.alloc(0);
-    return { status: head.status, headers: head.headers, body, keepAlive: head.keepAlive };
+    return { status: head.status, statusText: head.statusText, httpVersion: head.httpVersion, headers: head.headers, rawHeaders: head.rawHeaders, body, keepAlive: head.keepAlive };
   }
 }
 
 function parseHead(text: string, bodyStart: number): Head {
   const lines = text.split('\r\n');
-  const statusLine = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0] ?? '');
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? '');
   if (!statusLine) throw new HttpProtocolError(`not an HTTP/1.x status line: ${JSON.stringify((lines[0] ?? '').slice(0, 60))}`);
   const headers: Record<string, string> = {};
+  const rawHeaders: Array<[string, string]> = [];
   for (let index = 1; index < lines.length; index++) {
     const line = lines[index] ?? '';
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
+    const rawName = line.slice(0, colon).trim();
+    const name = rawName.toLowerCase();
     const value = line.slice(colon + 1).trim();
+    rawHeaders.push([rawName, value]);
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   const status = Number(statusLine[2]);
@@ -104,9 +119,11 @@ function parseHead(text: string, bodyStart: number): Head {
   else if (headers['content-length'] !== undefined) {
     const length = Number(headers['content-length']);
     if (!Number.isSafeInteger(length) || length < 0) throw new HttpProtocolError(`bad Content-Length ${headers['content-length']}`);
+    if (length > MAX_BODY_BYTES) throw new HttpProtocolError(`a body of ${length} bytes, more than the ${MAX_BODY_BYTES} this client reads`);
     framing = { kind: 'length', length };
   } else framing = { kind: 'close' };
-  return { status, headers, keepAlive: keepAlive && framing.kind !== 'close', framing, bodyStart };
+  const httpVersion = statusLine[1] === '1' ? '1.1' : '1.0';
+  return { status, statusText: statusLine[3] ?? '', httpVersion, headers, rawHeaders, keepAlive: keepAlive && framing.kind !== 'close', framing, bodyStart };
 }
 
 /** The body of a complete chunked message starting at `start`, or undefined while bytes are missing. */

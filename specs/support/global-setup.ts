@@ -2,18 +2,21 @@
  * Before any test: a target given by PETSTORE_BASE_URL must answer at all, or the run stops with one line
  * instead of every test failing on the same refused connection.
  */
+import { HttpClient } from '../../lib/http/client.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv } from './settings.ts';
 
 export default async function globalSetup(): Promise<void> {
   const settings = settingsFromEnv(process.env, currentRun().port);
   if (settings.bundled) return;
+  const client = new HttpClient(new URL(settings.baseUrl), { maxConnections: 1, timeoutMs: 10_000 });
   try {
-    const response = await fetch(`${settings.baseUrl}/pets`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
+    await client.request({ method: 'GET', url: new URL(`${settings.baseUrl}/pets`), headers: {} });
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error ? error.message : String(error);
     process.stderr.write(`conformance: PETSTORE_BASE_URL ${settings.baseUrl} does not answer (${cause}); is the server running?\n`);
     process.exit(2);
+  } finally {
+    client.close();
   }
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { HttpClient, RequestError } from '../../../lib/http/client.ts';
-import { ResponseParser } from '../../../lib/http/response-parser.ts';
+import { HttpProtocolError, MAX_BODY_BYTES, ResponseParser } from '../../../lib/http/response-parser.ts';
 import { RequestShapeError } from '../../../lib/http/request-bytes.ts';
 
 test('the parser reads Content-Length bodies split across chunks, chunked bodies and bodies ended by close', () => {
@@ -110,4 +110,19 @@ test('request() writes the exact body bytes with its own framing, and refuses an
     client.close();
     server.close();
   }
+});
+
+test('the parser keeps header lines as sent for recordings, and refuses a body past its bound instead of buffering it', () => {
+  const response = new ResponseParser().push(Buffer.from('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nX-Trace: a\r\nx-trace: b\r\nContent-Length: 0\r\n\r\n'));
+  expect(response).toMatchObject({ statusText: 'Too Many Requests', httpVersion: '1.1', headers: { 'x-trace': 'a, b' } });
+  expect(response?.rawHeaders).toEqual([['Retry-After', '3'], ['X-Trace', 'a'], ['x-trace', 'b'], ['Content-Length', '0']]);
+
+  expect(() => new ResponseParser().push(Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`))).toThrow(HttpProtocolError);
+  const endless = new ResponseParser();
+  endless.push(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'));
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+  expect(() => {
+    for (let i = 0; i < 20; i++) endless.push(framed);
+  }).toThrow(/more than/);
 });

@@ -1,7 +1,7 @@
 /**
  * The conformance suite: `npm run conformance`. With PETSTORE_BASE_URL unset it starts the bundled reference
- * server on a free port with time sped up 60 times (a minute window lasts a second, a day 24 minutes) and
- * certifies it; with PETSTORE_BASE_URL set it certifies that target with the PETSTORE_API_KEY_<PLAN> keys.
+ * server on a free port with its clock sped up (BUNDLED_CLOCK_RATE: a minute window lasts a sixth of a
+ * second, a day four minutes) and certifies it; with PETSTORE_BASE_URL set it certifies that target with the PETSTORE_API_KEY_<PLAN> keys.
  * See the README, "Running the conformance suite", for every variable.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue } from './lib/rules.ts';
 import { establishRun } from './specs/support/run.ts';
-import { BUNDLED_TIME_SCALE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
+import { BUNDLED_CLOCK_RATE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
 
 const run = await establishRun();
 const settings = settingsOrExit();
@@ -75,7 +75,11 @@ export default defineConfig({
         env: {
           HOST: '127.0.0.1',
           PORT: String(run.port),
-          PETSTORE_TIME_SCALE: String(BUNDLED_TIME_SCALE),
+          PETSTORE_CLOCK_RATE: String(BUNDLED_CLOCK_RATE),
+          PETSTORE_CLOCK_ANCHOR_MS: String(run.clockAnchorMs),
+          ...(settings.enterpriseQuota
+            ? { PETSTORE_ENTERPRISE_PER_MINUTE: String(settings.enterpriseQuota.perMinute), PETSTORE_ENTERPRISE_PER_DAY: String(settings.enterpriseQuota.perDay) }
+            : {}),
           PETSTORE_LOG: 'off',
         },
       }
@@ -85,7 +89,7 @@ export default defineConfig({
 /** A misconfigured run stops with one line naming the variable, not a stack trace. */
 function settingsOrExit(): SuiteSettings {
   try {
-    return settingsFromEnv(process.env, run.port);
+    return settingsFromEnv(process.env, run);
   } catch (error) {
     process.stderr.write(`conformance: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);

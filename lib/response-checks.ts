@@ -5,7 +5,7 @@
  */
 import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
 import { JsonSyntaxError, parseLossless, type LosslessValue } from './lossless-json.ts';
-import { plans, type PlanId } from './plans.ts';
+import { plans, type PlanId, type Quota } from './plans.ts';
 import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
 
 export interface ResponseToCheck {
@@ -16,8 +16,15 @@ export interface ResponseToCheck {
   body: string;
   /** The plan of the key the request carried, when that key is one the caller knows to be valid. */
   plan?: PlanId;
+  /** The plan's quota in this run when it is not the documented one (an agreed Enterprise quota). */
+  quota?: Quota;
   /** Milliseconds since the epoch at which the response arrived. */
   now?: number;
+  /**
+   * Milliseconds since the epoch at which the request left. The target decided between then and `now`, so a
+   * window it reported may have ended by `now` (a slow answer, a fast target clock): Reset is held to this.
+   */
+  sentAt?: number;
 }
 
 export interface Violation {
@@ -97,21 +104,23 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
   }
   if (headers['x-ratelimit-reset'] !== undefined) {
     const nowSeconds = (response.now ?? Date.now()) / 1000;
+    const sentSeconds = (response.sentAt ?? response.now ?? Date.now()) / 1000;
     if (reset === undefined) {
       violations.push({ rule: 'RL-7', message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
-    } else if (reset < nowSeconds - RESET_SKEW_SECONDS || reset > nowSeconds + RESET_HORIZON_SECONDS) {
+    } else if (reset < sentSeconds - RESET_SKEW_SECONDS || reset > nowSeconds + RESET_HORIZON_SECONDS) {
       violations.push({
         rule: 'RL-7',
-        message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (now is ${Math.floor(nowSeconds)}; expected from now to two days ahead)`,
+        message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,
       });
     }
   }
   const plan = response.plan ? plans[response.plan] : undefined;
-  const documented = plan?.documented;
-  if (plan && documented && limit !== undefined && limit !== documented.perMinute && limit !== documented.perDay) {
+  const quota = response.quota ?? plan?.documented;
+  if (plan && quota && limit !== undefined && limit !== quota.perMinute && limit !== quota.perDay) {
+    const whose = response.quota ? 'agreed' : 'documented';
     violations.push({
       rule: 'RL-5',
-      message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's documented limits are ${documented.perMinute} per minute and ${documented.perDay} per day`,
+      message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's ${whose} limits are ${quota.perMinute} per minute and ${quota.perDay} per day`,
     });
   }
   if (status === 429) {

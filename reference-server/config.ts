@@ -15,8 +15,16 @@ export interface ServerConfig {
   quotas: Record<PlanId, Quota>;
   /** Requests per (scaled) minute a client address may send without a valid key before 401 turns into 429. */
   anonymousPerMinute: number;
-  /** N makes every rate-limit window N times shorter in real time. */
+  /** N makes every rate-limit window N times shorter in real time; Reset and Retry-After stay in real time. */
   timeScale: number;
+  /**
+   * N runs the server's clock N times faster than real time, equal to it at `clockAnchorMs`: windows pass N
+   * times faster and Reset and Retry-After speak of that clock, so a client that knows the rate reads them
+   * exactly (whole seconds of the fast clock). Exclusive with timeScale.
+   */
+  clockRate: number;
+  /** Milliseconds since the epoch; undefined: when the server starts. */
+  clockAnchorMs: number | undefined;
   seedPets: number;
   log: LogMode;
   /** Request bodies above this many bytes are answered 413. */
@@ -42,11 +50,21 @@ export function configFromEnv(env: Env = process.env): ServerConfig {
     keys: keys(env),
     quotas: quotas(env),
     anonymousPerMinute: wholeNumber(env, 'PETSTORE_ANONYMOUS_PER_MINUTE', DEFAULT_ANONYMOUS_PER_MINUTE, 1, Number.MAX_SAFE_INTEGER),
-    timeScale: positiveNumber(env, 'PETSTORE_TIME_SCALE', 1),
+    ...clock(env),
     seedPets: wholeNumber(env, 'PETSTORE_SEED_PETS', DEFAULT_SEED_PETS, 0, MAX_SEED_PETS),
     log: logMode(env),
     maxBodyBytes: MAX_BODY_BYTES,
   };
+}
+
+function clock(env: Env): Pick<ServerConfig, 'timeScale' | 'clockRate' | 'clockAnchorMs'> {
+  const timeScale = positiveNumber(env, 'PETSTORE_TIME_SCALE', 1);
+  const clockRate = positiveNumber(env, 'PETSTORE_CLOCK_RATE', 1);
+  if (timeScale !== 1 && clockRate !== 1) {
+    throw new ConfigError('PETSTORE_TIME_SCALE and PETSTORE_CLOCK_RATE both speed up time; set one of them');
+  }
+  const anchor = setting(env, 'PETSTORE_CLOCK_ANCHOR_MS');
+  return { timeScale, clockRate, clockAnchorMs: anchor === undefined ? undefined : wholeNumber(env, 'PETSTORE_CLOCK_ANCHOR_MS', 0, 0, Number.MAX_SAFE_INTEGER) };
 }
 
 /** An unset or blank variable means "use the default". */

@@ -17,7 +17,8 @@ try {
 
 try {
   const running = await createReferenceServer(config);
-  process.stdout.write(`Pet Store reference server listening on ${running.baseUrl}\n`);
+  const clock = config.clockRate === 1 ? '' : ` (its clock runs ${config.clockRate} times faster than real time)`;
+  process.stdout.write(`Pet Store reference server listening on ${running.baseUrl}${clock}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { targetClock } from '../lib/target-clock.ts';
 import { configFromEnv, type ServerConfig } from './config.ts';
 import { createMalformedRequestHandler, createRequestHandler } from './handler.ts';
 import { FixedWindowLimiter, type RateLimiter } from './limiter.ts';
@@ -45,7 +46,7 @@ export async function createReferenceServer(settings: Partial<ServerConfig> = {}
     store,
     limiter: deps.limiter ?? new FixedWindowLimiter({ timeScale: config.timeScale }),
     log,
-    clock: deps.clock ?? Date.now,
+    clock: deps.clock ?? (config.clockRate === 1 ? Date.now : targetClock(config.clockRate, config.clockAnchorMs ?? Date.now()).now),
   };
 
   const server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler(config, handlerDeps));

@@ -5,13 +5,15 @@
  *   tsx bench/load/child.ts <client> <url> <key> <connections> <seconds> [rate]
  *
  * client: petstore-load (the load script's runner: rate "max" is a closed loop at the connection cap, a number
- * is the open model at that rate), or a closed loop over another client: node-http (a keep-alive Agent),
+ * is the open model at that rate), or a closed loop over a client: lib-http (the shared client in lib/http,
+ * which the load script, replay and the suite's bursts use), node-http (a keep-alive Agent),
  * fetch (Node's built-in fetch), undici-request (undici's Pool.request) and undici-dispatch (Pool.dispatch,
  * undici's lowest level, no body stream): what the shared client in lib/http is compared with.
  */
 import http from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import { runLoad } from '../../harness/load/runner.ts';
+import { HttpClient } from '../../lib/http/client.ts';
 
 export interface ChildResult {
   requests: number;
@@ -101,6 +103,13 @@ function fetchClient(): Promise<ChildResult> {
   });
 }
 
+function sharedClient(): Promise<ChildResult> {
+  const url = new URL(target);
+  const client = new HttpClient(url, { maxConnections: connections, timeoutMs: 30_000 });
+  const headers = { authorization: `Bearer ${key}` };
+  return closedLoop(async () => (await client.request({ method: 'GET', url, headers })).status);
+}
+
 function undiciPool(): { pool: Pool; path: string; headers: Record<string, string> } {
   const parsed = new URL(target);
   return { pool: new Pool(parsed.origin, { connections, pipelining: 1 }), path: `${parsed.pathname}${parsed.search}`, headers: { authorization: `Bearer ${key}` } };
@@ -139,6 +148,7 @@ function undiciDispatch(): Promise<ChildResult> {
 
 const runners: Record<string, () => Promise<ChildResult>> = {
   'petstore-load': petstoreLoad,
+  'lib-http': sharedClient,
   'node-http': nodeHttp,
   fetch: fetchClient,
   'undici-request': undiciRequest,

@@ -4,9 +4,9 @@
  * 1. Throughput: requests per second sent by petstore-load at rate "max" (a closed loop over its raw
  *    keep-alive client) and by autocannon, against the same bundled reference server in a process of its
  *    own (logging off, an Enterprise key with the quota lifted), each generator in a process of its own,
- *    alternating which goes first, over several rounds. node:http (keep-alive Agent), the built-in fetch,
- *    undici's Pool.request and its lower-level Pool.dispatch run the same closed loop, twice each, for
- *    reference: they are why lib/http keeps a client of its own.
+ *    over several rounds, every generator in every round. The shared client of lib/http, undici's Pool.dispatch
+ *    and Pool.request, node:http (keep-alive Agent) and the built-in fetch run the same closed loop: they are
+ *    why lib/http keeps a client of its own.
  * 2. Rate accuracy: petstore-load at fixed rates the server can serve, against the intended count.
  *
  *   npm run bench:load [-- --rounds 5 --seconds 5 --connections 32]
@@ -46,6 +46,7 @@ function whole(text: string | undefined, name: string): number {
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'demo-enterprise-1';
+const GENERATORS = ['autocannon', 'petstore-load', 'lib-http', 'undici-dispatch', 'undici-request', 'node-http', 'fetch'];
 const SERVER_ENV = { PETSTORE_LOG: 'off', PETSTORE_ENTERPRISE_PER_MINUTE: '1000000000', PETSTORE_ENTERPRISE_PER_DAY: '1000000000000' };
 
 function child(client: string, url: string, runSeconds: number, rate?: number): Promise<ChildResult> {
@@ -75,10 +76,11 @@ try {
   await autocannon(url, 2);
   await child('petstore-load', url, 2);
 
-  const throughput: Record<string, number[]> = { autocannon: [], 'petstore-load': [], 'node-http': [], fetch: [], 'undici-request': [], 'undici-dispatch': [] };
+  const throughput: Record<string, number[]> = Object.fromEntries(GENERATORS.map((name) => [name, []]));
   const ratios: number[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 ? ['autocannon', 'petstore-load'] : ['petstore-load', 'autocannon'];
+    // Every generator in every round, the order reversed every other round: the machine's load drifts.
+    const order = round % 2 ? GENERATORS : [...GENERATORS].reverse();
     const figures: Record<string, number> = {};
     for (const name of order) {
       const result = clean(name, name === 'autocannon' ? await autocannon(url, seconds) : await child(name, url, seconds));
@@ -86,11 +88,7 @@ try {
       throughput[name]?.push(result.perSecond);
     }
     ratios.push((figures['petstore-load'] ?? 0) / (figures.autocannon ?? 1));
-    process.stderr.write(`bench: round ${round}: autocannon ${Math.round(figures.autocannon ?? 0)} req/s, petstore-load ${Math.round(figures['petstore-load'] ?? 0)} req/s\n`);
-  }
-  for (const name of ['node-http', 'fetch', 'undici-request', 'undici-dispatch']) {
-    for (let round = 0; round < 2; round++) throughput[name]?.push(clean(name, await child(name, url, seconds)).perSecond);
-    process.stderr.write(`bench: ${name} ${Math.round(median(throughput[name] ?? []))} req/s\n`);
+    process.stderr.write(`bench: round ${round}: ${GENERATORS.map((name) => `${name} ${Math.round(figures[name] ?? 0)}`).join(', ')} req/s\n`);
   }
 
   const accuracy = [];

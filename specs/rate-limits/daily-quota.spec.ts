@@ -14,6 +14,7 @@ import { article, count, ENTERPRISE_NOT_AGREED, MEASURED_PLANS, planRule, quotaI
 
 /** Requests per second the suite sends in a burst on this kind of machine, with room to spare. */
 const ASSUMED_REQUESTS_PER_SECOND = 2_000;
+/** In the target's time: two minute windows. */
 const MINUTE_WINDOW_WAIT_MS = 120_000;
 /** The request that found the fresh window counts in the day. */
 const ADMITTED_BY_PROBE = 1;
@@ -31,7 +32,8 @@ for (const plan of MEASURED_PLANS) {
       const { perMinute, perDay } = quota;
       test.skip(!quotaTests, 'set PETSTORE_QUOTA_TESTS=1 to run the tests that use up a daily quota');
       const client = await keys.daily(plan);
-      test.setTimeout(testInfo.timeout + MINUTE_WINDOW_WAIT_MS);
+      const { clock } = target;
+      test.setTimeout(testInfo.timeout + clock.toRealMs(MINUTE_WINDOW_WAIT_MS));
       const fresh = await freshWindow(client, { maxWaitMs: MINUTE_WINDOW_WAIT_MS });
       if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
       if ('broken' in fresh) return failBroken(check, fresh);
@@ -39,13 +41,15 @@ for (const plan of MEASURED_PLANS) {
       const probe = readingOf(fresh.probe);
       const windowMs = Math.max(1_000, Math.floor(((probe.reset ?? 0) * 1000 - probe.sentAt) / 1000) * 1000);
       const windows = Math.ceil(perDay / perMinute);
-      const estimateMs = windows * windowMs * 1.15 + (perDay / ASSUMED_REQUESTS_PER_SECOND) * 1000;
+      // In real time: the windows pass at the target clock's rate, the requests at the suite's own pace.
+      const estimateMs = clock.toRealMs(windows * windowMs * 1.15) + (perDay / ASSUMED_REQUESTS_PER_SECOND) * 1000;
+      const windowWords = clock.rate === 1 ? `${windowMs / 1000} s` : `${windowMs / 1000} s of the target's clock, ${Math.round(clock.toRealMs(windowMs))} ms in real time`;
       test.skip(
         estimateMs > quotaBudgetSeconds * 1000,
-        `estimated ${Math.ceil(estimateMs / 1000)} s (${windows} windows of about ${windowMs / 1000} s and ${count(perDay)} requests) exceeds PETSTORE_QUOTA_BUDGET_SECONDS=${quotaBudgetSeconds}; raise it to run this test`,
+        `estimated ${Math.ceil(estimateMs / 1000)} s (${windows} windows of about ${windowWords} and ${count(perDay)} requests) exceeds PETSTORE_QUOTA_BUDGET_SECONDS=${quotaBudgetSeconds}; raise it to run this test`,
       );
       // Long enough for the longest wait consumeDay allows, so a hostile target fails a rule, not the timeout.
-      test.setTimeout(testInfo.timeout + estimateMs + maxDayWaitMs({ perMinute, perDay }, ADMITTED_BY_PROBE, windowMs));
+      test.setTimeout(testInfo.timeout + estimateMs + clock.toRealMs(maxDayWaitMs({ perMinute, perDay }, ADMITTED_BY_PROBE, windowMs)));
 
       const outcome = await consumeDay(client, {
         quota: { perMinute, perDay },

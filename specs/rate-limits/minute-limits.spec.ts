@@ -22,7 +22,7 @@ for (const plan of MEASURED_PLANS) {
       if (!quota) return test.skip(true, ENTERPRISE_NOT_AGREED);
       const { perMinute } = quota;
       const client = await keys.measuring(plan);
-      const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
+      const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock), alone: keys.alone });
       if ('unavailable' in measured) return test.skip(true, measured.unavailable);
       if ('broken' in measured) return failBroken(check, measured);
       // Not a finding about the target: the suite could not fill the window in time and measured again.

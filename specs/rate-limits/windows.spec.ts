@@ -4,7 +4,6 @@
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
 import { retryAfterMs, readRateLimit } from '../../lib/rate-limit-headers.ts';
-import { sleep } from '../../lib/backoff.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import { freshWindow, measureMinuteWindow, measuringRequest } from '../support/minute-window.ts';
 import { answer, show } from '../support/pets.ts';
@@ -23,7 +22,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   const plan = cheapest(target);
   const { perMinute } = quotaOf(plan);
   const client = await keys.measuring(plan);
-  const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout), alone: keys.alone });
+  const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock), alone: keys.alone });
   if ('unavailable' in measured) return test.skip(true, measured.unavailable);
   if ('broken' in measured) return failBroken(check, measured);
   const refusal = measured.extra;
@@ -31,7 +30,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   const header = refusal.response.headers['retry-after'];
   const waitMs = retryAfterMs(header, refusal.receivedAt);
   if (!check.expect(waitMs !== undefined, `expected a Retry-After to wait for, got ${header ?? 'none'}`, { rule: 'RL-1', evidence: refusal })) return;
-  await sleep(waitMs!);
+  await client.clock.sleep(waitMs!);
   const after = await measuringRequest(client);
   check.expect(isAdmitted(readingOf(after)), `expected the request sent ${waitMs} ms after the 429 (Retry-After: ${header}) to be admitted, got ${answer(after)}`, { evidence: after });
 
@@ -67,7 +66,7 @@ async function oneAtATime(client: PetStoreClient, requests: number, maxWaitMs: n
 
 test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted request in a window'), async ({ keys, check, target }, testInfo) => {
   const client = await keys.measuring(cheapest(target));
-  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout));
+  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout, target.clock));
   if (typeof readings === 'string') return test.skip(true, readings);
   if ('broken' in readings) return failBroken(check, readings);
   for (let index = 1; index < readings.length; index++) {
@@ -79,7 +78,7 @@ test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted requ
 
 test(...rule('RL-7', 'X-RateLimit-Reset is a Unix time in seconds that stays put within a window'), async ({ keys, check, target }, testInfo) => {
   const client = await keys.measuring(cheapest(target));
-  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout));
+  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout, target.clock));
   if (typeof readings === 'string') return test.skip(true, readings);
   if ('broken' in readings) return failBroken(check, readings);
   for (let index = 1; index < readings.length; index++) {
@@ -114,7 +113,7 @@ test(...rule('RL-GAP-1', 'whether limits are counted per key or per account'), a
   test.skip(target.roles.measuring[plan].length < 2, `add a second key to PETSTORE_API_KEY_${plan.toUpperCase()} to see whether keys share a count`);
   const first = await keys.measuring(plan);
   const second = await keys.measuring(plan, { except: [(first.authorization ?? '').replace(/^Bearer /, '')] });
-  const fresh = await freshWindow(first, { maxWaitMs: maxWindowWaitMs(testInfo.timeout) });
+  const fresh = await freshWindow(first, { maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock) });
   if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
   if ('broken' in fresh) return failBroken(check, fresh);
   for (let index = 0; index < 3; index++) await measuringRequest(second);
@@ -139,7 +138,7 @@ test(...rule('PLAN-ENTERPRISE', 'the quotas of an Enterprise key'), async ({ key
   const headers = readRateLimit(exchange.response.headers);
   check.observe(
     headers
-      ? `an Enterprise key is limited to ${count(headers.limit)} requests per window (Remaining ${count(headers.remaining)}, Reset in ${headers.reset - Math.floor(Date.now() / 1000)} s)`
+      ? `an Enterprise key is limited to ${count(headers.limit)} requests per window (Remaining ${count(headers.remaining)}, Reset in ${headers.reset - Math.floor(target.clock.now() / 1000)} s)`
       : 'an Enterprise key carried no readable X-RateLimit-* headers',
   );
 });

@@ -8,11 +8,13 @@
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { OperationId } from '../../lib/contract.ts';
 import { idText, tryParseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
-import type { PlanId } from '../../lib/plans.ts';
+import type { PlanId, Quota } from '../../lib/plans.ts';
+import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { Exchange, Method, SentRequest, Transport } from './exchange.ts';
 import type { RuleJudge } from './judge.ts';
+import { quotaInRun } from './plan-quotas.ts';
 
 /** wait: a 429 is waited out and the request sent again. measure: a 429 is handed to the caller. */
 export type Politeness = 'wait' | 'measure';
@@ -26,8 +28,12 @@ export interface ClientOptions {
   plan: PlanId | undefined;
   judge: RuleJudge;
   politeness: Politeness;
-  /** Milliseconds this test may still spend waiting; a longer Retry-After ends the test with a clear message. */
+  /** Real milliseconds this test may still spend waiting; a longer Retry-After ends the test with a clear message. */
   timeLeftMs: () => number;
+  /** The target's clock: exchanges are stamped with its time, and the waits it asks for last its time. Default: the wall clock. */
+  clock?: TargetClock;
+  /** The Enterprise quota agreed for this run, which an Enterprise key's X-RateLimit-Limit is held to. */
+  enterpriseQuota?: Quota;
   backoff?: BackoffPolicy;
   random?: () => number;
   wait?: (ms: number) => Promise<void>;
@@ -50,6 +56,10 @@ export class PetStoreClient {
 
   get authorization(): string | undefined {
     return this.options.authorization;
+  }
+
+  get clock(): TargetClock {
+    return this.options.clock ?? WALL_CLOCK;
   }
 
   /** The same client sending another Authorization header (undefined: none). */
@@ -109,7 +119,7 @@ export class PetStoreClient {
   private async waitOut(exchange: Exchange, attempt: number): Promise<void> {
     const { backoff = DEFAULT_BACKOFF, random = Math.random, wait = sleep, judge, timeLeftMs } = this.options;
     const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
-    const delay = backoffDelayMs(attempt, retryAfter, backoff, random);
+    const delay = backoffDelayMs(attempt, retryAfter === undefined ? undefined : this.clock.toRealMs(retryAfter), backoff, random);
     const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
     if (delay > timeLeftMs()) {
       throw new Error(
@@ -126,11 +136,12 @@ export class PetStoreClient {
     if (authorization !== undefined) headers.Authorization = authorization;
     if (contentType !== undefined) headers['Content-Type'] = contentType;
     const request: SentRequest = { method, url: `${baseUrl}${path}`, headers, ...(body !== undefined ? { body } : {}) };
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     const response = await transport.send(request);
-    const receivedAt = Date.now();
+    const receivedAt = this.clock.now();
     const exchange: Exchange = { operation, request, response, json: tryParseLossless(response.body), plan, sentAt, receivedAt };
-    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: response.body, plan, now: receivedAt });
+    const quota = plan === undefined ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
+    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: response.body, plan, quota, now: receivedAt, sentAt });
     for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
     return exchange;
   }

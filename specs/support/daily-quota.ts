@@ -3,12 +3,11 @@
  * requests at once than the window has left, and after each 429 waiting as long as its Retry-After asks.
  * A refusal that asks for much longer than a minute window is the day's.
  *
- * Every wait is the target's, so the target could keep the loop going for ever: it is bounded by what the
+ * Times and waits are the target's (lib/target-clock.ts). Every wait is the target's, so it could keep the loop going for ever: it is bounded by what the
  * documented quota implies. A 429 without Retry-After breaks RL-1 at once; a request refused again after
  * waiting a minute refusal's full Retry-After, several times in a row, breaks RL-3; and a day's quota
  * needing more windows than it takes at the documented minute limit (plus a margin) breaks the plan's rule.
  */
-import { sleep } from '../../lib/backoff.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
@@ -28,6 +27,7 @@ export interface DailyOptions {
   /** A minute window's length as observed, which tells a minute refusal from the day's. */
   windowMs: number;
   concurrency?: number;
+  /** Waits a span of the target's time; default: the client's clock. */
   wait?: (ms: number) => Promise<void>;
   alone?: Alone;
   progress?: (line: string) => void;
@@ -55,6 +55,8 @@ const REFUSALS_AFTER_FULL_WAIT = 3;
 const extraWindows = (needed: number): number => 3 + Math.ceil(needed / 4);
 /** Retry-After and Reset are whole seconds (an HTTP-date too), so each wait may be a second longer than the window. */
 const ROUNDING_MS = 1_000;
+/** Real milliseconds added to every wait: timers are not exact. */
+const SLACK_MS = 20;
 
 /** Minute windows the rest of a day's quota needs at the documented minute limit. */
 const windowsNeeded = (quota: Quota, admittedBefore: number): number => Math.ceil(Math.max(0, quota.perDay - admittedBefore) / quota.perMinute);
@@ -66,7 +68,8 @@ export function maxDayWaitMs(quota: Quota, admittedBefore: number, windowMs: num
 }
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
-  const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = sleep, progress, alone = (work) => work() } = options;
+  const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = client.clock.sleep, progress, alone = (work) => work() } = options;
+  const slackMs = client.clock.toTargetMs(SLACK_MS);
   const dayRefusalMs = Math.max(5_000, DAY_REFUSAL_WINDOWS * options.windowMs);
   let admitted = options.admittedBefore;
   let windows = 1;
@@ -80,7 +83,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   // Each round: one request, which says how much the window has left; that many at once; and, once the
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
   for (;;) {
-    if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, wait);
+    if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, (ms) => wait(ms + slackMs));
     const round = await alone(async () => {
       const first = await measuringRequest(client);
       if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true };
@@ -109,7 +112,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
         'the target admits fewer a window than documented, or its Retry-After is shorter than the wait that works';
       return { ...outcome, broken: brokenBy(options.rule, message, refusal) };
     }
-    await wait(waitMs + 20);
+    await wait(waitMs + slackMs);
     waitedMs += waitMs;
     waitedBeforeRound = true;
     windows++;
@@ -146,7 +149,7 @@ async function confirmDayRefused(
     if (next.response.headers['retry-after'] === undefined) return { ...outcome, broken: brokenBy('RL-1', 'expected the 429 that closed the day to carry Retry-After, got none', next) };
     if (refusalWaitMs(next) > dayRefusalMs) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
     if (waited === REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(next, admitted) };
-    await wait(refusalWaitMs(next) + 20);
+    await wait(refusalWaitMs(next));
     next = await measuringRequest(client);
   }
   return { ...outcome, admitted: admitted + 1, overQuota: next };

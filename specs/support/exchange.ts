@@ -33,7 +33,7 @@ export interface Exchange {
   json: LosslessValue | undefined;
   /** The plan of the key sent, when it is a key the target was configured with. */
   plan: PlanId | undefined;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch on the target's clock (lib/target-clock.ts): what its Reset is compared with. */
   sentAt: number;
   receivedAt: number;
 }

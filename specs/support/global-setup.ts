@@ -7,7 +7,7 @@ import { currentRun } from './run.ts';
 import { settingsFromEnv } from './settings.ts';
 
 export default async function globalSetup(): Promise<void> {
-  const settings = settingsFromEnv(process.env, currentRun().port);
+  const settings = settingsFromEnv(process.env, currentRun());
   if (settings.bundled) return;
   const client = new HttpClient(new URL(settings.baseUrl), { maxConnections: 1, timeoutMs: 10_000 });
   try {

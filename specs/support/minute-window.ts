@@ -3,7 +3,6 @@
  * target's own Retry-After or X-RateLimit-Reset. A window that ends in the middle of the burst is recognised
  * from the headers and the measurement is taken again.
  */
-import { sleep } from '../../lib/backoff.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
@@ -16,12 +15,14 @@ export const measuringRequest = (client: PetStoreClient): Promise<Exchange> => c
 export const BURST_CONCURRENCY = 24;
 const MAX_PROBES = 6;
 const MAX_ATTEMPTS = 5;
-/** Added to every wait for a window's end: timers and clocks are not exact. */
+/** Real milliseconds added to every wait for a window's end: timers are not exact. */
 const SLACK_MS = 20;
 
+/** Durations here are the target's (lib/target-clock.ts): what its Reset and Retry-After speak of. */
 export interface WindowOptions {
-  /** The longest single wait for a window to end or a 429 to lapse that the test can afford. */
+  /** The longest single wait for a window to end or a 429 to lapse that the test can afford, in target time. */
   maxWaitMs: number;
+  /** Waits a span of target time; default: the client's clock. */
   wait?: (ms: number) => Promise<void>;
   /**
    * Runs a burst while no other test of the run sends one: two bursts at once on two cores can each take
@@ -40,7 +41,7 @@ export function refusalWaitMs(exchange: Exchange): number {
   const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
   if (retryAfter !== undefined) return retryAfter;
   const reset = readingOf(exchange).reset;
-  return reset !== undefined ? Math.max(0, reset * 1000 - Date.now()) : 1000;
+  return reset !== undefined ? Math.max(0, reset * 1000 - exchange.receivedAt) : 1000;
 }
 
 type Probe = { fresh: Exchange } | { waitMs: number; probe: Exchange } | Broken;
@@ -57,7 +58,7 @@ async function probeOnce(client: PetStoreClient): Promise<Probe> {
     return brokenBy('RL-4', 'expected readable X-RateLimit-Limit, -Remaining and -Reset on an admitted response, so the start of a window can be found; got none or unreadable ones', probe);
   }
   if (reading.remaining === reading.limit - 1) return { fresh: probe };
-  return { waitMs: Math.max(0, reading.reset * 1000 - Date.now()), probe };
+  return { waitMs: Math.max(0, reading.reset * 1000 - probe.receivedAt), probe };
 }
 
 /**
@@ -85,7 +86,7 @@ function noFreshWindow(probes: readonly Exchange[]): { unavailable: string } | B
  * (Retry-After): one request per window.
  */
 async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, then: (probe: Exchange) => Promise<T>): Promise<T | { unavailable: string } | Broken> {
-  const { maxWaitMs, wait = sleep, alone = together } = options;
+  const { maxWaitMs, wait = client.clock.sleep, alone = together } = options;
   const probes: Exchange[] = [];
   while (probes.length < MAX_PROBES) {
     const outcome = await alone(async () => {
@@ -100,7 +101,7 @@ async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, 
         unavailable: `the key is refused or its window lasts another ${Math.ceil(outcome.waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)`,
       };
     }
-    await wait(outcome.waitMs + SLACK_MS);
+    await wait(outcome.waitMs + client.clock.toTargetMs(SLACK_MS));
   }
   return noFreshWindow(probes);
 }
@@ -152,7 +153,7 @@ export async function measureMinuteWindow(client: PetStoreClient, limit: number,
     const analysis = analyseBurst({ probe: readingOf(probe), burst: burst.map(readingOf), extra: readingOf(extra) });
     if (analysis.kind === 'measured') return { analysis, probe, burst, extra, retaken };
     retaken.push(`${analysis.reason} (the burst of ${limit} took ${tookMs} ms)`);
-    if (extra.response.status === 429) await (options.wait ?? sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra)) + SLACK_MS);
+    if (extra.response.status === 429) await (options.wait ?? client.clock.sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra)) + client.clock.toTargetMs(SLACK_MS));
   }
   return { unavailable: `the window rolled over during each of ${MAX_ATTEMPTS} bursts, so ${limit} requests could not be sent within one window: ${retaken.join('; ')}` };
 }

@@ -1,6 +1,7 @@
 /** Which plans the rate-limit tests can measure, from the plans catalogue, the agreed Enterprise quota and the keys given. */
 import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId, type Quota } from '../../lib/plans.ts';
+import type { TargetClock } from '../../lib/target-clock.ts';
 
 export const DOCUMENTED_PLANS = PLAN_IDS.filter((plan) => plans[plan].documented !== undefined);
 
@@ -39,5 +40,5 @@ export const count = (n: number): string => n.toLocaleString('en');
 
 export const article = (word: string): string => (/^[AEIOU]/i.test(word) ? 'an' : 'a');
 
-/** The longest wait for a window that a minute measurement can afford in a test of `timeoutMs`. */
-export const maxWindowWaitMs = (timeoutMs: number): number => Math.max(2_000, Math.floor(timeoutMs / 3));
+/** The longest wait for a window, in the target's time, that a minute measurement can afford in a test of `timeoutMs` (real). */
+export const maxWindowWaitMs = (timeoutMs: number, clock: TargetClock): number => clock.toTargetMs(Math.max(2_000, Math.floor(timeoutMs / 3)));

@@ -14,6 +14,8 @@ export interface SuiteRun {
   port: number;
   /** Run-scoped folder for key leases; created on first use. */
   leaseDir: string;
+  /** Where the bundled server's fast clock equals the wall clock: the runner and the server agree on it. */
+  clockAnchorMs: number;
 }
 
 const variable = (pid: number): string => `PETSTORE_SUITE_RUN_${pid}`;
@@ -25,6 +27,7 @@ export async function establishRun(): Promise<SuiteRun> {
   const run: SuiteRun = {
     port: await freePort(),
     leaseDir: path.join(tmpdir(), `petstore-suite-${process.pid}-${Date.now().toString(36)}`),
+    clockAnchorMs: Date.now(),
   };
   process.env[variable(process.pid)] = JSON.stringify(run);
   return run;

@@ -24,10 +24,26 @@ export interface SuiteSettings {
   runTimeoutSeconds: number;
   /** PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY: the Enterprise quota agreed for the run's Enterprise keys. */
   enterpriseQuota: Quota | undefined;
+  /**
+   * The target's clock: PETSTORE_TARGET_CLOCK_RATE and _ANCHOR_MS for a target whose clock runs fast (a
+   * reference server started with PETSTORE_CLOCK_RATE); the wall clock otherwise.
+   */
+  clock: { rate: number; anchorMs: number };
 }
 
-/** Every minute window lasts one second and a day 24 minutes on the bundled server. */
-export const BUNDLED_TIME_SCALE = 60;
+/**
+ * The bundled server's clock runs this many times faster than real time: a minute window lasts 167 ms, a
+ * day 4 minutes, and Business's 100,000-request day (100 windows) under 20 s. Its Reset and Retry-After speak
+ * of that clock in whole seconds, a 360th of a real second, so waiting them out costs no more than the windows
+ * themselves. A Business minute's 1,000 requests take about 70 ms through the suite's burst client
+ * (bench/suite), well inside a window.
+ */
+export const BUNDLED_CLOCK_RATE = 480;
+/**
+ * The Enterprise quota the bundled server is started with, as if agreed, so its Enterprise keys are certified
+ * like every other plan's: a minute's burst fits a window with room, a day takes 20 windows.
+ */
+export const BUNDLED_ENTERPRISE_QUOTA: Quota = { perMinute: 1_500, perDay: 30_000 };
 export const DEFAULT_QUOTA_BUDGET_SECONDS = 60;
 /**
  * The bundled certification is a whole one: every plan's day, Business's 100 one-second windows (about 165 s
@@ -40,8 +56,14 @@ export const BUNDLED_RUN_TIMEOUT_SECONDS = 600;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** `bundledPort` is the port the bundled server listens on; needed only when PETSTORE_BASE_URL is unset. */
-export function settingsFromEnv(env: Env, bundledPort: number | undefined): SuiteSettings {
+/** What the runner chose for the bundled server: needed only when PETSTORE_BASE_URL is unset. */
+export interface BundledServer {
+  port: number;
+  /** Where the bundled server's fast clock equals the wall clock (milliseconds since the epoch). */
+  clockAnchorMs: number;
+}
+
+export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): SuiteSettings {
   const baseUrl = baseUrlFromEnv(env as NodeJS.ProcessEnv);
   const quotaBudgetSeconds = positiveNumber(env, 'PETSTORE_QUOTA_BUDGET_SECONDS', baseUrl === undefined ? BUNDLED_QUOTA_BUDGET_SECONDS : DEFAULT_QUOTA_BUDGET_SECONDS);
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');
@@ -58,11 +80,12 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
       quotaBudgetSeconds,
       runTimeoutSeconds,
       enterpriseQuota,
+      clock: { rate: positiveNumber(env, 'PETSTORE_TARGET_CLOCK_RATE', 1, 'number'), anchorMs: wholeNumber(env, 'PETSTORE_TARGET_CLOCK_ANCHOR_MS', 0) },
     };
   }
-  if (bundledPort === undefined) throw new Error('PETSTORE_BASE_URL is unset and no bundled server port was chosen');
+  if (bundled === undefined) throw new Error('PETSTORE_BASE_URL is unset and no bundled server port was chosen');
   return {
-    baseUrl: `http://127.0.0.1:${bundledPort}/v1`,
+    baseUrl: `http://127.0.0.1:${bundled.port}/v1`,
     bundled: true,
     keys: structuredClone(DEMO_KEYS) as KeysByPlan,
     readOnly,
@@ -70,7 +93,8 @@ export function settingsFromEnv(env: Env, bundledPort: number | undefined): Suit
     freshKeys: true,
     quotaBudgetSeconds,
     runTimeoutSeconds,
-    enterpriseQuota,
+    enterpriseQuota: enterpriseQuota ?? BUNDLED_ENTERPRISE_QUOTA,
+    clock: { rate: BUNDLED_CLOCK_RATE, anchorMs: bundled.clockAnchorMs },
   };
 }
 
@@ -84,10 +108,17 @@ function flag(env: Env, name: string): boolean {
   throw new Error(`${name} must be 1 or 0, got "${env[name]}"`);
 }
 
-function positiveNumber(env: Env, name: string, fallback: number): number {
+function positiveNumber(env: Env, name: string, fallback: number, unit = 'number of seconds'): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive ${unit}, got "${raw}"`);
   return value;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`${name} must be a whole number of milliseconds since the epoch, got "${raw}"`);
+  return Number(raw);
 }

@@ -12,6 +12,7 @@ import { test as base, type TestDetails, type TestInfo } from '@playwright/test'
 import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, type PlanId } from '../../lib/plans.ts';
 import { Redactor } from '../../lib/redact.ts';
+import { targetClock, type TargetClock } from '../../lib/target-clock.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { PetStoreClient, type Politeness } from './client.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
@@ -28,6 +29,8 @@ export interface Target {
   roles: KeyRoles;
   settings: SuiteSettings;
   redactor: Redactor;
+  /** The target's clock, which its Reset and Retry-After speak of. */
+  clock: TargetClock;
 }
 
 export interface KeyLeasing {
@@ -74,8 +77,9 @@ const BURST_LEASE = 'one burst at a time';
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [
     async ({}, use) => {
-      const settings = settingsFromEnv(process.env, currentRun().port);
-      await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys), settings, redactor: new Redactor(settings.keys) });
+      const settings = settingsFromEnv(process.env, currentRun());
+      const clock = targetClock(settings.clock.rate, settings.clock.anchorMs);
+      await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys), settings, redactor: new Redactor(settings.keys), clock });
     },
     { scope: 'worker' },
   ],
@@ -191,6 +195,8 @@ function client(
     plan,
     judge,
     politeness,
+    clock: target.clock,
+    ...(target.settings.enterpriseQuota ? { enterpriseQuota: target.settings.enterpriseQuota } : {}),
     timeLeftMs: () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000),
   });
 }

@@ -1,6 +1,7 @@
 /** Quotas per key and plan over HTTP: headers on every response, exact counting, 429s, the ban, time scale. */
 import { expect, test } from '@playwright/test';
 import type { OperationId } from '../../lib/contract.ts';
+import { targetClock } from '../../lib/target-clock.ts';
 import { configFromEnv } from '../../reference-server/config.ts';
 import { MINUTE_MS } from '../../reference-server/limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
@@ -179,6 +180,29 @@ test('the limiter is swappable: with a sliding window the server still answers b
     const one = await server.call('/pets', { key: 'demo-free-1' });
     expect(one.status).toBe(200);
     expect(limitOf(one).remaining).toBe(0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('PETSTORE_CLOCK_RATE 120 runs the server clock fast: Reset and Retry-After speak of that clock, and a client that converts them is admitted on time', async () => {
+  const anchor = Date.now();
+  const clock = targetClock(120, anchor);
+  const server = await TestServer.start({ clockRate: 120, clockAnchorMs: anchor });
+  try {
+    const sentAt = clock.now();
+    const answers = await Promise.all(Array.from({ length: 61 }, () => server.call('/pets', { key: 'demo-free-1' })));
+    const refused = answers.find((answer) => answer.status === 429) as Answer;
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(60);
+    const retryAfter = Number(refused.headers['retry-after']);
+    // A minute of the fast clock is half a second: Retry-After counts that clock's seconds, up to the minute.
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    const reset = limitOf(refused).reset;
+    expect(reset * 1000).toBeGreaterThanOrEqual(sentAt);
+    expect(reset * 1000).toBeLessThanOrEqual(clock.now() + 61_000);
+    await clock.sleep(retryAfter * 1000 + 1_000);
+    expect((await server.call('/pets', { key: 'demo-free-1' })).status).toBe(200);
   } finally {
     await server.close();
   }

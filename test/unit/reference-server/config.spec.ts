@@ -17,6 +17,8 @@ test.describe('configFromEnv', () => {
       },
       anonymousPerMinute: DEFAULT_ANONYMOUS_PER_MINUTE,
       timeScale: 1,
+      clockRate: 1,
+      clockAnchorMs: undefined,
       seedPets: DEFAULT_SEED_PETS,
       log: 'json',
       maxBodyBytes: 65536,
@@ -40,6 +42,7 @@ test.describe('configFromEnv', () => {
     expect(config.keys).toEqual({ free: ['a', 'b'], pro: DEMO_KEYS.pro, business: DEMO_KEYS.business, enterprise: ['e'] });
     expect(config.quotas.enterprise).toEqual({ perMinute: 5000, perDay: 90000 });
     expect(configFromEnv({ PETSTORE_TIME_SCALE: '0.5' }).timeScale).toBe(0.5);
+    expect(configFromEnv({ PETSTORE_CLOCK_RATE: '360', PETSTORE_CLOCK_ANCHOR_MS: '1795000000000' })).toMatchObject({ timeScale: 1, clockRate: 360, clockAnchorMs: 1_795_000_000_000 });
   });
 
   test('a blank variable means the default', () => {
@@ -55,6 +58,9 @@ test.describe('configFromEnv', () => {
       [{ PETSTORE_TIME_SCALE: '-2' }, /^PETSTORE_TIME_SCALE must be a positive number/],
       [{ PETSTORE_TIME_SCALE: 'fast' }, /^PETSTORE_TIME_SCALE must be a positive number/],
       [{ PETSTORE_TIME_SCALE: 'Infinity' }, /^PETSTORE_TIME_SCALE must be a positive number/],
+      [{ PETSTORE_CLOCK_RATE: 'x' }, /^PETSTORE_CLOCK_RATE must be a positive number/],
+      [{ PETSTORE_CLOCK_RATE: '60', PETSTORE_TIME_SCALE: '60' }, /^PETSTORE_TIME_SCALE and PETSTORE_CLOCK_RATE both speed up time; set one of them$/],
+      [{ PETSTORE_CLOCK_ANCHOR_MS: 'now' }, /^PETSTORE_CLOCK_ANCHOR_MS must be a whole number/],
       [{ PETSTORE_ENTERPRISE_PER_MINUTE: '0' }, /^PETSTORE_ENTERPRISE_PER_MINUTE must be a whole number from 1/],
       [{ PETSTORE_ENTERPRISE_PER_DAY: '1.5' }, /^PETSTORE_ENTERPRISE_PER_DAY must be a whole number/],
       [{ PETSTORE_SEED_PETS: '20000000' }, /^PETSTORE_SEED_PETS must be a whole number from 0 to 10000000/],

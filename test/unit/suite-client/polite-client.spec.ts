@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { Redactor } from '../../../lib/redact.ts';
+import { targetClock, type TargetClock } from '../../../lib/target-clock.ts';
 import { PetStoreClient, type Politeness } from '../../../specs/support/client.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
 import { RuleJudge } from '../../../specs/support/judge.ts';
@@ -40,7 +41,7 @@ function scripted(answers: ReceivedResponse[]) {
   return { transport, events, waits, wait };
 }
 
-function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness = 'wait', random = () => 0.5): PetStoreClient {
+function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness = 'wait', random = () => 0.5, clock?: TargetClock): PetStoreClient {
   return new PetStoreClient({
     transport: script.transport,
     baseUrl: 'http://127.0.0.1:9/v1',
@@ -51,6 +52,7 @@ function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness 
     timeLeftMs: () => Number.POSITIVE_INFINITY,
     random,
     wait: script.wait,
+    ...(clock ? { clock } : {}),
   });
 }
 
@@ -67,6 +69,17 @@ test('ERR-3 SHOULD client waits out a 429 for its Retry-After before sending the
   expect(script.events).toEqual(['send', expect.stringMatching(/^wait \d+$/), 'send']);
   expect(script.waits[0]).toBeGreaterThanOrEqual(2_000);
   expect(test.info().annotations.filter((a) => a.type === 'throttled')).toHaveLength(1);
+});
+
+test('ERR-3 SHOULD client reads a fast target clock: exchanges carry its time, and a Retry-After of its seconds is waited in real time', cites('ERR-3'), async () => {
+  const clock = targetClock(100, Date.now());
+  const script = scripted([refused('20'), ok]);
+  const before = clock.now();
+  const answer = await clientOver(script, 'wait', () => 0, clock).listPets();
+  // 20 seconds of a clock running 100 times faster are 200 real milliseconds; no jitter with random() = 0.
+  expect(script.waits).toEqual([200]);
+  expect(answer.sentAt).toBeGreaterThanOrEqual(before);
+  expect(answer.receivedAt).toBeLessThanOrEqual(clock.now());
 });
 
 test('ERR-3 SHOULD client honours a Retry-After given as an HTTP-date', cites('ERR-3'), async () => {

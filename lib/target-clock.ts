@@ -1,0 +1,39 @@
+/**
+ * A target's clock as a client reads it. A server under test may run its clock faster than real time (the
+ * bundled server does, PETSTORE_CLOCK_RATE): its X-RateLimit-Reset and Retry-After then speak of that clock,
+ * exactly as a real server's speak of the wall clock, so every rule about them reads the same. Whoever talks to
+ * such a server takes "now" from this clock and turns every wait the server asks for into real time through it.
+ * With rate 1 it is the wall clock and every conversion is the identity.
+ */
+import { sleep } from './backoff.ts';
+
+export interface TargetClock {
+  /** How many target milliseconds pass in one real millisecond. */
+  readonly rate: number;
+  /** The target's time, in milliseconds since the epoch. */
+  now(): number;
+  /** The target's time at a real instant (milliseconds since the epoch). */
+  at(realMs: number): number;
+  /** How long a span of the target's time lasts in real time. */
+  toRealMs(targetMs: number): number;
+  /** How much of the target's time passes in a real span. */
+  toTargetMs(realMs: number): number;
+  /** Waits for a span of the target's time. */
+  sleep(targetMs: number): Promise<void>;
+}
+
+/** A clock running `rate` times faster than the wall clock, equal to it at `anchorMs`. */
+export function targetClock(rate: number = 1, anchorMs: number = 0): TargetClock {
+  if (!(rate > 0) || !Number.isFinite(rate)) throw new RangeError(`a clock rate must be a positive number, got ${rate}`);
+  const at = rate === 1 ? (realMs: number): number => realMs : (realMs: number): number => anchorMs + (realMs - anchorMs) * rate;
+  return {
+    rate,
+    now: () => at(Date.now()),
+    at,
+    toRealMs: (targetMs) => targetMs / rate,
+    toTargetMs: (realMs) => realMs * rate,
+    sleep: (targetMs) => sleep(targetMs / rate),
+  };
+}
+
+export const WALL_CLOCK: TargetClock = targetClock(1);

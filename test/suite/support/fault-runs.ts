@@ -20,6 +20,8 @@ export interface FaultGroup {
   seedPets?: number;
   /** Rate-limit windows are this many times shorter than real ones (default 60: a minute lasts a second). */
   timeScale?: number;
+  /** Runs the server's clock this many times faster instead, and tells the suite (PETSTORE_TARGET_CLOCK_*). */
+  clockRate?: number;
   workers?: number;
   /** An Enterprise quota agreed with the server and stated to the suite. */
   enterpriseQuota?: Quota;
@@ -56,6 +58,7 @@ export async function runFaultGroup(group: FaultGroup): Promise<GroupOutcome> {
     wrapLimiter: faults.flatMap((fault) => (fault.limiter ? [fault.limiter] : [])),
     ...(group.seedPets !== undefined ? { seedPets: group.seedPets } : {}),
     ...(group.timeScale !== undefined ? { timeScale: group.timeScale } : {}),
+    ...(group.clockRate !== undefined ? { clockRate: group.clockRate } : {}),
     ...(group.enterpriseQuota ? { enterpriseQuota: group.enterpriseQuota } : {}),
   });
   let run: SuiteRunResult;
@@ -67,7 +70,7 @@ export async function runFaultGroup(group: FaultGroup): Promise<GroupOutcome> {
       titles: [...new Set([...titles, ...(group.controls ?? [])])],
       quotaTests: group.quotaTests ?? false,
       ...(group.workers ? { workers: group.workers } : {}),
-      ...(group.enterpriseQuota ? { env: agreedEnterpriseEnv(group.enterpriseQuota) } : {}),
+      env: { ...target.clockEnv, ...(group.enterpriseQuota ? agreedEnterpriseEnv(group.enterpriseQuota) : {}) },
     });
   } finally {
     await target.close();

@@ -1,6 +1,6 @@
 /**
- * A target for one suite run: an in-process reference server (time sped up 60 times, a store and a limiter
- * of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
+ * A target for one suite run: an in-process reference server (time sped up 60 times, or its clock run fast, a
+ * store and a limiter of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
  */
 import type { KeysByPlan } from '../../../lib/keys.ts';
 import type { Quota } from '../../../lib/plans.ts';
@@ -25,6 +25,8 @@ export interface VariantOptions {
   /** The path the proxy serves the interface under, for the suite; /v1 when absent. */
   basePath?: string;
   timeScale?: number;
+  /** Runs the server's clock this many times faster instead (its Reset and Retry-After in that clock); the suite is told through clockEnv. */
+  clockRate?: number;
   /** The keys the suite is given (the demo keys by default); the server accepts the proxy's and a neighbour's too. */
   suiteKeys?: KeysByPlan;
   /** The Enterprise quota agreed with this server (the reference server's generous default when absent). */
@@ -37,16 +39,20 @@ export interface VariantTarget {
   upstream: RunningServer;
   /** Absent when there is nothing to edit. */
   proxy: FaultProxy | undefined;
+  /** What the suite must be told of the server's clock (PETSTORE_TARGET_CLOCK_*); empty for the wall clock. */
+  clockEnv: Record<string, string>;
   close(): Promise<void>;
 }
 
 export async function startVariant(options: VariantOptions = {}): Promise<VariantTarget> {
-  const timeScale = options.timeScale ?? VARIANT_TIME_SCALE;
+  const clockAnchorMs = Date.now();
+  const timeScale = options.clockRate !== undefined ? 1 : (options.timeScale ?? VARIANT_TIME_SCALE);
   const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
   const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);
   const upstream = await createReferenceServer(
     {
       timeScale,
+      ...(options.clockRate !== undefined ? { clockRate: options.clockRate, clockAnchorMs } : {}),
       keys: upstreamKeys(options.suiteKeys),
       seedPets: options.seedPets ?? 120,
       ...(options.enterpriseQuota ? { quotas: configFromEnv(agreedEnterpriseEnv(options.enterpriseQuota)).quotas } : {}),
@@ -63,6 +69,7 @@ export async function startVariant(options: VariantOptions = {}): Promise<Varian
     baseUrl: options.basePath ? baseUrl.replace(/\/v1$/, options.basePath) : baseUrl,
     upstream,
     proxy,
+    clockEnv: options.clockRate !== undefined ? { PETSTORE_TARGET_CLOCK_RATE: String(options.clockRate), PETSTORE_TARGET_CLOCK_ANCHOR_MS: String(clockAnchorMs) } : {},
     async close() {
       await proxy?.close();
       await upstream.close();

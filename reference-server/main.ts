@@ -23,7 +23,8 @@ try {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    void running.close().then(() => process.exit(0));
+    // process.exit drops whatever a pipe has not yet taken; an empty write's callback runs once all before it is written.
+    void running.close().then(() => process.stdout.write('', () => process.exit(0)));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

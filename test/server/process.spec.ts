@@ -60,6 +60,32 @@ test('main prints one line with its base URL, logs each request as JSON without 
   }
 });
 
+test('on SIGTERM every request is logged before the process exits, even when the reader of stdout lags behind', async () => {
+  const requests = 1_000;
+  const server = startMain({ PETSTORE_LOG: 'json', PETSTORE_ENTERPRISE_PER_MINUTE: '1000000', PETSTORE_ENTERPRISE_PER_DAY: '1000000' });
+  try {
+    await until(() => server.stdout().includes('\n'), 'the URL line');
+    const baseUrl = /(http:\S+\/v1)/.exec(server.stdout())?.[1];
+    // Unread, the pipe fills up (64 KiB) and the server has to hold the rest: about 350 KB of lines here.
+    server.child.stdout.pause();
+    const longPath = `${baseUrl}/pets/${'x'.repeat(240)}`;
+    for (let sent = 0; sent < requests; sent += 50) {
+      await Promise.all(Array.from({ length: 50 }, () => fetch(longPath, { headers: { authorization: 'Bearer demo-enterprise-1' } })));
+    }
+    const allRead = new Promise((resolve) => server.child.once('close', resolve));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.stdout.resume();
+    expect(await server.exit).toBe(0);
+    await allRead;
+    const lines = server.stdout().trim().split('\n').slice(1);
+    expect(lines.length).toBe(requests);
+    expect(lines.every((line) => (JSON.parse(line) as { status: unknown }).status === 404)).toBe(true);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+});
+
 test('PETSTORE_LOG=off silences the request log; SIGINT also stops cleanly', async () => {
   const server = startMain({ PETSTORE_LOG: 'off' });
   try {

@@ -12,12 +12,13 @@ import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import { parseLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import type { HttpClient } from '../../lib/http/client.ts';
+import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import type { CaptureBase } from './base.ts';
 import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
 import type { CredentialResolver } from './credentials.ts';
 import type { RecordedExchange } from './exchange.ts';
-import { describeTransportError, type HttpClient, type ReceivedResponse } from './http-client.ts';
 import { createdId, createdIdIn, type IdMap } from './id-map.ts';
 import type { IgnoreSet } from './ignore.ts';
 import type { ThrottleGates } from './throttle.ts';
@@ -107,11 +108,11 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   const request = { method: recorded.method, url: new URL(context.target + sentPathOnly + search), headers, body };
   const policy = context.backoff ?? DEFAULT_BACKOFF;
   const expectRefusal = recorded.response.status === 429;
-  let response: ReceivedResponse;
+  let response: Answer;
   try {
     for (;;) {
       result.throttle.waitedMs += await gates.pass(gate);
-      response = await context.client.send(request);
+      response = await send(context.client, request);
       if (response.status !== 429) break;
       const asked = retryAfterMs(response.headers['retry-after'], response.receivedAt);
       if (expectRefusal) {
@@ -126,7 +127,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       }
     }
   } catch (error) {
-    result.error = describeTransportError(error);
+    result.error = error instanceof Error ? error.message : String(error);
     result.verdict = 'error';
     result.finishedAt = Date.now();
     return result;
@@ -166,6 +167,24 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     result.violations.length > 0 ? 'violation' : result.throttle.gaveUp ? 'throttled' : result.differences.length > 0 ? 'different' : 'identical';
   result.finishedAt = Date.now();
   return result;
+}
+
+/** A response as replay keeps it: the body as text, and when and how fast it came. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Milliseconds since the epoch when the body had arrived. */
+  receivedAt: number;
+  /** Milliseconds from sending to the end of the body. */
+  ms: number;
+}
+
+/** Rejects with the client's RequestError, whose message says what failed in words (connection refused by ...). */
+async function send(client: HttpClient, request: PlainRequest): Promise<Answer> {
+  const started = performance.now();
+  const response = await client.request(request);
+  return { status: response.status, headers: response.headers, body: response.body.toString('utf8'), receivedAt: Date.now(), ms: performance.now() - started };
 }
 
 function isSuccess(status: number): boolean {

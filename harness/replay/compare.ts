@@ -3,7 +3,8 @@
  * and what stateful replay changes on purpose (ids, see id-map.ts). Lists whose items all carry an id are
  * compared as sets keyed by id: the spec leaves the order of GET /pets open, so order is no difference.
  */
-import { tryParseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { JsonBody } from '../../lib/json-body.ts';
+import { stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { IdMap } from './id-map.ts';
 import { isIgnored, joinPointer, TRANSPORT_HEADERS, VALUE_VOLATILE_HEADERS, type IgnoreRules } from './ignore.ts';
 
@@ -34,17 +35,18 @@ export interface CompareOptions {
   ids: IdMap;
   /** Puts a URL the recorded server gave under the target's base (see CaptureBase.rebase). */
   rebase?: (url: string) => string;
-  /** The replayed body, parsed already. */
-  parsedReplayed?: LosslessValue;
+  /** The bodies as the caller holds them, so a tree parsed for another step is not parsed again. */
+  recordedJson?: JsonBody;
+  replayedJson?: JsonBody;
 }
 
 export function compareResponses(recorded: ComparableResponse, replayed: ComparableResponse, options: CompareOptions): Difference[] {
-  const { rules, ids, parsedReplayed } = options;
+  const { rules, ids } = options;
   const rebase = options.rebase ?? ((url: string) => url);
   const out: Difference[] = [];
   if (recorded.status !== replayed.status) out.push({ where: 'status', recorded: String(recorded.status), replayed: String(replayed.status) });
   compareHeaders(recorded.headers, replayed.headers, rules, (url) => ids.remapPath(rebase(url)), out);
-  compareBodies(recorded.body, replayed.body, rules, ids, parsedReplayed, out);
+  compareBodies(recorded.body, replayed.body, options, out);
   if (out.length > MAX_DIFFERENCES) {
     const rest = out.length - MAX_DIFFERENCES;
     out.length = MAX_DIFFERENCES;
@@ -74,19 +76,13 @@ function compareHeaders(
   }
 }
 
-function compareBodies(
-  recordedText: string | undefined,
-  replayedText: string | undefined,
-  rules: IgnoreRules,
-  ids: IdMap,
-  parsedReplayed: LosslessValue | undefined,
-  out: Difference[],
-): void {
+function compareBodies(recordedText: string | undefined, replayedText: string | undefined, options: CompareOptions, out: Difference[]): void {
+  const { rules, ids } = options;
   if (recordedText === undefined || isIgnored([], rules)) return;
   const replayedBody = replayedText ?? '';
   if (recordedText === replayedBody && ids.isIdentity) return;
-  const recordedValue = tryParseLossless(recordedText);
-  const replayedValue = parsedReplayed ?? tryParseLossless(replayedBody);
+  const recordedValue = (options.recordedJson ?? new JsonBody(recordedText)).value;
+  const replayedValue = (options.replayedJson ?? new JsonBody(replayedBody)).value;
   if (recordedValue === undefined || replayedValue === undefined) {
     if (recordedText !== replayedBody) out.push({ where: 'body', recorded: shorten(recordedText), replayed: shorten(replayedBody) });
     return;

@@ -2,6 +2,7 @@
  * A capture entry as the replayer needs it: validated once, with the parts a browser or another tool may
  * leave out made explicit (no recorded body, no start time), and base64 bodies decoded.
  */
+import { JsonBody } from '../../lib/json-body.ts';
 import { CaptureInputError, type RawEntry } from '../har/read.ts';
 
 export interface RecordedResponse {
@@ -10,6 +11,8 @@ export interface RecordedResponse {
   headers: Record<string, string>;
   /** undefined when the capture holds no body text (browsers may leave it out). */
   body: string | undefined;
+  /** The same body, parsed once for the id it created and the comparison. */
+  json: JsonBody | undefined;
 }
 
 export interface RecordedExchange {
@@ -24,6 +27,8 @@ export interface RecordedExchange {
   /** As recorded, in order (placeholders in place of keys). */
   headers: Array<[string, string]>;
   body: string | undefined;
+  /** The same body, parsed once for the ids it names and their remapping. */
+  json: JsonBody | undefined;
   response: RecordedResponse;
 }
 
@@ -57,6 +62,8 @@ export function toRecordedExchange({ number, entry }: RawEntry, file: string): R
   if (typeof response.status !== 'number' || !Number.isInteger(response.status)) fail('has no numeric response.status');
   const started = typeof loose.startedDateTime === 'string' ? Date.parse(loose.startedDateTime) : NaN;
   const postText = request.postData?.text;
+  const body = typeof postText === 'string' && postText.length > 0 ? postText : undefined;
+  const responseBody = contentText(response.content);
   return {
     number,
     startedMs: Number.isNaN(started) ? undefined : started,
@@ -64,11 +71,13 @@ export function toRecordedExchange({ number, entry }: RawEntry, file: string): R
     method: (request.method as string).toUpperCase(),
     url,
     headers: nameValues(request.headers, () => fail('has request.headers that are not a list of {name, value}')),
-    body: typeof postText === 'string' && postText.length > 0 ? postText : undefined,
+    body,
+    json: body === undefined ? undefined : new JsonBody(body),
     response: {
       status: response.status as number,
       headers: lowerCaseHeaders(nameValues(response.headers, () => fail('has response.headers that are not a list of {name, value}'))),
-      body: contentText(response.content),
+      body: responseBody,
+      json: responseBody === undefined ? undefined : new JsonBody(responseBody),
     },
   };
 }

@@ -6,10 +6,11 @@
  * Where ids are recognised: path segments below the base (/pets/17), and JSON fields named `id` or `petId`
  * in request and response bodies. Other numbers (categoryId, limit) are never touched, even when equal.
  */
-import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import type { JsonBody } from '../../lib/json-body.ts';
+import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 
 const ID_FIELDS = new Set(['id', 'petId']);
-/** A cheap look before parsing: most bodies (a NewPet) have no id field at all. */
+/** A cheap look before reading the tree: most request bodies (a NewPet) have no id field at all. */
 const MAY_NAME_ID = /"(?:id|petId)"\s*:/;
 const INTEGER_TEXT = /^-?\d+$/;
 
@@ -45,21 +46,17 @@ export class IdMap {
   }
 
   /** A request body with recorded ids replaced; the text unchanged when nothing had to change. */
-  remapBody(text: string | undefined): string | undefined {
-    if (text === undefined || this.replayedByRecorded.size === 0 || !MAY_NAME_ID.test(text)) return text;
-    let value: LosslessValue;
-    try {
-      value = parseLossless(text);
-    } catch {
-      return text;
-    }
+  remapBody(body: JsonBody | undefined): string | undefined {
+    if (body === undefined || this.replayedByRecorded.size === 0 || !MAY_NAME_ID.test(body.text)) return body?.text;
+    const value = body.value;
+    if (value === undefined) return body.text;
     let changed = false;
     const remapped = mapIdFields(value, (id) => {
       const replayed = this.replayedByRecorded.get(id);
       if (replayed !== undefined && replayed !== id) changed = true;
       return replayed;
     });
-    return changed ? stringifyLossless(remapped) : text;
+    return changed ? stringifyLossless(remapped) : body.text;
   }
 
   /** A recorded response body in the target's ids, to compare with what the target answered. */
@@ -76,28 +73,22 @@ export function createdId(value: LosslessValue | undefined): string | undefined 
   return typeof id === 'string' ? id : idText(id);
 }
 
-/** The id a creation assigned, from the text of its response body; undefined when it names none. */
-export function createdIdIn(text: string | undefined): string | undefined {
-  if (text === undefined || !MAY_NAME_ID.test(text)) return undefined;
-  try {
-    return createdId(parseLossless(text));
-  } catch {
-    return undefined;
-  }
+/** The id a creation assigned, from its recorded response body; undefined when it names none. */
+export function createdIdIn(body: JsonBody | undefined): string | undefined {
+  if (body === undefined || !MAY_NAME_ID.test(body.text)) return undefined;
+  return createdId(body.value);
 }
 
 /** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
-export function namedIds(path: string, body: string | undefined): string[] {
+export function namedIds(path: string, body: JsonBody | undefined): string[] {
   const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));
-  if (body !== undefined && MAY_NAME_ID.test(body)) {
-    try {
-      mapIdFields(parseLossless(body), (id) => {
-        ids.push(id);
-        return undefined;
-      });
-    } catch {
-      // Not JSON: only the path can name ids.
-    }
+  // A body that is not JSON names no ids: only its path can.
+  const value = body !== undefined && MAY_NAME_ID.test(body.text) ? body.value : undefined;
+  if (value !== undefined) {
+    mapIdFields(value, (id) => {
+      ids.push(id);
+      return undefined;
+    });
   }
   return ids;
 }

@@ -89,11 +89,11 @@ export async function replayCapture(path: string, context: ReplayContext, result
 function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds {
   const operation = matchOperation(recorded.method, pathBelow)?.operation;
   const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
-  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.body) : undefined;
+  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.json) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
   const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;
   const credential = recorded.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  return { creates, names: namedIds(pathBelow, recorded.body), collection, writes, credential, refused: recorded.response.status === 429 };
+  return { creates, names: namedIds(pathBelow, recorded.json), collection, writes, credential, refused: recorded.response.status === 429 };
 }
 
 /** At most `size` exchanges in flight; the rest wait their turn in order. */

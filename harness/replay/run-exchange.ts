@@ -10,7 +10,7 @@
  */
 import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
-import { parseLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { JsonBody } from '../../lib/json-body.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
@@ -71,7 +71,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   const operation = matchOperation(recorded.method, pathBelow)?.operation;
   const search = recorded.url.search;
   const sentPathOnly = ids.remapPath(pathBelow);
-  const body = ids.remapBody(recorded.body);
+  const body = ids.remapBody(recorded.json);
 
   const headers: Record<string, string> = {};
   let authorization: string | undefined;
@@ -94,7 +94,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     sentPath: sentPathOnly + search,
     requestHeaders: recorded.headers,
     requestBody: recorded.body,
-    recorded: { ...recorded.response, ms: recorded.recordedMs },
+    recorded: { status: recorded.response.status, headers: recorded.response.headers, body: recorded.response.body, ms: recorded.recordedMs },
     replayed: undefined,
     violations: [],
     differences: [],
@@ -133,23 +133,22 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     return result;
   }
   result.replayed = { status: response.status, headers: response.headers, body: response.body, ms: response.ms };
+  const replayedJson = new JsonBody(response.body);
 
   if (operation) {
     result.violations = checkResponse({
       operation: operation.id,
       status: response.status,
       headers: response.headers,
-      body: response.body,
+      body: replayedJson,
       plan: response.status === 401 ? undefined : credential?.plan,
       now: response.receivedAt,
     });
   }
 
-  let parsedReplayed: LosslessValue | undefined;
   if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
-    parsedReplayed = parseOrUndefined(response.body);
-    const recordedId = createdIdIn(recorded.response.body);
-    const replayedId = createdId(parsedReplayed);
+    const recordedId = createdIdIn(recorded.response.json);
+    const replayedId = createdId(replayedJson.value);
     if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
   }
 
@@ -160,7 +159,8 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       rules: context.ignore.forOperation(operation?.id),
       ids,
       rebase: (url) => context.base.rebase(url, context.target),
-      parsedReplayed,
+      recordedJson: recorded.response.json,
+      replayedJson,
     });
   }
   result.verdict =
@@ -189,13 +189,4 @@ async function send(client: HttpClient, request: PlainRequest): Promise<Answer> 
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
-}
-
-function parseOrUndefined(text: string | undefined): LosslessValue | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  try {
-    return parseLossless(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -59,6 +59,15 @@ export class IdMap {
     return changed ? stringifyLossless(remapped) : body.text;
   }
 
+  /** A recorded field's value in the target's ids: changed only for an id field naming an id learned. */
+  fieldInTarget(key: string, value: LosslessValue): LosslessValue {
+    if (this.identity || !ID_FIELDS.has(key)) return value;
+    const id = typeof value === 'string' ? value : idText(value);
+    const replayed = id === undefined ? undefined : this.replayedByRecorded.get(id);
+    if (replayed === undefined) return value;
+    return typeof value === 'string' ? replayed : idValue(replayed);
+  }
+
   /** A recorded response body in the target's ids, to compare with what the target answered. */
   normalise(value: LosslessValue): LosslessValue {
     if (this.identity) return value;

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
-import { matchOperation } from '../../lib/contract.ts';
+import { matchOperation, type Operation } from '../../lib/contract.ts';
 import { readCapture } from '../har/read.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
 import { createdIdIn, namedIds } from './id-map.ts';
@@ -63,10 +63,12 @@ export async function replayCapture(path: string, context: ReplayContext, result
       slots.give();
       break;
     }
-    sequence++;
-    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow));
+    // Its own copy: the loop has moved on when an exchange that waited for another runs.
+    const number = ++sequence;
+    const operation = matchOperation(recorded.method, pathBelow)?.operation;
+    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow, operation));
     const task = ready
-      .then(() => replayExchange(recorded, sequence, pathBelow, context))
+      .then(() => replayExchange(recorded, number, pathBelow, operation, context))
       .then((result) => {
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
@@ -86,8 +88,7 @@ export async function replayCapture(path: string, context: ReplayContext, result
   return { aborted };
 }
 
-function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds {
-  const operation = matchOperation(recorded.method, pathBelow)?.operation;
+function causalNeeds(recorded: RecordedExchange, pathBelow: string, operation: Operation | undefined): CausalNeeds {
   const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
   const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.json) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.

@@ -8,7 +8,7 @@
  * When the target does not refuse it this time, that is reported with the throttling figures, not as a
  * difference: quotas depend on everything else that used the key, not on the implementation alone.
  */
-import { matchOperation, type OperationId } from '../../lib/contract.ts';
+import type { Operation, OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
@@ -66,9 +66,9 @@ export interface ReplayContext {
 /** Not sent again: they describe the recorded connection, or are recomputed, or replaced. */
 const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'authorization', 'proxy-authorization', 'te', 'upgrade', 'trailer']);
 
-export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, context: ReplayContext): Promise<ExchangeResult> {
+/** `operation`: the contract's operation for the recorded method and path, if any. */
+export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext): Promise<ExchangeResult> {
   const { ids, credentials, gates } = context;
-  const operation = matchOperation(recorded.method, pathBelow)?.operation;
   const search = recorded.url.search;
   const sentPathOnly = ids.remapPath(pathBelow);
   const body = ids.remapBody(recorded.json);

@@ -4,26 +4,16 @@
  * compared or remembered: what a plain replay in Node costs, next to the checked one over lib/http.
  */
 import http from 'node:http';
-import { basename } from 'node:path';
-import { readCapture } from '../../harness/har/read.ts';
-import { CaptureBase, operationBase } from '../../harness/replay/base.ts';
-import { toRecordedExchange } from '../../harness/replay/exchange.ts';
+import { captureRequests } from './capture-requests.ts';
 
 export async function bareReplay(capture: string, target: string, concurrency: number, authorization: string): Promise<{ exchanges: number; seconds: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const inFlight = new Set<Promise<void>>();
-  let base: CaptureBase | undefined;
   let exchanges = 0;
   const started = performance.now();
-  for await (const raw of readCapture(capture)) {
-    const recorded = toRecordedExchange(raw, basename(capture));
-    base ??= new CaptureBase(operationBase(recorded.method, recorded.url) ?? recorded.url.origin);
-    const below = base.below(recorded.url);
-    if (below === undefined) continue;
+  for await (const request of captureRequests(capture, target, authorization)) {
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    const headers: Record<string, string> = { authorization };
-    if (recorded.body !== undefined) headers['content-type'] = 'application/json';
-    const sent = send(agent, recorded.method, new URL(target + below + recorded.url.search), headers, recorded.body).then(() => {
+    const sent = send(agent, request.method, request.url, request.headers, request.body).then(() => {
       exchanges++;
       inFlight.delete(sent);
     });
@@ -35,7 +25,7 @@ export async function bareReplay(capture: string, target: string, concurrency: n
 }
 
 /** Resolves once the whole response has been read. */
-function send(agent: http.Agent, method: string, url: URL, headers: Record<string, string>, body: string | undefined): Promise<void> {
+function send(agent: http.Agent, method: string, url: URL, headers: Readonly<Record<string, string>>, body: string | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method, headers, agent }, (response) => {
       response.on('data', () => undefined);

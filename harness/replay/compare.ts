@@ -72,7 +72,8 @@ function compareBodies(recordedText: string | undefined, replayedText: string | 
   const { rules, ids } = options;
   if (recordedText === undefined || isIgnored([], rules)) return;
   const replayedBody = replayedText ?? '';
-  if (recordedText === replayedBody && ids.isIdentity) return;
+  // Most answers are the recording in the target's ids, to the byte: found so, neither body is walked.
+  if (ids.remapText(recordedText) === replayedBody) return;
   const recordedValue = (options.recordedJson ?? new JsonBody(recordedText)).value;
   const replayedValue = (options.replayedJson ?? new JsonBody(replayedBody)).value;
   if (recordedValue === undefined || replayedValue === undefined) {

@@ -13,6 +13,13 @@ const ID_FIELDS = new Set(['id', 'petId']);
 /** A cheap look before reading the tree: most request bodies (a NewPet) have no id field at all. */
 const MAY_NAME_ID = /"(?:id|petId)"\s*:/;
 const INTEGER_TEXT = /^-?\d+$/;
+/**
+ * A key "id" or "petId" with an integer literal, as JSON text plainly writes it. The quote before the key is
+ * not escaped, so it opens a string (in valid JSON, a closing quote cannot be followed by id"), and that
+ * string, followed by a colon, is a key. A key or number written otherwise (an escape, 17.0) is not matched:
+ * the text then does not match the answer, and the bodies are compared as trees.
+ */
+const ID_LITERAL = /(?<!\\)"(id|petId)"(\s*:\s*)(-?\d+)(?![\d.eE])/g;
 
 export class IdMap {
   private readonly replayedByRecorded = new Map<string, string>();
@@ -57,6 +64,15 @@ export class IdMap {
       return replayed;
     });
     return changed ? stringifyLossless(remapped) : body.text;
+  }
+
+  /** A recorded body's text with its plainly written ids in the target's ids: equal to the answer, the bodies are equal. */
+  remapText(text: string): string {
+    if (this.identity || !MAY_NAME_ID.test(text)) return text;
+    return text.replace(ID_LITERAL, (literal: string, key: string, colon: string, id: string) => {
+      const replayed = this.replayedByRecorded.get(id);
+      return replayed === undefined ? literal : `"${key}"${colon}${replayed}`;
+    });
   }
 
   /** A recorded field's value in the target's ids: changed only for an id field naming an id learned. */

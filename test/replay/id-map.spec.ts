@@ -46,3 +46,13 @@ test('the ids a request names are found in its path and its id fields', () => {
   expect(namedIds('/pets/42', undefined)).toEqual(['42']);
   expect(namedIds('/pets', new JsonBody('{"petId": 9223372036854775807, "categoryId": 3}'))).toEqual(['9223372036854775807']);
 });
+
+test('a recorded text is put in the target ids only where it plainly writes an id key, so an exact match means equal bodies', () => {
+  const ids = new IdMap();
+  ids.learn('17', '3');
+  ids.learn('9223372036854775801', '12');
+  expect(ids.remapText('[{"id":17,"categoryId":17},{"petId" : 9223372036854775801}]')).toBe('[{"id":3,"categoryId":17},{"petId" : 12}]');
+  // Inside a string, as a longer number, or a key that only ends in id: left alone.
+  expect(ids.remapText('{"name":"\\"id\\":17","id":170,"xid":17,"k\\"id":17}')).toBe('{"name":"\\"id\\":17","id":170,"xid":17,"k\\"id":17}');
+  expect(ids.remapText('{"id":17.5}')).toBe('{"id":17.5}');
+});

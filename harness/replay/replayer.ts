@@ -88,8 +88,14 @@ export async function replayCapture(path: string, context: ReplayContext, result
   return { aborted };
 }
 
-function causalNeeds(recorded: RecordedExchange, pathBelow: string, operation: Operation | undefined): CausalNeeds {
-  const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
+/**
+ * A request the recording shows refused (4xx) changed nothing when recorded, so it is ordered like a read:
+ * after the writes recorded before it, before the writes recorded after it. A target that wrongly writes
+ * on it is found at that exchange, which answers other than recorded.
+ */
+export function causalNeeds(recorded: RecordedExchange, pathBelow: string, operation: Operation | undefined): CausalNeeds {
+  const refusedWhenRecorded = recorded.response.status >= 400 && recorded.response.status < 500;
+  const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method) && !refusedWhenRecorded;
   const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.json) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
   const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;

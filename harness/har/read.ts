@@ -83,15 +83,16 @@ async function* ndjsonEntries(path: string): AsyncGenerator<EntryText[]> {
     return text.trim() ? { number: ++number, where: `line ${line}`, text } : undefined;
   };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
-    const bytes = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    const bytes = chunk as Buffer;
     const batch: EntryText[] = [];
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      const found = entry(bytes, start, end);
+      // Only the line that straddles two chunks is copied into one piece.
+      const found = start === 0 && carry.length > 0 ? entry(Buffer.concat([carry, bytes.subarray(0, end)]), 0, carry.length + end) : entry(bytes, start, end);
       if (found) batch.push(found);
       start = end + 1;
     }
-    carry = bytes.subarray(start);
+    carry = start === 0 ? Buffer.concat([carry, bytes]) : Buffer.from(bytes.subarray(start));
     yield batch;
   }
   const last = carry.length > 0 ? entry(carry, 0, carry.length) : undefined;

@@ -33,15 +33,15 @@ export async function* readCapture(path: string): AsyncGenerator<RawEntry> {
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
-      for (const { number, where, text } of batch) {
+      for (let index = 0; index < batch.size; index++) {
         let entry: unknown;
         try {
-          entry = JSON.parse(text);
+          entry = JSON.parse(batch.text(index));
         } catch (error) {
-          throw new CaptureInputError(`${name}: ${where} is not valid JSON (${(error as Error).message})`);
+          throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
         }
-        if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${where} is not a JSON object`);
-        yield { number, entry };
+        if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
+        yield { number: batch.number(index), entry };
       }
     }
   } catch (error) {
@@ -54,48 +54,115 @@ export async function* readCapture(path: string): AsyncGenerator<RawEntry> {
   }
 }
 
-interface EntryText {
-  number: number;
+/** The entries of one chunk read. */
+interface Batch {
+  readonly size: number;
+  /** 1-based position in the capture. */
+  number(index: number): number;
   /** Where the entry is, for messages: "entry 3" in a HAR document, "line 17" in NDJSON. */
-  where: string;
-  text: string;
+  where(index: number): string;
+  text(index: number): string;
 }
 
-async function* harEntries(path: string): AsyncGenerator<EntryText[]> {
+class TextBatch implements Batch {
+  constructor(
+    private readonly texts: readonly string[],
+    private readonly first: number,
+  ) {}
+
+  get size(): number {
+    return this.texts.length;
+  }
+
+  number(index: number): number {
+    return this.first + index;
+  }
+
+  where(index: number): string {
+    return `entry ${this.number(index)}`;
+  }
+
+  text(index: number): string {
+    return this.texts[index] ?? '';
+  }
+}
+
+/**
+ * Lines of NDJSON, decoded one by one as their turn comes: text decoded ahead would live through many
+ * collections while the batch is replayed, and be copied by each; the bytes are outside the heap.
+ */
+class LineBatch implements Batch {
+  /** Per entry: start, end, line number and entry number. */
+  private readonly spans: number[] = [];
+
+  constructor(private readonly bytes: Buffer) {}
+
+  get size(): number {
+    return this.spans.length / 4;
+  }
+
+  add(start: number, end: number, line: number, number: number): void {
+    this.spans.push(start, end, line, number);
+  }
+
+  number(index: number): number {
+    return this.spans[index * 4 + 3] ?? 0;
+  }
+
+  where(index: number): string {
+    return `line ${this.spans[index * 4 + 2] ?? 0}`;
+  }
+
+  text(index: number): string {
+    return this.bytes.toString('utf8', this.spans[index * 4], this.spans[index * 4 + 1]);
+  }
+}
+
+async function* harEntries(path: string): AsyncGenerator<Batch> {
   const scanner = new HarEntryScanner();
   let number = 0;
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: CHUNK_BYTES })) {
-    yield scanner.push(chunk as string).map((text) => ({ number: ++number, where: `entry ${number}`, text }));
+    const texts = scanner.push(chunk as string);
+    yield new TextBatch(texts, number + 1);
+    number += texts.length;
   }
   scanner.end();
 }
 
 const NEWLINE = 0x0a;
 
-/** Lines are cut from the bytes and decoded one by one: no megabyte string is built, joined or split. */
-async function* ndjsonEntries(path: string): AsyncGenerator<EntryText[]> {
+async function* ndjsonEntries(path: string): AsyncGenerator<Batch> {
   let carry: Buffer = Buffer.alloc(0);
   let line = 0;
   let number = 0;
-  const entry = (bytes: Buffer, start: number, end: number): EntryText | undefined => {
+  const add = (batch: LineBatch, bytes: Buffer, start: number, end: number): void => {
     line++;
-    const text = bytes.toString('utf8', start, end);
-    return text.trim() ? { number: ++number, where: `line ${line}`, text } : undefined;
+    if (!isBlank(bytes, start, end)) batch.add(start, end, line, ++number);
   };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
-    const bytes = chunk as Buffer;
-    const batch: EntryText[] = [];
+    const bytes = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    const batch = new LineBatch(bytes);
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      // Only the line that straddles two chunks is copied into one piece.
-      const found = start === 0 && carry.length > 0 ? entry(Buffer.concat([carry, bytes.subarray(0, end)]), 0, carry.length + end) : entry(bytes, start, end);
-      if (found) batch.push(found);
+      add(batch, bytes, start, end);
       start = end + 1;
     }
-    carry = start === 0 ? Buffer.concat([carry, bytes]) : Buffer.from(bytes.subarray(start));
+    carry = bytes.subarray(start);
     yield batch;
   }
-  const last = carry.length > 0 ? entry(carry, 0, carry.length) : undefined;
-  if (last) yield [last];
+  if (carry.length > 0) {
+    const last = new LineBatch(carry);
+    add(last, carry, 0, carry.length);
+    yield last;
+  }
   if (number === 0) throw new CaptureInputError(`${basename(path)}: the file holds no entries (expected one HAR entry per line)`);
+}
+
+/** Only JSON's whitespace between start and end. */
+function isBlank(bytes: Buffer, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const byte = bytes[at];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return false;
+  }
+  return true;
 }

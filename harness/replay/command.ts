@@ -76,7 +76,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   const started = performance.now();
   const redactor = new Redactor(credentials.knownKeys());
   const results = new ReplayResults(startedAt.getTime(), redactor);
-  const client = new HttpClient(new URL(target.baseUrl), { maxConnections: concurrency, timeoutMs: REQUEST_TIMEOUT_MS });
+  const client = new HttpClient(new URL(target.baseUrl), { maxConnections: concurrency, timeoutMs: REQUEST_TIMEOUT_MS, batchWrites: true });
   const status = new StatusLine();
   const progress = (): string => {
     const elapsed = (performance.now() - started) / 1000;

@@ -111,7 +111,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   let response: Answer;
   try {
     for (;;) {
-      result.throttle.waitedMs += await gates.pass(gate);
+      if (!gates.isOpen(gate)) result.throttle.waitedMs += await gates.pass(gate);
       response = await send(context.client, request);
       if (response.status !== 429) break;
       const asked = retryAfterMs(response.headers['retry-after'], response.receivedAt);

@@ -173,10 +173,20 @@ export function toValidatable(value: LosslessValue): unknown {
   return value;
 }
 
+/** Looking is cheaper than the copy toValidatable makes, and almost no body holds a BigInt. */
+function holdsBigInt(value: LosslessValue): boolean {
+  if (typeof value === 'bigint') return true;
+  if (Array.isArray(value)) return value.some(holdsBigInt);
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) if (holdsBigInt(value[key] as LosslessValue)) return true;
+  }
+  return false;
+}
+
 /** Readable problems of a value against a named schema ("categoryId must be an integer (int64)"); empty when valid. */
 export function schemaProblems(name: SchemaName, value: LosslessValue): string[] {
   const validate = validators[name];
-  if (validate(toValidatable(value))) return [];
+  if (validate(holdsBigInt(value) ? toValidatable(value) : value)) return [];
   return describeErrors(validate.errors ?? [], value);
 }
 

@@ -4,7 +4,7 @@
  * Each finding names the rule of fixtures/rules.yaml it breaks.
  */
 import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
-import { JsonSyntaxError, parseLossless, type LosslessValue } from './lossless-json.ts';
+import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
 import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
 
@@ -13,7 +13,8 @@ export interface ResponseToCheck {
   status: number;
   /** Header names in lower case. */
   headers: Readonly<Record<string, string | undefined>>;
-  body: string;
+  /** A JsonBody when the caller reads the tree too: it is then parsed once for both. */
+  body: string | JsonBody;
   /** The plan of the key the request carried, when that key is one the caller knows to be valid. */
   plan?: PlanId;
   /** The plan's quota in this run when it is not the documented one (an agreed Enterprise quota). */
@@ -52,10 +53,12 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
 }
 
 function checkBody(response: ResponseToCheck): Violation[] {
-  const { status, body } = response;
+  const { status } = response;
+  const body = typeof response.body === 'string' ? new JsonBody(response.body) : response.body;
   const schema = bodySchemaFor(response.operation, status);
   const isError = status === 400 || status === 401 || status === 404;
-  if (body.trim().length === 0) {
+  const json = body.json;
+  if (json.kind === 'empty') {
     if (schema || isError) return [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }];
     return [];
   }
@@ -64,13 +67,8 @@ function checkBody(response: ResponseToCheck): Violation[] {
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
     violations.push({ rule: 'SVC-1', message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` });
   }
-  let parsed: LosslessValue;
-  try {
-    parsed = parseLossless(body);
-  } catch (error) {
-    const reason = error instanceof JsonSyntaxError ? error.message : String(error);
-    return [...violations, { rule: 'SVC-1', message: `the body is not JSON (${reason})` }];
-  }
+  if (json.kind === 'invalid') return [...violations, { rule: 'SVC-1', message: `the body is not JSON (${json.reason})` }];
+  const parsed = json.value;
   const expected = schema ?? (isError ? 'Error' : undefined);
   if (!expected) return violations;
   const rule = expected === 'Error' ? 'ERR-1' : 'RESP-2';

@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { formatNumber } from '../../lib/charts.ts';
+import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';
 import { CredentialResolver } from './credentials.ts';
-import { HttpClient } from './http-client.ts';
 import { IdMap } from './id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from './ignore.ts';
 import { replayCapture, type ReplayOutcome } from './replayer.ts';
@@ -30,6 +30,9 @@ const USAGE = `usage: npm run replay -- <capture.har | capture.har.ndjson> [opti
   --strict          fail on differences from the recording too, not only on conformance violations
   --report-dir DIR  where index.html and summary.json go (default reports/replay)
 Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; unset, the bundled reference server.`;
+
+/** A target that has not answered by then is not going to. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -73,7 +76,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   const started = performance.now();
   const redactor = new Redactor(credentials.knownKeys());
   const results = new ReplayResults(startedAt.getTime(), redactor);
-  const client = new HttpClient(concurrency);
+  const client = new HttpClient(new URL(target.baseUrl), { maxConnections: concurrency, timeoutMs: REQUEST_TIMEOUT_MS, batchWrites: true });
   const status = new StatusLine();
   const progress = (): string => {
     const elapsed = (performance.now() - started) / 1000;

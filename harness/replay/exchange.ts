@@ -2,6 +2,7 @@
  * A capture entry as the replayer needs it: validated once, with the parts a browser or another tool may
  * leave out made explicit (no recorded body, no start time), and base64 bodies decoded.
  */
+import { JsonBody } from '../../lib/json-body.ts';
 import { CaptureInputError, type RawEntry } from '../har/read.ts';
 
 export interface RecordedResponse {
@@ -10,6 +11,8 @@ export interface RecordedResponse {
   headers: Record<string, string>;
   /** undefined when the capture holds no body text (browsers may leave it out). */
   body: string | undefined;
+  /** The same body, parsed once for the id it created and the comparison. */
+  json: JsonBody | undefined;
 }
 
 export interface RecordedExchange {
@@ -24,6 +27,8 @@ export interface RecordedExchange {
   /** As recorded, in order (placeholders in place of keys). */
   headers: Array<[string, string]>;
   body: string | undefined;
+  /** The same body, parsed once for the ids it names and their remapping. */
+  json: JsonBody | undefined;
   response: RecordedResponse;
 }
 
@@ -39,47 +44,55 @@ interface LooseEntry {
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
 }
 
+// Runs for every entry, twice per replay: so no closure is made per call.
 export function toRecordedExchange({ number, entry }: RawEntry, file: string): RecordedExchange {
   const loose = entry as LooseEntry;
-  const fail = (what: string): never => {
-    throw new CaptureInputError(`${file}: entry ${number} ${what}`);
-  };
-  const request = loose.request ?? fail('has no "request"');
-  const response = loose.response ?? fail('has no "response"');
-  if (typeof request.method !== 'string' || !/^[A-Za-z]+$/.test(request.method)) fail('has no valid request.method');
-  if (typeof request.url !== 'string') fail('has no request.url');
+  const request = loose.request ?? invalid(file, number, 'has no "request"');
+  const response = loose.response ?? invalid(file, number, 'has no "response"');
+  if (typeof request.method !== 'string' || !/^[A-Za-z]+$/.test(request.method)) invalid(file, number, 'has no valid request.method');
+  if (typeof request.url !== 'string') invalid(file, number, 'has no request.url');
   let url: URL;
   try {
     url = new URL(request.url as string);
   } catch {
-    return fail(`has a request.url that is not an absolute URL: ${JSON.stringify(String(request.url).slice(0, 80))}`);
+    return invalid(file, number, `has a request.url that is not an absolute URL: ${JSON.stringify(String(request.url).slice(0, 80))}`);
   }
-  if (typeof response.status !== 'number' || !Number.isInteger(response.status)) fail('has no numeric response.status');
+  if (typeof response.status !== 'number' || !Number.isInteger(response.status)) invalid(file, number, 'has no numeric response.status');
   const started = typeof loose.startedDateTime === 'string' ? Date.parse(loose.startedDateTime) : NaN;
   const postText = request.postData?.text;
+  const body = typeof postText === 'string' && postText.length > 0 ? postText : undefined;
+  const responseBody = contentText(response.content);
   return {
     number,
     startedMs: Number.isNaN(started) ? undefined : started,
     recordedMs: typeof loose.time === 'number' && loose.time >= 0 ? loose.time : undefined,
     method: (request.method as string).toUpperCase(),
     url,
-    headers: nameValues(request.headers, () => fail('has request.headers that are not a list of {name, value}')),
-    body: typeof postText === 'string' && postText.length > 0 ? postText : undefined,
+    headers: nameValues(request.headers, file, number, 'request'),
+    body,
+    json: body === undefined ? undefined : new JsonBody(body),
     response: {
       status: response.status as number,
-      headers: lowerCaseHeaders(nameValues(response.headers, () => fail('has response.headers that are not a list of {name, value}'))),
-      body: contentText(response.content),
+      headers: lowerCaseHeaders(nameValues(response.headers, file, number, 'response')),
+      body: responseBody,
+      json: responseBody === undefined ? undefined : new JsonBody(responseBody),
     },
   };
 }
 
-function nameValues(value: unknown, fail: () => never): Array<[string, string]> {
+function invalid(file: string, number: number, what: string): never {
+  throw new CaptureInputError(`${file}: entry ${number} ${what}`);
+}
+
+function nameValues(value: unknown, file: string, number: number, part: 'request' | 'response'): Array<[string, string]> {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) return fail();
-  return (value as LooseNameValue[]).map((pair) => {
-    if (typeof pair?.name !== 'string') return fail();
-    return [pair.name, pair.value === undefined || pair.value === null ? '' : String(pair.value)];
-  });
+  if (!Array.isArray(value)) return invalid(file, number, `has ${part}.headers that are not a list of {name, value}`);
+  const pairs: Array<[string, string]> = [];
+  for (const pair of value as LooseNameValue[]) {
+    if (typeof pair?.name !== 'string') return invalid(file, number, `has ${part}.headers that are not a list of {name, value}`);
+    pairs.push([pair.name, pair.value === undefined || pair.value === null ? '' : String(pair.value)]);
+  }
+  return pairs;
 }
 
 export function lowerCaseHeaders(headers: ReadonlyArray<readonly [string, string]>): Record<string, string> {

@@ -6,12 +6,20 @@
  * Where ids are recognised: path segments below the base (/pets/17), and JSON fields named `id` or `petId`
  * in request and response bodies. Other numbers (categoryId, limit) are never touched, even when equal.
  */
-import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import type { JsonBody } from '../../lib/json-body.ts';
+import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 
 const ID_FIELDS = new Set(['id', 'petId']);
-/** A cheap look before parsing: most bodies (a NewPet) have no id field at all. */
+/** A cheap look before reading the tree: most request bodies (a NewPet) have no id field at all. */
 const MAY_NAME_ID = /"(?:id|petId)"\s*:/;
 const INTEGER_TEXT = /^-?\d+$/;
+/**
+ * A key "id" or "petId" with an integer literal, as JSON text plainly writes it. The quote before the key is
+ * not escaped, so it opens a string (in valid JSON, a closing quote cannot be followed by id"), and that
+ * string, followed by a colon, is a key. A key or number written otherwise (an escape, 17.0) is not matched:
+ * the text then does not match the answer, and the bodies are compared as trees.
+ */
+const ID_LITERAL = /(?<!\\)"(id|petId)"(\s*:\s*)(-?\d+)(?![\d.eE])/g;
 
 export class IdMap {
   private readonly replayedByRecorded = new Map<string, string>();
@@ -45,21 +53,44 @@ export class IdMap {
   }
 
   /** A request body with recorded ids replaced; the text unchanged when nothing had to change. */
-  remapBody(text: string | undefined): string | undefined {
-    if (text === undefined || this.replayedByRecorded.size === 0 || !MAY_NAME_ID.test(text)) return text;
-    let value: LosslessValue;
-    try {
-      value = parseLossless(text);
-    } catch {
-      return text;
-    }
+  remapBody(body: JsonBody | undefined): string | undefined {
+    if (body === undefined || this.replayedByRecorded.size === 0 || !MAY_NAME_ID.test(body.text)) return body?.text;
+    const value = body.value;
+    if (value === undefined) return body.text;
     let changed = false;
     const remapped = mapIdFields(value, (id) => {
       const replayed = this.replayedByRecorded.get(id);
       if (replayed !== undefined && replayed !== id) changed = true;
       return replayed;
     });
-    return changed ? stringifyLossless(remapped) : text;
+    return changed ? stringifyLossless(remapped) : body.text;
+  }
+
+  /** A recorded body's text with its plainly written ids in the target's ids: equal to the answer, the bodies are equal. */
+  remapText(text: string): string {
+    if (this.identity || !MAY_NAME_ID.test(text)) return text;
+    // A loop rather than replace() with a callback: half the time, and this runs for nearly every answer.
+    let remapped = '';
+    let from = 0;
+    ID_LITERAL.lastIndex = 0;
+    for (let match = ID_LITERAL.exec(text); match !== null; match = ID_LITERAL.exec(text)) {
+      const id = match[3] ?? '';
+      const replayed = this.replayedByRecorded.get(id);
+      if (replayed === undefined) continue;
+      const end = match.index + match[0].length;
+      remapped += text.slice(from, end - id.length) + replayed;
+      from = end;
+    }
+    return from === 0 ? text : remapped + text.slice(from);
+  }
+
+  /** A recorded field's value in the target's ids: changed only for an id field naming an id learned. */
+  fieldInTarget(key: string, value: LosslessValue): LosslessValue {
+    if (this.identity || !ID_FIELDS.has(key)) return value;
+    const id = typeof value === 'string' ? value : idText(value);
+    const replayed = id === undefined ? undefined : this.replayedByRecorded.get(id);
+    if (replayed === undefined) return value;
+    return typeof value === 'string' ? replayed : idValue(replayed);
   }
 
   /** A recorded response body in the target's ids, to compare with what the target answered. */
@@ -76,28 +107,22 @@ export function createdId(value: LosslessValue | undefined): string | undefined 
   return typeof id === 'string' ? id : idText(id);
 }
 
-/** The id a creation assigned, from the text of its response body; undefined when it names none. */
-export function createdIdIn(text: string | undefined): string | undefined {
-  if (text === undefined || !MAY_NAME_ID.test(text)) return undefined;
-  try {
-    return createdId(parseLossless(text));
-  } catch {
-    return undefined;
-  }
+/** The id a creation assigned, from its recorded response body; undefined when it names none. */
+export function createdIdIn(body: JsonBody | undefined): string | undefined {
+  if (body === undefined || !MAY_NAME_ID.test(body.text)) return undefined;
+  return createdId(body.value);
 }
 
 /** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
-export function namedIds(path: string, body: string | undefined): string[] {
+export function namedIds(path: string, body: JsonBody | undefined): string[] {
   const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));
-  if (body !== undefined && MAY_NAME_ID.test(body)) {
-    try {
-      mapIdFields(parseLossless(body), (id) => {
-        ids.push(id);
-        return undefined;
-      });
-    } catch {
-      // Not JSON: only the path can name ids.
-    }
+  // A body that is not JSON names no ids: only its path can.
+  const value = body !== undefined && MAY_NAME_ID.test(body.text) ? body.value : undefined;
+  if (value !== undefined) {
+    mapIdFields(value, (id) => {
+      ids.push(id);
+      return undefined;
+    });
   }
   return ids;
 }

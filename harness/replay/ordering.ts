@@ -4,7 +4,8 @@
  *   that created it is done, so the target has the pet and the id map knows its new id;
  * - writes of a collection (creations) keep their recorded order, one at a time, and reads (lists) wait for
  *   the writes recorded before them, while reads between two writes run together. So the target creates
- *   pets in the recorded order, and a list sees the same creations it saw when recorded;
+ *   pets in the recorded order, and a list sees the same creations it saw when recorded. A write the
+ *   recording shows refused (4xx) wrote nothing, so it counts as a read (see causalNeeds in replayer.ts);
  * - a request refused with 429 when recorded waits for every earlier request with the same credential, and
  *   later ones wait for it, so the refusal falls on the same request as when recorded.
  */

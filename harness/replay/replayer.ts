@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
-import { matchOperation } from '../../lib/contract.ts';
+import { matchOperation, type Operation } from '../../lib/contract.ts';
 import { readCapture } from '../har/read.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
 import { createdIdIn, namedIds } from './id-map.ts';
@@ -63,10 +63,12 @@ export async function replayCapture(path: string, context: ReplayContext, result
       slots.give();
       break;
     }
-    sequence++;
-    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow));
+    // Its own copy: the loop has moved on when an exchange that waited for another runs.
+    const number = ++sequence;
+    const operation = matchOperation(recorded.method, pathBelow)?.operation;
+    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow, operation));
     const task = ready
-      .then(() => replayExchange(recorded, sequence, pathBelow, context))
+      .then(() => replayExchange(recorded, number, pathBelow, operation, context))
       .then((result) => {
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
@@ -86,14 +88,19 @@ export async function replayCapture(path: string, context: ReplayContext, result
   return { aborted };
 }
 
-function causalNeeds(recorded: RecordedExchange, pathBelow: string): CausalNeeds {
-  const operation = matchOperation(recorded.method, pathBelow)?.operation;
-  const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method);
-  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.body) : undefined;
+/**
+ * A request the recording shows refused (4xx) changed nothing when recorded, so it is ordered like a read:
+ * after the writes recorded before it, before the writes recorded after it. A target that wrongly writes
+ * on it is found at that exchange, which answers other than recorded.
+ */
+export function causalNeeds(recorded: RecordedExchange, pathBelow: string, operation: Operation | undefined): CausalNeeds {
+  const refusedWhenRecorded = recorded.response.status >= 400 && recorded.response.status < 500;
+  const writes = !['GET', 'HEAD', 'OPTIONS'].includes(recorded.method) && !refusedWhenRecorded;
+  const creates = recorded.method === 'POST' && recorded.response.status >= 200 && recorded.response.status < 300 ? createdIdIn(recorded.response.json) : undefined;
   // A single pet is ordered by its id alone; whole collections (lists, creations) by reads and writes.
   const collection = operation?.id === 'getPet' ? undefined : operation ? operation.pathTemplate : pathBelow;
   const credential = recorded.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  return { creates, names: namedIds(pathBelow, recorded.body), collection, writes, credential, refused: recorded.response.status === 429 };
+  return { creates, names: namedIds(pathBelow, recorded.json), collection, writes, credential, refused: recorded.response.status === 429 };
 }
 
 /** At most `size` exchanges in flight; the rest wait their turn in order. */

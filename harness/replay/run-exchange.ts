@@ -8,16 +8,17 @@
  * When the target does not refuse it this time, that is reported with the throttling figures, not as a
  * difference: quotas depend on everything else that used the key, not on the implementation alone.
  */
-import { matchOperation, type OperationId } from '../../lib/contract.ts';
+import type { Operation, OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
-import { parseLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { JsonBody } from '../../lib/json-body.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import type { HttpClient } from '../../lib/http/client.ts';
+import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import type { CaptureBase } from './base.ts';
 import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
 import type { CredentialResolver } from './credentials.ts';
 import type { RecordedExchange } from './exchange.ts';
-import { describeTransportError, type HttpClient, type ReceivedResponse } from './http-client.ts';
 import { createdId, createdIdIn, type IdMap } from './id-map.ts';
 import type { IgnoreSet } from './ignore.ts';
 import type { ThrottleGates } from './throttle.ts';
@@ -65,12 +66,12 @@ export interface ReplayContext {
 /** Not sent again: they describe the recorded connection, or are recomputed, or replaced. */
 const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'authorization', 'proxy-authorization', 'te', 'upgrade', 'trailer']);
 
-export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, context: ReplayContext): Promise<ExchangeResult> {
+/** `operation`: the contract's operation for the recorded method and path, if any. */
+export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext): Promise<ExchangeResult> {
   const { ids, credentials, gates } = context;
-  const operation = matchOperation(recorded.method, pathBelow)?.operation;
   const search = recorded.url.search;
   const sentPathOnly = ids.remapPath(pathBelow);
-  const body = ids.remapBody(recorded.body);
+  const body = ids.remapBody(recorded.json);
 
   const headers: Record<string, string> = {};
   let authorization: string | undefined;
@@ -93,7 +94,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     sentPath: sentPathOnly + search,
     requestHeaders: recorded.headers,
     requestBody: recorded.body,
-    recorded: { ...recorded.response, ms: recorded.recordedMs },
+    recorded: { status: recorded.response.status, headers: recorded.response.headers, body: recorded.response.body, ms: recorded.recordedMs },
     replayed: undefined,
     violations: [],
     differences: [],
@@ -107,11 +108,11 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   const request = { method: recorded.method, url: new URL(context.target + sentPathOnly + search), headers, body };
   const policy = context.backoff ?? DEFAULT_BACKOFF;
   const expectRefusal = recorded.response.status === 429;
-  let response: ReceivedResponse;
+  let response: Answer;
   try {
     for (;;) {
-      result.throttle.waitedMs += await gates.pass(gate);
-      response = await context.client.send(request);
+      if (!gates.isOpen(gate)) result.throttle.waitedMs += await gates.pass(gate);
+      response = await send(context.client, request);
       if (response.status !== 429) break;
       const asked = retryAfterMs(response.headers['retry-after'], response.receivedAt);
       if (expectRefusal) {
@@ -126,29 +127,28 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       }
     }
   } catch (error) {
-    result.error = describeTransportError(error);
+    result.error = error instanceof Error ? error.message : String(error);
     result.verdict = 'error';
     result.finishedAt = Date.now();
     return result;
   }
   result.replayed = { status: response.status, headers: response.headers, body: response.body, ms: response.ms };
+  const replayedJson = new JsonBody(response.body);
 
   if (operation) {
     result.violations = checkResponse({
       operation: operation.id,
       status: response.status,
       headers: response.headers,
-      body: response.body,
+      body: replayedJson,
       plan: response.status === 401 ? undefined : credential?.plan,
       now: response.receivedAt,
     });
   }
 
-  let parsedReplayed: LosslessValue | undefined;
   if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
-    parsedReplayed = parseOrUndefined(response.body);
-    const recordedId = createdIdIn(recorded.response.body);
-    const replayedId = createdId(parsedReplayed);
+    const recordedId = createdIdIn(recorded.response.json);
+    const replayedId = createdId(replayedJson.value);
     if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
   }
 
@@ -159,7 +159,8 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       rules: context.ignore.forOperation(operation?.id),
       ids,
       rebase: (url) => context.base.rebase(url, context.target),
-      parsedReplayed,
+      recordedJson: recorded.response.json,
+      replayedJson,
     });
   }
   result.verdict =
@@ -168,15 +169,24 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   return result;
 }
 
-function isSuccess(status: number): boolean {
-  return status >= 200 && status < 300;
+/** A response as replay keeps it: the body as text, and when and how fast it came. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Milliseconds since the epoch when the body had arrived. */
+  receivedAt: number;
+  /** Milliseconds from sending to the end of the body. */
+  ms: number;
 }
 
-function parseOrUndefined(text: string | undefined): LosslessValue | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  try {
-    return parseLossless(text);
-  } catch {
-    return undefined;
-  }
+/** Rejects with the client's RequestError, whose message says what failed in words (connection refused by ...). */
+async function send(client: HttpClient, request: PlainRequest): Promise<Answer> {
+  const started = performance.now();
+  const response = await client.request(request);
+  return { status: response.status, headers: response.headers, body: response.body.toString('utf8'), receivedAt: Date.now(), ms: performance.now() - started };
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }

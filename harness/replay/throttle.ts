@@ -7,6 +7,12 @@ import { sleep } from '../../lib/backoff.ts';
 export class ThrottleGates {
   private readonly openAt = new Map<string, number>();
 
+  /** Whether requests with this credential may be sent now: then there is nothing to wait for. */
+  isOpen(credential: string): boolean {
+    const at = this.openAt.get(credential);
+    return at === undefined || at <= Date.now();
+  }
+
   /** Resolves when requests with this credential may be sent again; the milliseconds it waited. */
   async pass(credential: string): Promise<number> {
     let waited = 0;

@@ -21,12 +21,17 @@ export class RequestShapeError extends Error {
   override name = 'RequestShapeError';
 }
 
+/** Either form of a request's headers as name/value pairs. */
+export function headerPairs(headers: PlainRequest['headers']): ReadonlyArray<readonly [string, string]> {
+  // Array.isArray does not narrow a readonly array out of a union.
+  return Array.isArray(headers) ? (headers as ReadonlyArray<readonly [string, string]>) : Object.entries(headers);
+}
+
 export function encodeRequest(request: PlainRequest): Buffer {
   if (!TOKEN.test(request.method)) throw new RequestShapeError(`not an HTTP method: ${JSON.stringify(request.method)}`);
   const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
   let head = `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1\r\nHost: ${request.url.host}\r\n`;
-  const pairs = Array.isArray(request.headers) ? (request.headers as ReadonlyArray<readonly [string, string]>) : Object.entries(request.headers);
-  for (const [name, value] of pairs) {
+  for (const [name, value] of headerPairs(request.headers)) {
     if (!TOKEN.test(name)) throw new RequestShapeError(`not a header name: ${JSON.stringify(name)}`);
     if (!FIELD_VALUE.test(value)) throw new RequestShapeError(`header ${name} holds a character a header cannot carry`);
     if (FRAMING.has(name.toLowerCase())) continue;

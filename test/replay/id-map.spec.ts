@@ -1,6 +1,7 @@
 /** Stateful replay: recorded ids become the ids the target assigned, exactly, above 2^53 too, and nothing else is touched. */
 import { expect, test } from '@playwright/test';
 import { createdId, IdMap, namedIds } from '../../harness/replay/id-map.ts';
+import { JsonBody } from '../../lib/json-body.ts';
 import { parseLossless } from '../../lib/lossless-json.ts';
 
 test('a recorded id in a later path becomes the id the target assigned', () => {
@@ -20,7 +21,7 @@ test('ids above 2^53 map exactly, as text, in paths and bodies', () => {
   ids.learn(recorded ?? '', '12');
   expect(ids.remapPath('/pets/7')).toBe('/pets/1152921504606846983');
   expect(ids.remapPath('/pets/9223372036854775801')).toBe('/pets/12');
-  expect(ids.remapBody('{"petId":7,"categoryId":7,"name":"7"}')).toBe('{"petId":1152921504606846983,"categoryId":7,"name":"7"}');
+  expect(ids.remapBody(new JsonBody('{"petId":7,"categoryId":7,"name":"7"}'))).toBe('{"petId":1152921504606846983,"categoryId":7,"name":"7"}');
 });
 
 test('a recorded response is put in the target ids before comparison; other numbers stay', () => {
@@ -37,11 +38,21 @@ test('a body without ids to change is sent byte for byte as recorded', () => {
   const ids = new IdMap();
   ids.learn('1', '2');
   const body = '{ "name" : "Rex",  "categoryId": 1 }';
-  expect(ids.remapBody(body)).toBe(body);
-  expect(ids.remapBody('not json')).toBe('not json');
+  expect(ids.remapBody(new JsonBody(body))).toBe(body);
+  expect(ids.remapBody(new JsonBody('{"id": not json'))).toBe('{"id": not json');
 });
 
 test('the ids a request names are found in its path and its id fields', () => {
   expect(namedIds('/pets/42', undefined)).toEqual(['42']);
-  expect(namedIds('/pets', '{"petId": 9223372036854775807, "categoryId": 3}')).toEqual(['9223372036854775807']);
+  expect(namedIds('/pets', new JsonBody('{"petId": 9223372036854775807, "categoryId": 3}'))).toEqual(['9223372036854775807']);
+});
+
+test('a recorded text is put in the target ids only where it plainly writes an id key, so an exact match means equal bodies', () => {
+  const ids = new IdMap();
+  ids.learn('17', '3');
+  ids.learn('9223372036854775801', '12');
+  expect(ids.remapText('[{"id":17,"categoryId":17},{"petId" : 9223372036854775801}]')).toBe('[{"id":3,"categoryId":17},{"petId" : 12}]');
+  // Inside a string, as a longer number, or a key that only ends in id: left alone.
+  expect(ids.remapText('{"name":"\\"id\\":17","id":170,"xid":17,"k\\"id":17}')).toBe('{"name":"\\"id\\":17","id":170,"xid":17,"k\\"id":17}');
+  expect(ids.remapText('{"id":17.5}')).toBe('{"id":17.5}');
 });

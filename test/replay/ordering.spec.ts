@@ -1,6 +1,10 @@
 /** Causality under concurrency: what uses an id waits for its creation; collection reads and writes, and recorded refusals, keep their order. */
 import { expect, test } from '@playwright/test';
+import type { RecordedExchange } from '../../harness/replay/exchange.ts';
 import { CausalOrder, type CausalNeeds } from '../../harness/replay/ordering.ts';
+import { causalNeeds } from '../../harness/replay/replayer.ts';
+import { matchOperation } from '../../lib/contract.ts';
+import { JsonBody } from '../../lib/json-body.ts';
 
 const needs = (partial: Partial<CausalNeeds>): CausalNeeds => ({ creates: undefined, names: [], collection: undefined, writes: false, credential: undefined, refused: false, ...partial });
 
@@ -55,4 +59,22 @@ test('a request refused when recorded waits for the earlier requests with its ke
   expect(await settled(after.ready)).toBe(false);
   refused.finish();
   expect(await settled(after.ready)).toBe(true);
+});
+
+test('a creation the recording shows refused wrote nothing: it is ordered as a read of the collection', () => {
+  const exchange = (status: number): RecordedExchange => ({
+    number: 1,
+    startedMs: undefined,
+    recordedMs: undefined,
+    method: 'POST',
+    url: new URL('http://127.0.0.1/v1/pets'),
+    headers: [],
+    body: '{}',
+    json: new JsonBody('{}'),
+    response: { status, headers: {}, body: '{"id":7}', json: new JsonBody('{"id":7}') },
+  });
+  const createPet = matchOperation('POST', '/pets')?.operation;
+  expect(causalNeeds(exchange(201), '/pets', createPet)).toMatchObject({ writes: true, creates: '7', collection: '/pets' });
+  expect(causalNeeds(exchange(400), '/pets', createPet)).toMatchObject({ writes: false, creates: undefined, collection: '/pets' });
+  expect(causalNeeds(exchange(500), '/pets', createPet)).toMatchObject({ writes: true, creates: undefined });
 });

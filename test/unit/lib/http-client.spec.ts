@@ -126,3 +126,21 @@ test('the parser keeps header lines as sent for recordings, and refuses a body p
     for (let i = 0; i < 20; i++) endless.push(framed);
   }).toThrow(/more than/);
 });
+
+test('with batchWrites, the requests made in one turn are held to its end, then all sent and each answered on its own connection', async () => {
+  const server = http.createServer((req, res) => res.end(req.url));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const client = new HttpClient(new URL(`${origin}/v1`), { maxConnections: 4, timeoutMs: 2_000, batchWrites: true });
+  try {
+    const paths = ['/a', '/b', '/c', '/d', '/e', '/f'];
+    const answers = await Promise.all(paths.map((path) => client.request({ method: 'GET', url: new URL(`${origin}${path}`), headers: {} })));
+    expect(answers.map((answer) => answer.body.toString())).toEqual(paths);
+    expect(client.openConnections).toBe(4);
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});

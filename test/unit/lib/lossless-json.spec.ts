@@ -46,3 +46,12 @@ test('refuses nesting past MAX_DEPTH with a syntax error instead of overflowing 
   expect(() => parseLossless(deepest)).not.toThrow();
   expect(() => parseLossless('{"a":'.repeat(513) + '1' + '}'.repeat(513))).toThrow(JsonSyntaxError);
 });
+
+test('gives the same tree whichever way it parses: natively for plain text, carefully past 2^53 or deep', () => {
+  const deep = `${'['.repeat(300)}${'{"a":'.repeat(250)}1${'}'.repeat(250)}${']'.repeat(300)}`;
+  expect(() => parseLossless(deep)).toThrow(/Nesting deeper than 512 levels/);
+  const long = `[${Array.from({ length: 600 }, (_, index) => `{"id":${index},"n":"x"}`).join(',')}]`;
+  expect(parseLossless(long)).toEqual(JSON.parse(long));
+  const mixed = parseLossless('{"small":9007199254740991,"big":9007199254740993,"name":"1234567890123456789"}') as Record<string, unknown>;
+  expect(mixed).toEqual({ small: 9007199254740991, big: 9007199254740993n, name: '1234567890123456789' });
+});

@@ -7,7 +7,8 @@
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { OperationId } from '../../lib/contract.ts';
-import { idText, tryParseLossless, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { JsonBody } from '../../lib/json-body.ts';
+import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { PlanId, Quota } from '../../lib/plans.ts';
 import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
@@ -139,9 +140,11 @@ export class PetStoreClient {
     const sentAt = this.clock.now();
     const response = await transport.send(request);
     const receivedAt = this.clock.now();
-    const exchange: Exchange = { operation, request, response, json: tryParseLossless(response.body), plan, sentAt, receivedAt };
+    // Parsed once, for the exchange's tree and the contract check alike.
+    const answer = new JsonBody(response.body);
+    const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt };
     const quota = plan === undefined ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
-    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: response.body, plan, quota, now: receivedAt, sentAt });
+    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt });
     for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
     return exchange;
   }

@@ -30,22 +30,37 @@ export function createRequestLog(
 ): RequestLog {
   if (mode === 'off') return { record: () => {}, flush: () => {} };
   const format = createLineFormatter(keys);
-  const pending: Array<readonly [RequestRecord, number]> = [];
+  // Records wait in columns, not as objects: an object kept until the flush outlives the young generation and
+  // is copied by each collection, while the numbers here are never allocated and the request's object dies young.
+  const methods: string[] = new Array(MAX_PENDING);
+  const paths: string[] = new Array(MAX_PENDING);
+  const plans: RequestRecord['plan'][] = new Array(MAX_PENDING);
+  const numbers = new Float64Array(MAX_PENDING * 3);
+  let count = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
-    const text = pending.map(([entry, time]) => format(entry, time)).join('');
-    pending.length = 0;
-    sink(text);
+    let text = '';
+    for (let index = 0; index < count; index++) {
+      const at = index * 3;
+      text += format({ method: methods[index]!, path: paths[index]!, plan: plans[index]!, status: numbers[at]!, durationMs: numbers[at + 1]! }, numbers[at + 2]!);
+    }
+    count = 0;
+    if (text) sink(text);
   };
 
   return {
     record(entry) {
-      pending.push([entry, Date.now()]);
-      if (pending.length >= MAX_PENDING) flush();
+      const at = count * 3;
+      methods[count] = entry.method;
+      paths[count] = entry.path;
+      plans[count] = entry.plan;
+      numbers[at] = entry.status;
+      numbers[at + 1] = entry.durationMs;
+      numbers[at + 2] = Date.now();
+      if (++count >= MAX_PENDING) flush();
       else timer ??= setTimeout(flush, flushMs).unref();
     },
     flush,

@@ -3,12 +3,18 @@
  * and tests that want a server of their own. Resolves once the server has printed its base URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export interface SpawnOptions {
   /** Extra environment for the server (PETSTORE_TIME_SCALE, keys, ...), over the parent's. */
   env?: Record<string, string>;
+  /**
+   * The server's stdout goes to this file, as with `npm run serve > server.log`, instead of a pipe this process
+   * drains: a benchmark then measures the server's log, not the reader's share of the cores.
+   */
+  stdoutFile?: string;
 }
 
 export interface SpawnedServer {
@@ -33,8 +39,8 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export function spawnReferenceServer({ env = {} }: SpawnOptions = {}): Promise<SpawnedServer> {
-  return spawnServerScript(MAIN, { PETSTORE_LOG: 'off', ...env }, 'the reference server');
+export function spawnReferenceServer({ env = {}, stdoutFile }: SpawnOptions = {}): Promise<SpawnedServer> {
+  return spawnServerScript(MAIN, { PETSTORE_LOG: 'off', ...env }, 'the reference server', stdoutFile);
 }
 
 /**
@@ -42,17 +48,19 @@ export function spawnReferenceServer({ env = {} }: SpawnOptions = {}): Promise<S
  * reference server, or a benchmark's peer). HOST and PORT are set here, not inherited: a shell's HOST is
  * often the machine's name.
  */
-export function spawnServerScript(script: string, env: Record<string, string> = {}, name = script): Promise<SpawnedServer> {
+export function spawnServerScript(script: string, env: Record<string, string> = {}, name = script, stdoutFile?: string): Promise<SpawnedServer> {
+  const output = stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'w');
   const child = spawn(process.execPath, ['--import', TSX, script], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', output, 'pipe'],
   });
+  if (typeof output === 'number') closeSync(output);
   running.add(child);
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     stderr = (stderr + text).slice(-4_000);
   });
 
@@ -72,16 +80,30 @@ export function spawnServerScript(script: string, env: Record<string, string> = 
       reject(new Error(`${name} did not start: ${reason}`));
     };
     const timer = setTimeout(() => fail(`no base URL printed within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      const found = URL_LINE.exec(line);
-      if (!found?.[1]) return;
+    const found = (baseUrl: string): void => {
       clearTimeout(timer);
-      lines.close();
-      // Keep draining, unread, so that a chatty server (PETSTORE_LOG=json) never blocks on a full pipe.
-      child.stdout.resume();
-      resolve({ baseUrl: found[1], pid: child.pid ?? 0, stop });
-    });
+      resolve({ baseUrl, pid: child.pid ?? 0, stop });
+    };
+    if (stdoutFile !== undefined) {
+      const poll = setInterval(() => {
+        const baseUrl = URL_LINE.exec(readFileSync(stdoutFile, 'utf8').slice(0, 4_096))?.[1];
+        if (baseUrl === undefined) return;
+        clearInterval(poll);
+        found(baseUrl);
+      }, 20);
+      void exited.then(() => clearInterval(poll));
+    } else if (child.stdout) {
+      const lines = createInterface({ input: child.stdout });
+      const stdout = child.stdout;
+      lines.on('line', (line) => {
+        const baseUrl = URL_LINE.exec(line)?.[1];
+        if (baseUrl === undefined) return;
+        lines.close();
+        // Keep draining, unread, so that a chatty server (PETSTORE_LOG=json) never blocks on a full pipe.
+        stdout.resume();
+        found(baseUrl);
+      });
+    }
     void exited.then((code) => {
       clearTimeout(timer);
       fail(`it exited with code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`);

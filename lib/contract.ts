@@ -29,8 +29,30 @@ interface OpenApiResponse {
   $ref?: string;
   content?: { 'application/json'?: { schema?: unknown } };
 }
+/** The part of JSON Schema the contract uses; what request generators read. */
+export interface ContractSchema {
+  $ref?: string;
+  type?: 'object' | 'string' | 'integer' | 'array' | 'number' | 'boolean';
+  format?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  required?: string[];
+  properties?: Record<string, ContractSchema>;
+  items?: ContractSchema;
+}
+
+export interface ContractParameter {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required?: boolean;
+  schema: ContractSchema;
+}
+
 interface OpenApiOperation {
   operationId: string;
+  parameters?: ContractParameter[];
+  requestBody?: { required?: boolean; content?: { 'application/json'?: { schema?: ContractSchema } } };
   deprecated?: boolean;
   'x-sunset'?: string;
   'x-stability'?: string;
@@ -116,6 +138,27 @@ function loadOperations(): Operation[] {
 }
 
 export const operations: readonly Operation[] = loadOperations();
+
+/** A schema of components/schemas with its $ref (one level) resolved: what a generator builds values from. */
+export function resolveSchema(schema: ContractSchema): ContractSchema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  const resolved = document.components.schemas[name] as ContractSchema | undefined;
+  if (!resolved) throw new Error(`fixtures/openapi.yaml: schema ${name} is missing`);
+  return resolveSchema(resolved);
+}
+
+/** What a request to an operation may carry, as the contract states it. */
+export function requestShape(id: OperationId): { parameters: readonly ContractParameter[]; body: ContractSchema | undefined } {
+  for (const methods of Object.values(document.paths)) {
+    for (const entry of Object.values(methods)) {
+      if (entry.operationId !== id) continue;
+      const body = entry.requestBody?.content?.['application/json']?.schema;
+      return { parameters: entry.parameters ?? [], body: body ? resolveSchema(body) : undefined };
+    }
+  }
+  throw new Error(`fixtures/openapi.yaml: no operation ${id}`);
+}
 const operationsById = new Map(operations.map((operation) => [operation.id, operation]));
 
 export function operation(id: OperationId): Operation {

@@ -61,6 +61,7 @@ export default defineConfig({
   projects: [
     { name: 'rate-limits', testDir: 'specs/rate-limits' },
     { name: 'functional', testDir: 'specs/functional' },
+    { name: 'generated', testDir: 'specs/generated' },
   ],
   webServer: settings.bundled
     ? {

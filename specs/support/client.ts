@@ -35,6 +35,11 @@ export interface ClientOptions {
   clock?: TargetClock;
   /** The Enterprise quota agreed for this run, which an Enterprise key's X-RateLimit-Limit is held to. */
   enterpriseQuota?: Quota;
+  /**
+   * The contract's findings go on the exchange (`violations`) instead of to the judge: for generated requests,
+   * whose failures are judged once, on the smallest request that still shows them.
+   */
+  deferJudgement?: boolean;
   backoff?: BackoffPolicy;
   random?: () => number;
   wait?: (ms: number) => Promise<void>;
@@ -61,6 +66,11 @@ export class PetStoreClient {
 
   get clock(): TargetClock {
     return this.options.clock ?? WALL_CLOCK;
+  }
+
+  /** The same client, its findings left on each exchange for the caller to judge. */
+  collecting(): PetStoreClient {
+    return new PetStoreClient({ ...this.options, deferJudgement: true });
   }
 
   /** The same client sending another Authorization header (undefined: none). */
@@ -145,7 +155,8 @@ export class PetStoreClient {
     const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt };
     const quota = plan === undefined ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
     const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt });
-    for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
+    if (this.options.deferJudgement) exchange.violations = violations;
+    else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
     return exchange;
   }
 }

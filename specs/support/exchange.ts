@@ -7,6 +7,7 @@ import { HttpClient } from '../../lib/http/client.ts';
 import type { OperationId } from '../../lib/contract.ts';
 import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { PlanId } from '../../lib/plans.ts';
+import type { Violation } from '../../lib/response-checks.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -36,6 +37,8 @@ export interface Exchange {
   /** Milliseconds since the epoch on the target's clock (lib/target-clock.ts): what its Reset is compared with. */
   sentAt: number;
   receivedAt: number;
+  /** What the contract check found, when the client was asked to leave it for later (`collecting`). */
+  violations?: Violation[];
 }
 
 /** How a request goes over the wire. Redirects are never followed: a redirect must not carry a key elsewhere. */

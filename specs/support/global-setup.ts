@@ -1,6 +1,7 @@
 /**
- * Before any test: a target given by PETSTORE_BASE_URL must answer at all, or the run stops with one line
- * instead of every test failing on the same refused connection.
+ * Before any test: the seed of the run's generated requests is printed, so any run can be replayed; and a
+ * target given by PETSTORE_BASE_URL must answer at all, or the run stops with one line instead of every test
+ * failing on the same refused connection.
  */
 import { HttpClient } from '../../lib/http/client.ts';
 import { currentRun } from './run.ts';
@@ -8,6 +9,8 @@ import { settingsFromEnv } from './settings.ts';
 
 export default async function globalSetup(): Promise<void> {
   const settings = settingsFromEnv(process.env, currentRun());
+  const { seed, runs } = settings.generated;
+  process.stdout.write(`Generated requests: seed ${seed}, ${runs} per property (PETSTORE_GENERATED_SEED=${seed} replays them)\n`);
   if (settings.bundled) return;
   const client = new HttpClient(new URL(settings.baseUrl), { maxConnections: 1, timeoutMs: 10_000 });
   try {

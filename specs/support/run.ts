@@ -16,6 +16,8 @@ export interface SuiteRun {
   leaseDir: string;
   /** Where the bundled server's fast clock equals the wall clock: the runner and the server agree on it. */
   clockAnchorMs: number;
+  /** The seed of the run's generated requests when PETSTORE_GENERATED_SEED does not give one: every worker uses it. */
+  generatedSeed: number;
 }
 
 const variable = (pid: number): string => `PETSTORE_SUITE_RUN_${pid}`;
@@ -28,6 +30,7 @@ export async function establishRun(): Promise<SuiteRun> {
     port: await freePort(),
     leaseDir: path.join(tmpdir(), `petstore-suite-${process.pid}-${Date.now().toString(36)}`),
     clockAnchorMs: Date.now(),
+    generatedSeed: Math.floor(Math.random() * 2 ** 31),
   };
   process.env[variable(process.pid)] = JSON.stringify(run);
   return run;

@@ -29,6 +29,8 @@ export interface SuiteSettings {
    * reference server started with PETSTORE_CLOCK_RATE); the wall clock otherwise.
    */
   clock: { rate: number; anchorMs: number };
+  /** The generated project: how many requests each of its properties sends (PETSTORE_GENERATED_RUNS), and from which seed. */
+  generated: { runs: number; seed: number };
 }
 
 /**
@@ -61,10 +63,19 @@ export interface BundledServer {
   port: number;
   /** Where the bundled server's fast clock equals the wall clock (milliseconds since the epoch). */
   clockAnchorMs: number;
+  /** The run's seed for generated requests, used when PETSTORE_GENERATED_SEED is unset. */
+  generatedSeed: number;
 }
+
+/** Requests per property of the generated project: its whole run stays near 20 s against the bundled server. */
+export const DEFAULT_GENERATED_RUNS = 20;
 
 export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): SuiteSettings {
   const baseUrl = baseUrlFromEnv(env as NodeJS.ProcessEnv);
+  const generated = {
+    runs: Math.round(positiveNumber(env, 'PETSTORE_GENERATED_RUNS', DEFAULT_GENERATED_RUNS, 'number of requests per property')),
+    seed: wholeNumber(env, 'PETSTORE_GENERATED_SEED', bundled?.generatedSeed ?? 0, 'whole number (the seed a run printed)'),
+  };
   const quotaBudgetSeconds = positiveNumber(env, 'PETSTORE_QUOTA_BUDGET_SECONDS', baseUrl === undefined ? BUNDLED_QUOTA_BUDGET_SECONDS : DEFAULT_QUOTA_BUDGET_SECONDS);
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');
   const enterpriseQuota = agreedEnterpriseQuota(env);
@@ -81,6 +92,7 @@ export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): S
       runTimeoutSeconds,
       enterpriseQuota,
       clock: { rate: positiveNumber(env, 'PETSTORE_TARGET_CLOCK_RATE', 1, 'number'), anchorMs: wholeNumber(env, 'PETSTORE_TARGET_CLOCK_ANCHOR_MS', 0) },
+      generated,
     };
   }
   if (bundled === undefined) throw new Error('PETSTORE_BASE_URL is unset and no bundled server port was chosen');
@@ -95,6 +107,7 @@ export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): S
     runTimeoutSeconds,
     enterpriseQuota: enterpriseQuota ?? BUNDLED_ENTERPRISE_QUOTA,
     clock: { rate: BUNDLED_CLOCK_RATE, anchorMs: bundled.clockAnchorMs },
+    generated,
   };
 }
 
@@ -116,9 +129,9 @@ function positiveNumber(env: Env, name: string, fallback: number, unit = 'number
   return value;
 }
 
-function wholeNumber(env: Env, name: string, fallback: number): number {
+function wholeNumber(env: Env, name: string, fallback: number, unit = 'whole number of milliseconds since the epoch'): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`${name} must be a whole number of milliseconds since the epoch, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`${name} must be a ${unit}, got "${raw}"`);
   return Number(raw);
 }

@@ -49,6 +49,17 @@ const GROUPS: readonly FaultGroup[] = [
   { name: 'hostile-days', faults: ['day-retry-after-one-second'], quotaTests: true },
   { name: 'hostile-days-silent', faults: ['day-429-without-retry-after'], quotaTests: true },
   { name: 'remaining-never-falls', faults: ['remaining-at-limit'] },
+  // Faults only generated requests find: the hand-written tests of the same rules run too, and pass.
+  {
+    name: 'generated-a',
+    faults: ['astral-name-500', 'limit-leading-zero-500', 'status-any-case'],
+    controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('CREATE-3', 'a body with an invalid value'), ruleTitle('LIST-3', 'with limit='), ruleTitle('RESP-1', 'every response status')],
+  },
+  {
+    name: 'generated-b',
+    faults: ['category-cut-to-int32', 'duplicate-key-500'],
+    controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('CREATE-4'), ruleTitle('RESP-1', 'every response status')],
+  },
   // The bundled certification's setting: a fast server clock whose Reset and Retry-After the suite converts.
   // The faults are still caught, and the window rules still hold where the server keeps them.
   {

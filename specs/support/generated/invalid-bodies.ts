@@ -1,11 +1,12 @@
 /**
- * Request bodies that break the contract in exactly one way, generated from the body's schema: a required field
- * left out, a field of the wrong type, a value outside its enum (one differing only in case among them), an
- * integer past its format's range, a body that is not an object, JSON cut short. Each carries the bytes to send,
- * so a shrunk failure shows exactly what went out, and says what is wrong with it.
+ * Request bodies that break the contract in exactly one way, generated from the body's schema, one kind of
+ * breach at a time so every kind is tried in every run: a required field left out, a field of the wrong type,
+ * a value outside its enum (one differing only in case among them), an integer past its format's range, a body
+ * that is not an object, JSON cut short. Each body is the bytes to send, so a shrunk failure shows exactly what
+ * went out, and says what is wrong with it.
  *
- * Some bodies are only unusual (a duplicate key, deep nesting): the spec does not say whether they are refused,
- * so a target may accept or refuse them, but never answer with a 5xx.
+ * Some bodies are only unusual (a field given twice, deep nesting): the spec does not say whether they are
+ * refused, so a target may accept or refuse them, but must answer with a documented status, never a 5xx.
  */
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
@@ -17,29 +18,56 @@ export interface GeneratedBody {
   text: string;
   /** What is wrong with it, or unusual about it, in a few words. */
   why: string;
-  /** refused: a conforming target answers 400 with an Error body. unusual: any documented status but a 5xx. */
+}
+
+export interface Breach {
+  /** The kind, e.g. "status outside its enum". */
+  name: string;
+  /** refused: a conforming target answers 400 with an Error, by `rule`. unusual: any documented status (RESP-1). */
   expect: 'refused' | 'unusual';
+  rule: string;
+  body: fc.Arbitrary<GeneratedBody>;
 }
 
 type Fields = Record<string, LosslessValue>;
 
-export function invalidBodies(raw: ContractSchema): fc.Arbitrary<GeneratedBody> {
+export function bodyBreaches(raw: ContractSchema): Breach[] {
   const schema = resolveSchema(raw);
   const valid = validValue(schema) as fc.Arbitrary<Fields>;
   const complete = completeObject(schema);
-  const breaches: Array<fc.Arbitrary<GeneratedBody>> = [notAnObject, cutShort(valid)];
+  const breaches: Breach[] = [
+    { name: 'JSON that is not an object', expect: 'refused', rule: 'CREATE-3', body: notAnObject },
+    { name: 'JSON cut short', expect: 'refused', rule: 'CREATE-4', body: cutShort(valid) },
+  ];
   for (const name of schema.required ?? []) {
-    breaches.push(valid.map((fields) => refused(withoutField(fields, name), `required field ${name} left out`)));
+    breaches.push({ name: `${name} left out`, expect: 'refused', rule: 'CREATE-2', body: valid.map((fields) => body(withoutField(fields, name), `required field ${name} left out`)) });
   }
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    breaches.push(fc.tuple(complete, wrongValue(resolveSchema(property))).map(([fields, [value, why]]) => refused({ ...fields, [name]: value }, `${name}: ${why}`)));
+    for (const [kind, wrong] of wrongValues(resolveSchema(property))) {
+      breaches.push({
+        name: `${name}: ${kind}`,
+        expect: 'refused',
+        rule: 'CREATE-3',
+        body: fc.tuple(complete, wrong).map(([fields, [value, why]]) => body({ ...fields, [name]: value }, `${name}: ${why}`)),
+      });
+    }
   }
-  breaches.push(fc.tuple(complete, anyText).map(([fields, value]) => ({ text: duplicateKey(fields, value), why: 'a field given twice', expect: 'unusual' as const })));
-  breaches.push(fc.integer({ min: 64, max: 2_000 }).map((depth) => ({ text: `{"name":${'['.repeat(depth)}${']'.repeat(depth)},"categoryId":1}`, why: `a field nested ${depth} arrays deep`, expect: 'unusual' as const })));
-  return fc.oneof(...breaches);
+  breaches.push({
+    name: 'a field given twice',
+    expect: 'unusual',
+    rule: 'RESP-1',
+    body: fc.tuple(complete, anyText).map(([fields, value]) => ({ text: duplicateKey(fields, value), why: 'its first field given twice' })),
+  });
+  breaches.push({
+    name: 'deep nesting',
+    expect: 'unusual',
+    rule: 'RESP-1',
+    body: fc.integer({ min: 64, max: 5_000 }).map((depth) => ({ text: `{"name":${'['.repeat(depth)}${']'.repeat(depth)},"categoryId":1}`, why: `name nested ${depth} arrays deep` })),
+  });
+  return breaches;
 }
 
-const refused = (fields: Fields, why: string): GeneratedBody => ({ text: stringifyLossless(fields), why, expect: 'refused' });
+const body = (fields: Fields, why: string): GeneratedBody => ({ text: stringifyLossless(fields), why });
 
 /** Every property present, so that breaking one leaves the rest valid. */
 function completeObject(schema: ContractSchema): fc.Arbitrary<Fields> {
@@ -52,41 +80,43 @@ function withoutField(fields: Fields, name: string): Fields {
   return rest;
 }
 
-/** A value the property's schema refuses, and why. */
-function wrongValue(schema: ContractSchema): fc.Arbitrary<[LosslessValue, string]> {
-  const wrongType: Array<fc.Arbitrary<[LosslessValue, string]>> = [fc.constant<[LosslessValue, string]>([null, 'null'])];
-  if (schema.type !== 'boolean') wrongType.push(fc.boolean().map((value): [LosslessValue, string] => [value, `the boolean ${value}`]));
-  if (schema.type !== 'object') wrongType.push(fc.constant<[LosslessValue, string]>([{}, 'an object']));
-  if (schema.type !== 'array') wrongType.push(fc.constant<[LosslessValue, string]>([[], 'an array']));
-  if (schema.type === 'string') wrongType.push(fc.integer().map((value): [LosslessValue, string] => [value, `the number ${value}`]));
+type Wrong = fc.Arbitrary<[LosslessValue, string]>;
+
+/** The kinds of value the property's schema refuses, each with why. */
+function wrongValues(schema: ContractSchema): Array<[string, Wrong]> {
+  const kinds: Array<[string, Wrong]> = [['null', fc.constant<[LosslessValue, string]>([null, 'null'])]];
+  const others: Array<[LosslessValue, string]> = [];
+  if (schema.type !== 'boolean') others.push([true, 'the boolean true']);
+  if (schema.type !== 'object') others.push([{}, 'an object']);
+  if (schema.type !== 'array') others.push([[], 'an array']);
+  kinds.push(['another JSON type', fc.constantFrom(...others)]);
+  if (schema.type === 'string') kinds.push(['a number', fc.integer().map((value): [LosslessValue, string] => [value, `the number ${value}`])]);
   if (schema.enum) {
     const allowed = new Set(schema.enum);
-    const outside = fc.oneof(
-      fc.constantFrom(...schema.enum.map((value) => value.toUpperCase()), ...schema.enum.map((value) => value.charAt(0).toUpperCase() + value.slice(1))),
-      anyText,
-    );
-    wrongType.push(outside.filter((value) => !allowed.has(value)).map((value): [LosslessValue, string] => [value, `"${value}", not one of ${schema.enum!.join(', ')}`]));
+    const cased = [...new Set(schema.enum.flatMap((value) => [value.toUpperCase(), value.charAt(0).toUpperCase() + value.slice(1)]))].filter((value) => !allowed.has(value));
+    const outside = (value: string): [LosslessValue, string] => [value, `"${value}", not one of ${schema.enum!.join(', ')}`];
+    kinds.push(['a value differing from its enum only in case', fc.constantFrom(...cased).map(outside)]);
+    kinds.push(['a value outside its enum', anyText.filter((value) => !allowed.has(value)).map(outside)]);
   }
   if (schema.type === 'integer') {
     const { min, max } = integerRange(schema);
-    const below = min === INT64_MIN ? [INT64_MIN - 1n, -(2n ** 64n)] : [min - 1n];
-    const above = max === INT64_MAX ? [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n] : [max + 1n];
-    wrongType.push(fc.constantFrom(...below, ...above).map((value): [LosslessValue, string] => [value, `${value}, outside ${min}..${max}`]));
-    wrongType.push(fc.constantFrom('1', '12', '-3').map((value): [LosslessValue, string] => [value, `the string "${value}"`]));
-    wrongType.push(fc.constantFrom(1.5, -0.25).map((value): [LosslessValue, string] => [value, `the fraction ${value}`]));
+    const beyond = [...(min === INT64_MIN ? [INT64_MIN - 1n, -(2n ** 64n)] : [min - 1n]), ...(max === INT64_MAX ? [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n] : [max + 1n])];
+    kinds.push(['an integer outside its range', fc.constantFrom(...beyond).map((value): [LosslessValue, string] => [value, `${value}, outside ${min}..${max}`])]);
+    kinds.push(['digits in a string', fc.constantFrom('1', '12', '-3').map((value): [LosslessValue, string] => [value, `the string "${value}"`])]);
+    kinds.push(['a fraction', fc.constantFrom(1.5, -0.25).map((value): [LosslessValue, string] => [value, `the fraction ${value}`])]);
   }
-  return fc.oneof(...wrongType);
+  return kinds;
 }
 
 const notAnObject: fc.Arbitrary<GeneratedBody> = fc
   .constantFrom('null', '[]', '"pet"', '42', 'true', '[{"name":"a","categoryId":1}]')
-  .map((text) => ({ text, why: `${text}, not an object`, expect: 'refused' as const }));
+  .map((text) => ({ text, why: `${text}, not an object` }));
 
 function cutShort(valid: fc.Arbitrary<Fields>): fc.Arbitrary<GeneratedBody> {
   return fc.tuple(valid, fc.nat()).map(([fields, at]) => {
     const text = stringifyLossless(fields);
     const length = text.length <= 1 ? 0 : 1 + (at % (text.length - 1));
-    return { text: text.slice(0, length), why: `JSON cut after ${length} characters`, expect: 'refused' as const };
+    return { text: text.slice(0, length), why: `JSON cut after ${length} characters` };
   });
 }
 

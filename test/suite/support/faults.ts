@@ -77,6 +77,18 @@ function errorBody(status: number, code: string, message: string, headers: Recor
   return { ...jsonResponse(status, { code, message, status }), headers: { ...headers, 'content-type': 'application/json' } };
 }
 
+/** The name field of a POST /pets body, as sent; empty when there is none. */
+function nameOf(request: ProxyRequest): string {
+  const body = tryParseLossless(request.body);
+  return isObject(body) && typeof body.name === 'string' ? body.name : '';
+}
+
+/** Whether a JSON object's text names one field twice at its top level (the generated bodies write it so). */
+function hasDuplicateKey(text: string): boolean {
+  const names = [...text.matchAll(/[{,]\s*("(?:[^"\\]|\\.)*")\s*:/g)].map((match) => match[1]);
+  return new Set(names).size !== names.length;
+}
+
 /** A limiter that admits `admitted(quota)` but reports the documented quota in its headers. */
 function miscountingLimiter(inner: RateLimiter, admitted: (quota: Quota) => Quota): RateLimiter {
   return {
@@ -651,6 +663,54 @@ export const FAULTS: readonly Fault[] = [
         return response.status === 429 || limit === undefined ? response : { ...response, headers: { ...response.headers, 'x-ratelimit-remaining': limit } };
       },
     }),
+  },
+  // What hand-written cases miss and the generated project (specs/generated) finds.
+  {
+    id: 'astral-name-500',
+    rule: 'CREATE-1',
+    alsoBreaks: ['RESP-1'],
+    tests: [ruleTitle('CREATE-1', 'generated')],
+    description: 'a POST /pets whose name holds a character outside the Basic Multilingual Plane (an emoji) is answered 500',
+    proxy: onOperation('createPet', (response, request) => (/[\u{10000}-\u{10FFFF}]/u.test(nameOf(request)) ? errorBody(500, 'internal', 'incorrect string value', response.headers) : response)),
+  },
+  {
+    id: 'category-cut-to-int32',
+    rule: 'CREATE-1',
+    tests: [ruleTitle('CREATE-1', 'generated')],
+    description: 'a categoryId above 2^31 - 1 is stored cut to 32 bits, and the created Pet says so',
+    proxy: onOperation('createPet', (response) =>
+      response.status !== 201
+        ? response
+        : editJsonBody(response, (pet) => (isObject(pet) && typeof pet.categoryId !== 'undefined' && BigInt(String(pet.categoryId)) > 2n ** 31n - 1n ? { ...pet, categoryId: Number(BigInt.asIntN(32, BigInt(String(pet.categoryId)))) } : pet)),
+    ),
+  },
+  {
+    id: 'limit-leading-zero-500',
+    rule: 'RESP-1',
+    tests: [ruleTitle('RESP-1', 'generated list queries with limit as an integer with')],
+    description: 'GET /pets?limit=05 or limit=+5 is answered 500: the limit parser chokes on a leading zero or a plus sign',
+    proxy: onOperation('listPets', (response, request) => (/^[0+]/.test(queryOf(request).get('limit') ?? '') ? errorBody(500, 'internal', 'NumberFormatException', response.headers) : response)),
+  },
+  {
+    id: 'status-any-case',
+    rule: 'CREATE-3',
+    tests: [ruleTitle('CREATE-3', 'generated bodies with status: a value differing from its enum only in case')],
+    description: 'a POST /pets whose status differs from a PetStatus only in case ("Sold") is created, with the status lower-cased',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet') return request;
+        const body = tryParseLossless(request.body);
+        if (!isObject(body) || typeof body.status !== 'string' || !['available', 'pending', 'sold'].includes(body.status.toLowerCase())) return request;
+        return { ...request, body: stringifyLossless({ ...body, status: body.status.toLowerCase() }) };
+      },
+    }),
+  },
+  {
+    id: 'duplicate-key-500',
+    rule: 'RESP-1',
+    tests: [ruleTitle('RESP-1', 'generated bodies with (a field given twice|deep nesting)')],
+    description: 'a POST /pets body with a field given twice, or nested deeper than 64 levels, is answered 500 by a strict JSON parser',
+    proxy: onOperation('createPet', (response, request) => (hasDuplicateKey(request.body) || /\[{64}/.test(request.body) ? errorBody(500, 'internal', 'duplicate key', response.headers) : response)),
   },
 ];
 

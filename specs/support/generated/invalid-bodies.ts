@@ -6,7 +6,9 @@
  * went out, and says what is wrong with it.
  *
  * Some bodies are only unusual (a field given twice, deep nesting): the spec does not say whether they are
- * refused, so a target may accept or refuse them, but must answer with a documented status, never a 5xx.
+ * refused, so a target may accept or refuse them, but must answer with a documented status, never a 5xx. Others
+ * go beyond what the spec speaks of (a body of megabytes, a Content-Type other than JSON): HTTP has its own
+ * answers for those (413, 415), so only a 5xx fails, and what the target did is reported.
  */
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
@@ -18,14 +20,21 @@ export interface GeneratedBody {
   text: string;
   /** What is wrong with it, or unusual about it, in a few words. */
   why: string;
+  /** The Content-Type sent: application/json when absent, none at all when null. */
+  contentType?: string | null;
 }
 
 export interface Breach {
   /** The kind, e.g. "status outside its enum". */
   name: string;
-  /** refused: a conforming target answers 400 with an Error, by `rule`. unusual: any documented status (RESP-1). */
-  expect: 'refused' | 'unusual';
+  /**
+   * refused: a conforming target answers 400 with an Error, by `rule`. unusual: any documented status (RESP-1).
+   * beyond: anything but a 5xx (RESP-1), an HTTP status the spec does not list included.
+   */
+  expect: 'refused' | 'unusual' | 'beyond';
   rule: string;
+  /** Where what the target did with an unusual body is reported, when a GAP rule speaks of it. */
+  gap?: string;
   body: fc.Arbitrary<GeneratedBody>;
 }
 
@@ -63,6 +72,23 @@ export function bodyBreaches(raw: ContractSchema): Breach[] {
     expect: 'unusual',
     rule: 'RESP-1',
     body: fc.integer({ min: 64, max: 5_000 }).map((depth) => ({ text: `{"name":${'['.repeat(depth)}${']'.repeat(depth)},"categoryId":1}`, why: `name nested ${depth} arrays deep` })),
+  });
+  breaches.push({
+    name: 'a body of hundreds of kilobytes',
+    expect: 'beyond',
+    rule: 'RESP-1',
+    gap: 'RES-GAP-2',
+    body: fc.tuple(complete, fc.integer({ min: 70_000, max: 300_000 })).map(([fields, size]) => ({ text: stringifyLossless({ ...fields, name: 'x'.repeat(size) }), why: `a name of ${size} characters` })),
+  });
+  breaches.push({
+    name: 'a Content-Type other than JSON, or none',
+    expect: 'beyond',
+    rule: 'RESP-1',
+    body: fc.tuple(valid, fc.constantFrom<string | null>('text/plain', 'application/x-www-form-urlencoded', 'application/xml', null)).map(([fields, contentType]) => ({
+      text: stringifyLossless(fields),
+      why: contentType === null ? 'no Content-Type' : `Content-Type ${contentType}`,
+      contentType,
+    })),
   });
   return breaches;
 }

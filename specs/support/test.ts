@@ -18,6 +18,7 @@ import { PetStoreClient, type Politeness } from './client.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
+import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
@@ -69,8 +70,8 @@ export const CREATES = '@creates';
 export const QUOTA = '@quota';
 
 /**
- * The lease a burst holds alone and functional tests hold in common (a name no key can have: keys are
- * visible ASCII without spaces). A burst that must fit a one-second window then has the machine to itself.
+ * The lease a burst holds alone and functional requests hold in common, each while in flight (a name no key can
+ * have: keys are visible ASCII without spaces). A burst that must fit a window then has the machine to itself.
  */
 const BURST_LEASE = 'one burst at a time';
 
@@ -104,21 +105,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
       return;
     }
-    const leases = [await leaseBook.common(functional.key), await leaseBook.common(BURST_LEASE)];
+    const lease = await leaseBook.common(functional.key);
+    const transport = leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE));
     try {
-      await use(client(playwrightTransport(request), target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
+      await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
     } finally {
-      for (const lease of leases) lease.release();
+      lease.release();
     }
   },
 
   anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
-    const quiet = await leaseBook.common(BURST_LEASE);
-    try {
-      await use(client(playwrightTransport(request), target, check, testInfo, undefined, undefined, 'wait'));
-    } finally {
-      quiet.release();
-    }
+    await use(client(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), target, check, testInfo, undefined, undefined, 'wait'));
   },
 
   keys: async ({ target, check, leaseBook }, use, testInfo) => {

@@ -70,10 +70,6 @@ class Connection {
     });
   }
 
-  get busy(): boolean {
-    return this.pending !== undefined;
-  }
-
   send(pending: Pending): void {
     this.pending = pending;
     this.receivedAny = false;

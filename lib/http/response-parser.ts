@@ -1,7 +1,7 @@
 /**
  * An HTTP/1.1 response parser for one keep-alive connection: status, headers (names in lower case) and a
  * body framed by Content-Length, chunked transfer coding or the end of the connection. It is small because
- * the load client sends one request at a time per connection and reads only what the verdicts need.
+ * the shared client (client.ts) sends one request at a time per connection and reads only what its users need.
  */
 export interface HttpResponse {
   status: number;
@@ -21,13 +21,7 @@ export class HttpProtocolError extends Error {
   override name = 'HttpProtocolError';
 }
 
-interface Head {
-  status: number;
-  statusText: string;
-  httpVersion: '1.0' | '1.1';
-  headers: Record<string, string>;
-  rawHeaders: Array<[string, string]>;
-  keepAlive: boolean;
+interface Head extends Omit<HttpResponse, 'body'> {
   framing: { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' };
   bodyStart: number;
 }
@@ -89,7 +83,8 @@ export class ResponseParser {
   private finish(head: Head, body: Buffer): HttpResponse {
     this.head = undefined;
     this.buffer = Buffer.alloc(0);
-    return { status: head.status, statusText: head.statusText, httpVersion: head.httpVersion, headers: head.headers, rawHeaders: head.rawHeaders, body, keepAlive: head.keepAlive };
+    const { framing: _framing, bodyStart: _bodyStart, ...response } = head;
+    return { ...response, body };
   }
 }
 

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { ContractSchema } from '../../../lib/contract.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { PAGE_SIZE } from '../../../lib/page-size.ts';
 import type { PetStoreClient } from '../client.ts';
 import type { Exchange } from '../exchange.ts';
 import type { Checked, Problem } from './property.ts';
@@ -35,7 +36,8 @@ class Broken extends Error {
   }
 }
 
-const LIST_LIMIT = 100;
+/** The largest page, so a list is rarely full and its silence about a pet means something. */
+const LIST_LIMIT = PAGE_SIZE.maximum;
 
 class Create implements fc.AsyncCommand<Model, Real> {
   constructor(readonly pet: Fields) {}

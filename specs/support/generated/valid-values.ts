@@ -10,7 +10,7 @@ import type { LosslessValue } from '../../../lib/lossless-json.ts';
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
+export const INT32_MAX = 2n ** 31n - 1n;
 
 /** Integers where stacks break: the edges of 32-bit, of exact doubles and of 64-bit. */
 const EDGES = [0n, 1n, -1n, INT32_MAX, INT32_MAX + 1n, INT32_MIN, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, INT64_MAX, INT64_MIN];

@@ -83,4 +83,5 @@ test(...rule('AUTH-GAP-1', 'how keys are issued and revoked'), async ({ anonymou
   check.observe(
     `an unknown key is answered ${exchange.response.status} with message ${show(message)}${challenge ? ` and WWW-Authenticate: ${challenge}` : ''}; no link to key issuance is given`,
   );
+  check.gist(`${exchange.response.status}${challenge ? ` with ${challenge.split(/\s/)[0]} challenge` : ', no challenge'}`);
 });

@@ -3,7 +3,7 @@ import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { MALFORMED_BODIES } from '../support/exact-bodies.ts';
 import type { RuleJudge } from '../support/judge.ts';
-import { answer, errorCode, idOf, newPet, objectIn, PET_STATUSES, sameValue, show, type JsonObject } from '../support/pets.ts';
+import { answer, errorCode, idOf, newPet, objectIn, PET_STATUSES, sameValue, show, statusGist, type JsonObject } from '../support/pets.ts';
 import { CREATES, rule, test } from '../support/test.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -90,6 +90,7 @@ test(...rule('CREATE-GAP-1', 'the answer to a body that carries an id or fields 
       ? `a body with "id": 4242424242 was answered 201 with id ${gotId}${gotId === '4242424242' ? ' (the id sent was used)' : ' (the id sent was ignored)'}`
       : `a body with "id" was answered ${withId.response.status} ${errorCode(withId)}`,
   );
+  check.gist(withId.response.status === 201 ? (gotId === '4242424242' ? 'id sent used' : 'id sent ignored') : `id sent refused ${withId.response.status}`);
   const withExtra = await api.createPet(newPet({ colour: 'tabby' }));
   const echoed = objectIn(withExtra)?.colour;
   check.observe(
@@ -97,27 +98,39 @@ test(...rule('CREATE-GAP-1', 'the answer to a body that carries an id or fields 
       ? `a body with an unknown field "colour" was answered 201${echoed === undefined ? ', the field dropped' : ', the field kept'}`
       : `a body with an unknown field was answered ${withExtra.response.status} ${errorCode(withExtra)}`,
   );
+  check.gist(withExtra.response.status === 201 ? (echoed === undefined ? 'unknown field dropped' : 'unknown field kept') : `unknown field refused ${withExtra.response.status}`);
 });
 
 test(...rule('RES-GAP-1', 'what a categoryId refers to and whether any int64 is accepted', { tag: [CREATES], also: ['CREATE-1'] }), async ({ api, check }) => {
   const answers: string[] = [];
+  const gists: string[] = [];
   for (const categoryId of [0, -1, 2n ** 53n + 1n, INT64_MAX]) {
     const sent = newPet({ categoryId });
     const created = await api.createPet(sent);
+    if (categoryId === -1 || categoryId === INT64_MAX) gists.push(`categoryId ${categoryId === -1 ? '-1' : 'int64 max'}: ${statusGist(created)}`);
     answers.push(`categoryId ${categoryId} → ${created.response.status}${created.response.status === 201 ? '' : ` ${errorCode(created)}`}`);
     // Accepted is a choice; accepted and changed is not: the Pet must carry the categoryId sent, exactly.
     if (created.response.status === 201) expectEcho(check, sent, created);
   }
   check.observe(answers.join('; '));
+  check.gist(gists.join('; '));
 });
 
 test(...rule('RES-GAP-2', 'limits on the length or format of name', { tag: [CREATES] }), async ({ api, check }) => {
   const answers: string[] = [];
-  for (const [what, name] of [['an empty name', ''], ['a name of 10,000 characters', 'n'.repeat(10_000)], ['a name with emoji and accents', 'Zoë 🐈']] as const) {
+  const gists: string[] = [];
+  const cases = [
+    ['an empty name', '', 'empty name'],
+    ['a name of 10,000 characters', 'n'.repeat(10_000), '10,000 characters'],
+    ['a name with emoji and accents', 'Zoë 🐈', undefined],
+  ] as const;
+  for (const [what, name, gist] of cases) {
     const created = await api.createPet(newPet({ name }));
+    if (gist) gists.push(`${gist}: ${statusGist(created)}`);
     answers.push(`${what} → ${created.response.status}${created.response.status === 201 ? '' : ` ${errorCode(created)}`}`);
   }
   check.observe(answers.join('; '));
+  check.gist(gists.join('; '));
 });
 
 test(...rule('RES-GAP-3', 'the status a pet gets when it is created without one', { tag: [CREATES] }), async ({ api, check }) => {
@@ -130,6 +143,7 @@ test(...rule('RES-GAP-3', 'the status a pet gets when it is created without one'
         : 'a pet created without status has no status field'
       : `a pet without status was answered ${created.response.status}`,
   );
+  check.gist(created.response.status === 201 ? (pet && 'status' in pet ? `default ${show(pet.status)}` : 'no status field') : `refused ${created.response.status}`);
 });
 
 const EVENT_HEADER = /^(link|x-webhook.*|x-event.*|x-callback.*|x-hub.*)$/i;
@@ -142,4 +156,5 @@ test(...rule('EVT-GAP-1', 'events, webhooks or notifications', { tag: [CREATES] 
       ? `creating a pet answered ${created.response.status} with ${hints.map(([name, value]) => `${name}: ${value}`).join('; ')}`
       : `creating a pet answered ${created.response.status} with no Link or webhook header: no event or notification was announced`,
   );
+  check.gist(hints.length > 0 ? `announced by ${hints.map(([name]) => name).join(', ')}` : 'none announced');
 });

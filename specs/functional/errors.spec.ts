@@ -67,6 +67,7 @@ test(...rule('ERR-GAP-2', "the values of an Error's code"), async ({ api, anonym
     if (typeof code === 'string') codes.set(code, (codes.get(code) ?? new Set()).add(exchange.response.status));
   }
   check.observe(`codes seen: ${[...codes].map(([code, statuses]) => `"${code}" (${[...statuses].join(', ')})`).join(', ') || 'none'}`);
+  check.gist(codes.size > 0 ? [...codes.keys()].sort().map((code) => code.slice(0, 30)).join(', ') : 'no code');
 });
 
 test(...rule('SVC-1', 'every response that has a body declares Content-Type application/json and its body is JSON'), async ({ api, anonymous, check, target }) => {

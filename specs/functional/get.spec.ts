@@ -82,4 +82,5 @@ test(...rule('STATE-GAP-1', "how a pet's status changes over time"), async ({ ap
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const later = objectIn(await api.getPet(id))?.status;
   check.observe(`pet ${id} had status ${show(pet?.status)} when ${target.settings.readOnly ? 'listed' : 'created'}, ${show(first)} when fetched, ${show(later)} a second later`);
+  check.gist(pet?.status === first && first === later ? 'status unchanged over a second' : 'status changed within a second');
 });

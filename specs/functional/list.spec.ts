@@ -1,5 +1,5 @@
 /** GET /pets (listPets): the status filter, the page size and the shape of a list. */
-import { answer, errorCode, idOf, isObject, newPet, PET_STATUSES, petsIn, show } from '../support/pets.ts';
+import { answer, errorCode, idOf, isObject, newPet, PET_STATUSES, petsIn, show, statusGist } from '../support/pets.ts';
 import { ensurePets, growStore } from '../support/store-growth.ts';
 import { CREATES, rule, test } from '../support/test.ts';
 
@@ -95,10 +95,12 @@ test(...rule('LIST-4', 'a list never holds more than 100 animals, whatever limit
     );
   }
   const answers: string[] = [];
+  let aboveMax = '';
   for (const limit of OUT_OF_RANGE) {
     const list = await api.listPets({ limit });
     const status = list.response.status;
     const pets = petsIn(list);
+    if (limit === OUT_OF_RANGE[0]) aboveMax = status === 200 ? 'clamped' : statusGist(list);
     answers.push(`limit=${limit || '(empty)'} → ${status === 200 ? `200 with ${pets?.length ?? 'no'} animals` : `${status} ${errorCode(list)}`}`);
     if (status === 200) {
       check.expect(pets !== undefined && pets.length <= MAX_PAGE, `expected at most ${MAX_PAGE} animals for limit=${limit} (the store shows ${growth.shown}), got ${pets?.length ?? show(list.json)}`, { evidence: list });
@@ -108,6 +110,7 @@ test(...rule('LIST-4', 'a list never holds more than 100 animals, whatever limit
     }
   }
   check.observe(`out-of-range limits are answered: ${answers.join('; ')}`, 'LIST-GAP-2');
+  check.gist(`limit>${MAX_PAGE}: ${aboveMax}`, 'LIST-GAP-2');
 });
 
 test(...rule('LIST-GAP-1', 'how a client moves to another page'), async ({ api, check }) => {
@@ -118,6 +121,7 @@ test(...rule('LIST-GAP-1', 'how a client moves to another page'), async ({ api, 
       ? `a page carries ${headers.map((name) => `${name}: ${list.response.headers[name]}`).join('; ')}`
       : `a page is a plain array with no paging header (no Link, X-Total-Count, cursor): no way to reach a second page was seen`,
   );
+  check.gist(headers.length > 0 ? `paging by ${headers.join(', ')}` : 'no paging header');
 });
 
 test(...rule('LIST-GAP-3', 'the order of animals in a list'), async ({ api, check, target }) => {
@@ -127,12 +131,14 @@ test(...rule('LIST-GAP-3', 'the order of animals in a list'), async ({ api, chec
   const descending = ids.every((id, index) => index === 0 || ids[index - 1]! > id);
   const order = ids.length < 2 ? 'too few animals to tell' : ascending ? 'ascending id' : descending ? 'descending id' : 'neither ascending nor descending id';
   check.observe(`a page of ${ids.length} animals came in ${order} order (first ids: ${ids.slice(0, 5).join(', ')})`);
+  check.gist(ids.length < 2 ? 'too few to tell' : ascending ? 'ids ascending' : descending ? 'ids descending' : 'ids unordered');
 });
 
 test(...rule('LIST-GAP-4', 'the answer to a status filter that is not a PetStatus'), async ({ api, check }) => {
   const answers: string[] = [];
   for (const status of ['lost', 'AVAILABLE', '']) {
     const list = await api.listPets({ status });
+    if (status === 'lost') check.gist(`unknown status: ${statusGist(list)}`);
     const pets = petsIn(list);
     answers.push(`status=${status || '(empty)'} → ${list.response.status}${pets ? ` with ${pets.length} animals` : ` ${errorCode(list)}`}`);
   }

@@ -12,6 +12,7 @@ test(...rule('ORD-GAP-1', 'the request and response shapes of the store-orders a
   const body = orders.json;
   const shape = Array.isArray(body) ? `an array of ${body.length} item${body.length === 1 ? '' : 's'}${body.length > 0 ? `, such as ${show(body[0])}` : ''}` : show(body);
   check.observe(`GET /store/orders answered ${orders.response.status} with ${shape}`);
+  check.gist(`${orders.response.status} ${Array.isArray(body) ? 'array' : body === null || typeof body !== 'object' ? 'no object' : 'object'}`);
 });
 
 const STANDARD = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'transfer-encoding', 'vary', 'etag', 'server']);
@@ -25,4 +26,5 @@ test(...rule('ORD-GAP-2', "how an endpoint's stability marker (experimental or b
       ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value}`).join('; ')}`
       : `no header of GET /store/orders names a stability (other headers: ${extra.map(([name]) => name).join(', ') || 'none'})`,
   );
+  check.gist(marked.length > 0 ? marked.map(([name, value]) => `${name}: ${value.slice(0, 30)}`).join('; ') : 'no marker');
 });

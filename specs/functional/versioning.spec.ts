@@ -31,4 +31,5 @@ test(...rule('VER-GAP-1', 'how later versions of the interface are introduced'),
       .map(([name, value]) => `${exchange.operation}: ${name}: ${value}`),
   );
   check.observe(hints.length > 0 ? `version hints in responses: ${hints.join('; ')}` : 'no response names a version beyond the /v1 in its path (no version header, no version link)');
+  check.gist(hints.length > 0 ? 'version hints in headers' : 'path only');
 });

@@ -6,7 +6,7 @@ import { plans, type PlanId } from '../../lib/plans.ts';
 import { retryAfterMs, readRateLimit } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import { freshWindow, measureMinuteWindow, measuringRequest } from '../support/minute-window.ts';
-import { answer, show } from '../support/pets.ts';
+import { answer, objectIn, show } from '../support/pets.ts';
 import { failBroken, type Broken } from '../support/target-broke.ts';
 import { rule, test, type Target } from '../support/test.ts';
 import { isAdmitted, readingOf, stepBetween, type Reading } from '../support/window-analysis.ts';
@@ -35,11 +35,14 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   check.expect(isAdmitted(readingOf(after)), `expected the request sent ${waitMs} ms after the 429 (Retry-After: ${header}) to be admitted, got ${answer(after)}`, { evidence: after });
 
   check.observe(`a 429 body: ${show(refusal.json ?? refusal.response.body)}`, 'ERR-GAP-1');
+  const code = objectIn(refusal)?.code;
+  check.gist(typeof code === 'string' ? `code ${code.slice(0, 30)}` : 'no Error code', 'ERR-GAP-1');
   // Provoking a ban takes a client that keeps sending while refused; the suite never does (the load script's naive client does).
   check.observe(
     `the suite sends nothing while refused, so it sees no ban: its 429 asked for ${waitMs} ms and the next request after that wait was ${after.response.status === 429 ? 'refused again' : 'admitted'}; \`npm run load\` with the naive client observes the ban`,
     'ERR-GAP-3',
   );
+  check.gist(after.response.status === 429 ? 'refused after the wait' : 'no ban seen', 'ERR-GAP-3');
   const probe = readingOf(measured.probe);
   const back = readingOf(after);
   const untilReset = probe.reset === undefined ? '?' : ((probe.reset * 1000 - probe.sentAt) / 1000).toFixed(1);
@@ -49,6 +52,8 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
       ? 'after Retry-After the whole quota was back at once (a fixed window)'
       : `after Retry-After ${back.remaining ?? 'an unknown number of'} requests were left (a sliding window or a bucket)`;
   check.observe(`the window a fresh request opened has its X-RateLimit-Reset ${untilReset} s later (whole seconds) and ${aligned}; ${refill}; Retry-After came as "${header}"`, 'RL-GAP-2');
+  const fixed = back.limit !== undefined && back.remaining === back.limit - 1;
+  check.gist(`${fixed ? 'fixed' : 'sliding'} windows${probe.reset !== undefined && probe.reset % 60 === 0 ? ' on clock minutes' : ''}; Retry-After as ${/^\s*\d+\s*$/.test(header ?? '') ? 'delta-seconds' : 'HTTP-date'}`, 'RL-GAP-2');
 });
 
 /** Requests one at a time from the start of a fresh window, as readings; retaken when every step crossed a window. */
@@ -130,6 +135,7 @@ test(...rule('RL-GAP-1', 'whether limits are counted per key or per account'), a
         ? `two ${plans[plan].name} keys share one count (an account): 3 requests on one lowered the other's Remaining by 3 more (${before.remaining} → ${after.remaining})`
         : `the other key's Remaining went from ${before.remaining} to ${after.remaining} around 3 requests on a second key`,
   );
+  check.gist(fell === 1 ? 'per key' : fell === 4 ? 'per account' : 'unclear');
 });
 
 test(...rule('PLAN-ENTERPRISE', 'the quotas of an Enterprise key'), async ({ keys, check, target }) => {
@@ -141,5 +147,6 @@ test(...rule('PLAN-ENTERPRISE', 'the quotas of an Enterprise key'), async ({ key
       ? `an Enterprise key is limited to ${count(headers.limit)} requests per window (Remaining ${count(headers.remaining)}, Reset in ${headers.reset - Math.floor(target.clock.now() / 1000)} s)`
       : 'an Enterprise key carried no readable X-RateLimit-* headers',
   );
+  check.gist(headers ? `${count(headers.limit)} per window` : 'no readable headers');
 });
 

@@ -52,6 +52,8 @@ export interface TestRecord {
   skipReason: string | undefined;
   warnings: RuleNote[];
   observations: RuleNote[];
+  /** What the target does where the spec is silent, in a few words (`check.gist`): the matrix's GAP cells. */
+  gists: RuleNote[];
   /** Parts of rules the test could not exercise, and why (`check.unchecked`). */
   unchecked: RuleNote[];
   throttled: string[];
@@ -84,6 +86,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     skipReason: undefined,
     warnings: [],
     observations: [],
+    gists: [],
     unchecked: [],
     throttled: [],
     failures: [],
@@ -110,6 +113,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     skipReason: outcome === 'skipped' ? skipReason(annotations) : undefined,
     warnings: notes('warning'),
     observations: notes('observation'),
+    gists: notes('gist'),
     unchecked: notes('unchecked'),
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
     failures: outcome === 'failed' ? failures(result, primary) : [],

@@ -42,6 +42,8 @@ export interface RuleRow {
   failures: TestNote[];
   warnings: TestNote[];
   observations: TestNote[];
+  /** What the target does where the spec is silent, in a few words, one per test that said. */
+  gists: TestNote[];
   /** Tests of this rule that were skipped while others ran. */
   skippedTests: TestNote[];
   /** Parts of the rule that tests which ran could not exercise, and why. */
@@ -162,6 +164,7 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
   );
   const warnings = notesFor(records, rule.id, 'warnings');
   const observations = notesFor(records, rule.id, 'observations');
+  const gists = notesFor(records, rule.id, 'gists');
   const unchecked = notesFor(records, rule.id, 'unchecked');
   const naming = records.filter(
     (record) =>
@@ -212,6 +215,7 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
     failures,
     warnings,
     observations,
+    gists,
     skippedTests: verdict === 'skipped' ? [] : skipped.map((record) => ({ test: record.fullTitle, text: record.skipReason ?? 'skipped' })),
     unchecked,
     evidence: [...citing, ...naming]
@@ -227,7 +231,7 @@ function notRunReason(rule: Rule, citing: readonly TestRecord[]): string {
   return 'no test in this run cites it';
 }
 
-function notesFor(records: readonly TestRecord[], rule: string, kind: 'warnings' | 'observations' | 'unchecked'): TestNote[] {
+function notesFor(records: readonly TestRecord[], rule: string, kind: 'warnings' | 'observations' | 'gists' | 'unchecked'): TestNote[] {
   return records.flatMap((record) =>
     record.outcome === 'skipped' ? [] : record[kind].filter((note) => note.rule === rule).map((note) => ({ test: record.fullTitle, text: note.text })),
   );

@@ -71,6 +71,16 @@ export class RuleJudge {
   }
 
   /**
+   * Says in a few words what the target does where the spec is silent ("fixed windows", "ids ascending"): the
+   * matrix shows it side by side with other implementations'. Words that name a behaviour, never a count or a
+   * time, so two runs of one implementation say the same.
+   */
+  gist(words: string, rule: string = this.primary): void {
+    ruleById(rule);
+    this.testInfo.annotations.push({ type: 'gist', description: `[${rule}] ${words}` });
+  }
+
+  /**
    * Records that part of a rule was not exercised by this run (too little data, read-only mode, a plan
    * without a key): the rule is then reported "partly checked", never "pass". `what` names the part and why.
    */

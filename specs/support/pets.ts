@@ -40,6 +40,12 @@ export function errorCode(exchange: Exchange): string {
   return typeof code === 'string' ? `code "${code}"` : '';
 }
 
+/** An answer in a few words, for a gist: the status and an Error body's code ("400 invalid_request", "201"). */
+export function statusGist(exchange: Exchange): string {
+  const code = objectIn(exchange)?.code;
+  return `${exchange.response.status}${typeof code === 'string' ? ` ${code.slice(0, 40)}` : ''}`;
+}
+
 /** What the response was, for "expected X, got Y" messages. */
 export function answer(exchange: Exchange): string {
   const body = exchange.response.body.trim();

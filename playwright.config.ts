@@ -5,13 +5,11 @@
  * See the README, "Running the conformance suite", for every variable.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { fixturePath } from './lib/fixtures.ts';
 import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
-import { catalogue } from './lib/rules.ts';
+import { catalogue, rulesHash } from './lib/rules.ts';
 import { establishRun } from './specs/support/run.ts';
 import { BUNDLED_CLOCK_RATE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
 
@@ -26,6 +24,8 @@ const reporters: ReporterDescription[] = [
   ['json', { outputFile: 'reports/conformance/results.json' }],
 ];
 if (existsSync(new URL(CONFORMANCE_REPORTER, import.meta.url))) reporters.push([CONFORMANCE_REPORTER, { outputFolder: 'reports/conformance' }]);
+// For a caller that runs the suite as a child and shows its progress (certify implementations.yaml).
+if (process.env.PETSTORE_PROGRESS_FILE) reporters.push(['./specs/reporter/progress-reporter.ts']);
 
 export default defineConfig({
   fullyParallel: true,
@@ -48,7 +48,7 @@ export default defineConfig({
     specVersion: catalogue.specVersion,
     gitCommit: gitCommit(),
     enterpriseQuota: settings.enterpriseQuota ? `${settings.enterpriseQuota.perMinute}/min, ${settings.enterpriseQuota.perDay}/day` : '',
-    rulesHash: createHash('sha256').update(readFileSync(fixturePath('rules.yaml'))).digest('hex'),
+    rulesHash: rulesHash(),
   },
   use: {
     baseURL: settings.baseUrl,

@@ -3,14 +3,16 @@
  * playwright.config.ts) against a base URL, with every report written under the caller's working directory.
  * The exit code is the run's own, passed through unchanged.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PACKAGE_ROOT, runNode, TSX } from './child.ts';
+import { runNode } from './child.ts';
+import { certifyImplementations } from './certify-implementations.ts';
+import { reportEnv, suiteNodeArgs } from './suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
+       petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations]
 
 Runs the conformance suite and prints one verdict line, e.g. "Conformance: Conforming at MUST level: ...".
   --base-url URL   the implementation to certify, /v1 included (same as PETSTORE_BASE_URL); without it,
@@ -27,7 +29,18 @@ After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --pr
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Other variables
 (PETSTORE_FRESH_KEYS, PETSTORE_QUOTA_BUDGET_SECONDS) as documented in the README.
 Exit code: the verdict's: 0 Conforming, 1 Not conforming, 3 Not certified (PETSTORE_ACCEPT_NOT_CERTIFIED=1
-makes it 0); 2 for bad input.`;
+makes it 0); 2 for bad input.
+
+With an implementations file, every implementation it lists is certified by the same suite, each in
+reports/certify/<name>/ with a badge.svg, and the matrix of all of them is written to reports/certify/
+(index.html, matrix.json). The file's format is in the README ("Certifying several implementations").
+  --parallel N            certify N implementations at a time (default 1); refused when two share a key
+  --baseline FILE         a matrix.json or conformance.json of an earlier run: list what changed since
+  --update-expectations   rewrite each implementation's expectations file from this run
+  --output DIR            where the matrix goes (default ./reports/certify)
+Exit code: 0 when every implementation was certified and failed exactly as its expectations file says;
+1 for an unexpected failure, an unexpected pass or an implementation that could not be certified;
+2 for bad input; 130 when interrupted.`;
 
 export interface CertifyOptions {
   help: boolean;
@@ -51,7 +64,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
     summary: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; Playwright flags go after --`);
+  if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; an implementations file comes first (certify implementations.yaml), Playwright flags go after --`);
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
   if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
@@ -69,43 +82,14 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
   };
 }
 
-/**
- * Playwright resolves report paths against the config's folder, which for an installed package is inside
- * node_modules; its environment variables, which win over the config, point every reporter at the caller's
- * folder instead (a reporter chosen with -- --reporter included).
- */
-export function reportEnv(outputDir: string): NodeJS.ProcessEnv {
-  return {
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(outputDir, 'playwright'),
-    PLAYWRIGHT_HTML_OPEN: 'never',
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(outputDir, 'junit.xml'),
-    PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(outputDir, 'results.json'),
-    PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(outputDir, 'blob-report'),
-    PETSTORE_CONFORMANCE_REPORT_DIR: outputDir,
-  };
-}
-
 export async function certify(args: readonly string[]): Promise<number> {
+  if (args[0] !== undefined && /\.ya?ml$/i.test(args[0])) return certifyImplementations(args, process.env, process.cwd());
   const options = parseCertifyArgs(args, process.env, process.cwd());
   if (options.help) {
     process.stdout.write(`${CERTIFY_HELP}\n`);
     return 0;
   }
-  const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const code = await runNode(
-    [
-      // Playwright compiles TypeScript only outside node_modules; tsx compiles the installed package's suite.
-      '--import',
-      TSX,
-      playwrightCli,
-      'test',
-      '--config',
-      path.join(PACKAGE_ROOT, 'playwright.config.ts'),
-      `--output=${path.join(options.outputDir, 'test-results')}`,
-      ...options.playwrightArgs,
-    ],
-    { ...options.env, ...reportEnv(options.outputDir) },
-  );
+  const code = await runNode(suiteNodeArgs(options.outputDir, options.playwrightArgs), { ...options.env, ...reportEnv(options.outputDir) });
   if (options.summaryFile) writeJobSummary(options.outputDir, options.summaryFile, process.env);
   return code;
 }

@@ -1,4 +1,6 @@
-import { readFixtureYaml } from './fixtures.ts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fixturePath, readFixtureYaml } from './fixtures.ts';
 
 export const LEVELS = ['MUST', 'SHOULD', 'GAP'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -43,4 +45,9 @@ export function ruleById(id: string): Rule {
   const rule = byId.get(id);
   if (!rule) throw new Error(`rule "${id}" is not in fixtures/rules.yaml`);
   return rule;
+}
+
+/** The catalogue's fingerprint: reports and matrices of runs against different rules say so. */
+export function rulesHash(): string {
+  return createHash('sha256').update(readFileSync(fixturePath('rules.yaml'))).digest('hex');
 }

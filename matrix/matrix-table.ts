@@ -89,6 +89,7 @@ td.cell .verdict-label { font-weight: 600; } td.cell .gist { color: #1f2328; } t
 td.cell.v-no-report { background: repeating-linear-gradient(135deg, #fff 0 6px, var(--bg-soft) 6px 12px); }
 td.cell.expected { border: 1px dashed var(--muted); } td.cell .expectation { color: var(--muted); font-size: 12px; }
 td.cell.expected.v-pass .expectation { color: var(--fail); font-weight: 600; }
+@media screen { table.matrix td.rule, table.matrix th.rule-head { position: sticky; left: 0; z-index: 1; background: #fff; } table.matrix th.rule-head { background: var(--bg-soft); } }
 tr.disagreement td.rule { box-shadow: inset 5px 0 #E69F00; background: #fff8c5; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 .badge.differs { background: #E69F00; color: #1f2328; }
 @media screen {

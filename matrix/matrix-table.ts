@@ -51,21 +51,26 @@ ${row.cells.map((cell, index) => matrixCell(row, cell, implementations[index]))}
 
 function matrixCell(row: MatrixRow, cell: MatrixCell, implementation: MatrixImplementation | undefined): Html {
   const label = CELL_LABELS[cell.verdict];
-  const expectation = cell.expectedFailure ? expectationNote(cell.verdict) : undefined;
-  const showGist = row.level === 'GAP' && cell.gist !== undefined;
-  const content = html`${showGist ? html`<span class="gist">${cell.gist}</span>${cell.verdict === 'observed' ? '' : html` <span class="verdict-label">(${label})</span>`}` : html`<span class="verdict-label">${label}</span>`}${
-    expectation ? html` <span class="expectation">(${expectation})</span>` : ''
-  }`;
+  const expectation = expectationMark(row.id, cell, implementation);
+  const verdict = row.level === 'GAP' && cell.gist !== undefined
+    ? html`<span class="gist">${cell.gist}</span>${cell.verdict === 'observed' ? '' : html` <span class="verdict-label">(${label})</span>`}`
+    : html`<span class="verdict-label">${label}</span>`;
+  const content = html`${verdict}${expectation ? html` <span class="expectation">(${expectation.note})</span>` : ''}`;
   const href = cell.href === undefined ? undefined : safeHref(cell.href);
   const title = [cell.detail, cell.expectedFailure ? expectedReason(row.id, implementation) : undefined].filter(Boolean).join('\n\n');
-  return html`<td class="cell v-${cell.verdict}${cell.expectedFailure ? ' expected' : ''}"${title ? html` title="${title}"` : ''}>${href ? html`<a href="${href}">${content}</a>` : content}</td>`;
+  return html`<td class="cell v-${cell.verdict}${expectation ? ` ${expectation.tone}` : ''}"${title ? html` title="${title}"` : ''}>${href ? html`<a href="${href}">${content}</a>` : content}</td>`;
 }
 
-/** A listed failure that failed is expected; one that passed is news: the expectations file should lose it. */
-function expectationNote(verdict: CellVerdict): string {
-  if (verdict === 'fail' || verdict === 'warn') return 'expected';
-  if (verdict === 'pass') return 'now passes';
-  return 'expected to fail';
+/**
+ * How a cell stands against the implementation's expectations: a listed failure that failed is expected;
+ * one that passed is news (the expectations file should lose it); a failure nobody listed is a regression.
+ */
+function expectationMark(rule: string, cell: MatrixCell, implementation: MatrixImplementation | undefined): { note: string; tone: string } | undefined {
+  if (cell.expectedFailure) {
+    if (cell.verdict === 'fail' || cell.verdict === 'warn') return { note: 'expected', tone: 'expected' };
+    return cell.verdict === 'pass' ? { note: 'now passes', tone: 'expected now-passes' } : { note: 'expected to fail', tone: 'expected' };
+  }
+  return implementation?.expectations.unexpectedFailures.includes(rule) ? { note: 'regression', tone: 'regression' } : undefined;
 }
 
 function expectedReason(rule: string, implementation: MatrixImplementation | undefined): string {
@@ -88,7 +93,7 @@ ${cellColours}
 td.cell .verdict-label { font-weight: 600; } td.cell .gist { color: #1f2328; } td.cell.v-observed .gist { font-weight: 500; }
 td.cell.v-no-report { background: repeating-linear-gradient(135deg, #fff 0 6px, var(--bg-soft) 6px 12px); }
 td.cell.expected { border: 1px dashed var(--muted); } td.cell .expectation { color: var(--muted); font-size: 12px; }
-td.cell.expected.v-pass .expectation { color: var(--fail); font-weight: 600; }
+td.cell.now-passes .expectation, td.cell.regression .expectation { color: var(--fail); font-weight: 600; } td.cell.regression { outline: 2px solid var(--fail); outline-offset: -2px; }
 @media screen { table.matrix td.rule, table.matrix th.rule-head { position: sticky; left: 0; z-index: 1; background: #fff; } table.matrix th.rule-head { background: var(--bg-soft); } }
 tr.disagreement td.rule { box-shadow: inset 5px 0 #E69F00; background: #fff8c5; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 .badge.differs { background: #E69F00; color: #1f2328; }

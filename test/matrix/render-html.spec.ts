@@ -54,10 +54,11 @@ test('a cell shows its verdict, the expectation it meets or breaks, and links to
   expect(expected).toContain('fail</span> <span class="expectation">(expected)</span>');
   expect(expected, 'the tooltip has the detail, then why it is expected').toMatch(/title="expected 401, got 200 [^"]*\n\nListed as an expected failure: tokens are not checked yet /);
   const [, regression] = rowCells(page, 'LIST-1');
-  expect(regression).toContain('class="cell v-fail"');
+  expect(regression, 'a failure no expectation lists is marked as the regression it is').toContain('class="cell v-fail regression"');
+  expect(regression).toContain('fail</span> <span class="expectation">(regression)</span>');
   expect(regression).toContain('<a href="shady/index.html#rule-LIST-1">');
   const [, nowPasses] = rowCells(page, 'RL-1');
-  expect(nowPasses).toContain('class="cell v-pass expected"');
+  expect(nowPasses).toContain('class="cell v-pass expected now-passes"');
   expect(nowPasses).toContain('(now passes)');
 });
 

@@ -6,6 +6,16 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/**
+ * A link target taken from data someone else wrote: relative, http or https only, so that a `javascript:`
+ * URL cannot run when clicked. Tabs, newlines and leading controls go first, as a browser drops them too.
+ */
+export function safeHref(href: string): string | undefined {
+  const cleaned = href.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)?.[1]?.toLowerCase();
+  return scheme === undefined || scheme === 'http' || scheme === 'https' ? cleaned : undefined;
+}
+
 /** A tagged template that escapes every interpolated value unless it is already `Html`. */
 export class Html {
   constructor(readonly value: string) {}

@@ -21,5 +21,6 @@ export default defineConfig({
     { name: 'replay', testDir: 'replay' },
     { name: 'fixtures', testDir: 'fixtures' },
     { name: 'package', testDir: 'package' },
+    { name: 'matrix', testDir: 'matrix' },
   ],
 });

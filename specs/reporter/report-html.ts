@@ -1,7 +1,8 @@
 /** The conformance report as a self-contained HTML page for a reviewer: verdict first, then counts, charts and one row per rule. */
 import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { LEVELS } from '../../lib/rules.ts';
-import { verdictChart, verdictLegend } from './verdict-chart.ts';
+import { levelBadge, LEVEL_BADGE_CSS } from './level-badge.ts';
+import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from './verdict-chart.ts';
 import type { Evidence, TestOutcome } from './test-records.ts';
 import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from './verdicts.ts';
 
@@ -104,7 +105,7 @@ function sectionCounts(counts: VerdictCounts | undefined): Html {
 function ruleRows(row: RuleRow): Html {
   const detail = ruleDetail(row);
   return html`<tr id="rule-${row.id}" class="row-${row.verdict}">
-<td class="id"><a href="#rule-${row.id}"><strong>${row.id}</strong></a><br><span class="badge level-${row.level}">${row.level}</span>${row.subject === 'client' ? html` <span class="badge muted">client</span>` : ''}</td>
+<td class="id"><a href="#rule-${row.id}"><strong>${row.id}</strong></a><br>${levelBadge(row.level)}${row.subject === 'client' ? html` <span class="badge muted">client</span>` : ''}</td>
 <td>${row.rule}${row.silent ? html`<div class="muted small">Silent: ${row.silent}</div>` : ''}</td>
 <td class="verdict-cell"><span class="badge ${VERDICT_CLASS[row.verdict]}">${row.verdict}</span>${row.reason ? html`<div class="muted small">${row.reason}</div>` : ''}${
     row.throttledTests > 0 ? html`<div class="small warn">${row.throttledTests} throttled</div>` : ''
@@ -231,7 +232,7 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-const CSS = `
+const CSS = `${VERDICT_CHART_CSS}${LEVEL_BADGE_CSS}
 header .target { margin: 4px 0 12px; font-size: 15px; } header .badge { margin-left: 4px; }
 .facts { display: flex; flex-wrap: wrap; gap: 8px 28px; margin: 0; } .facts div { min-width: 120px; }
 .facts dt { color: var(--muted); font-size: 12px; } .facts dd { margin: 0; font-weight: 500; }
@@ -240,10 +241,6 @@ header .target { margin: 4px 0 12px; font-size: 15px; } header .badge { margin-l
 .verdict-notes { font-size: 14px; font-weight: 400; margin: 8px 0 0; padding-left: 20px; color: #1f2328; }
 .verdict a, .notes a { color: inherit; }
 .cards .card { min-width: 100px; } .card .n.muted { color: var(--muted); } .card .n.info { color: var(--info); }
-.legend { display: flex; gap: 16px; flex-wrap: wrap; margin: 4px 0; font-size: 12px; } .legend svg { vertical-align: -1px; }
-.charts { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-.chart { margin: 0; } .chart figcaption { font-weight: 600; margin-bottom: 4px; }
-.chart svg { max-width: 100%; height: auto; } .chart text.on-bar { fill: #fff; font-weight: 600; } .chart text.on-bar.light { fill: #1f2328; } .chart text.total { fill: var(--muted); }
 table.rules td.id { white-space: nowrap; width: 120px; }
 table.rules tr.section-row th { background: #fff; border-bottom: 2px solid var(--line); padding-top: 18px; font-size: 15px; }
 .section-counts { font-weight: 400; font-size: 12px; margin-left: 8px; } .section-counts span { margin-right: 10px; }
@@ -251,7 +248,6 @@ table.rules td.verdict-cell { width: 150px; }
 table.rules tr.row-fail td:first-child { box-shadow: inset 4px 0 var(--fail); } table.rules tr.row-warn td:first-child { box-shadow: inset 4px 0 var(--warn); }
 table.rules tr.detail td { border-top: none; padding-top: 0; }
 table.rules tr:has(+ tr.detail) td { border-bottom: none; }
-.badge.level-MUST { background: #24292f; } .badge.level-SHOULD { background: #6e7781; } .badge.level-GAP { background: #fff; color: #57606a; border: 1px solid var(--line); }
 ul.tests { list-style: none; margin: 0; padding: 0; } ul.tests li { margin: 0 0 2px; }
 .small { font-size: 12px; } .notes ul { margin: 4px 0 8px; padding-left: 18px; } .notes pre { margin: 4px 0; }
 .evidence { margin: 6px 0 10px; } .evidence h4 { margin: 6px 0 2px; font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }

@@ -47,6 +47,14 @@ export function verdictLegend(): Html {
   )}</p>`;
 }
 
+/** The chart's and the legend's styles, for any page that shows them. */
+export const VERDICT_CHART_CSS = `
+.legend { display: flex; gap: 16px; flex-wrap: wrap; margin: 4px 0; font-size: 12px; } .legend svg { vertical-align: -1px; }
+.charts { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+.chart { margin: 0; } .chart figcaption { font-weight: 600; margin-bottom: 4px; }
+.chart svg { max-width: 100%; height: auto; } .chart text.on-bar { fill: #fff; font-weight: 600; } .chart text.on-bar.light { fill: #1f2328; } .chart text.total { fill: var(--muted); }
+`;
+
 function total(counts: VerdictCounts): number {
   return VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
 }

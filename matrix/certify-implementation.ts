@@ -97,6 +97,7 @@ export async function certifyImplementation(implementation: Implementation, cont
     };
     if (implementation.reach.kind === 'bundled') for (const plan of PLAN_IDS) delete suiteEnv[keyVariable(plan)];
     const lastLines = await runSuite(suiteEnv, context, redactor);
+    rmSync(suiteEnv.PETSTORE_PROGRESS_FILE!, { force: true });
     const target = baseUrl ?? 'the bundled reference server';
     const reportFile = path.join(context.outputDir, 'conformance.json');
     if (!existsSync(reportFile)) {

@@ -15,7 +15,9 @@ export function updatedExpectations(runs: readonly ImplementationRun[], file: Im
     const implementation = file.implementations.find((item) => item.name === run.name);
     if (!run.report || !implementation) return run;
     const failing = run.report.rules.filter((row) => row.verdict === 'fail' || row.verdict === 'warn');
-    const expectations = failing.map((row) => run.expectations.find((item) => item.rule === row.id) ?? newExpectation(row, run.report!.generatedAt));
+    const kept = (row: RuleRow): ExpectedFailure | undefined =>
+      run.expectations.find((item) => item.rule === row.id || (item.test !== undefined && row.tests.some((test) => test.title === item.test && test.outcome === 'failed')));
+    const expectations = [...new Set(failing.map((row) => kept(row) ?? newExpectation(row, run.report!.generatedAt)))];
     const target = implementation.expectations ?? path.join(path.dirname(file.file), `${run.name}.expectations.yaml`);
     writeExpectations(target, run.name, expectations);
     const relative = path.relative(path.dirname(file.file), target);

@@ -32,7 +32,7 @@ export function buildMatrix(runs: readonly ImplementationRun[], catalogue: Reado
   const implementations = runs.map(implementationColumn);
   const rows = catalogue.rules.map((rule): MatrixRow => {
     const cells = runs.map((run) => cellOf(run, run.report?.rules.find((row) => row.id === rule.id), rule.id));
-    return { id: rule.id, level: rule.level, section: rule.section, rule: rule.rule, cells, disagreement: disagree(rule.level, cells) };
+    return { id: rule.id, level: rule.level, section: rule.section, rule: rule.rule, ...(rule.silent ? { silent: rule.silent } : {}), cells, disagreement: disagree(rule.level, cells) };
   });
   return {
     format: 'petstore-matrix',

@@ -44,7 +44,7 @@ ${run ? html`<div class="muted small">${run}</div>` : ''}${report ? html`<div cl
 
 function ruleRow(row: MatrixRow, implementations: readonly MatrixImplementation[]): Html {
   return html`<tr id="rule-${row.id}" class="rule-row${row.disagreement ? ' disagreement' : ''}">
-<td class="rule"><strong>${row.id}</strong> ${levelBadge(row.level)}${row.disagreement ? html` <span class="badge differs">differs</span>` : ''}<div class="small">${row.rule}</div></td>
+<td class="rule"><strong>${row.id}</strong> ${levelBadge(row.level)}${row.disagreement ? html` <span class="badge differs">differs</span>` : ''}<div class="small">${row.rule}</div>${row.silent ? html`<div class="muted small">Silent: ${row.silent}</div>` : ''}</td>
 ${row.cells.map((cell, index) => matrixCell(row, cell, implementations[index]))}
 </tr>`;
 }

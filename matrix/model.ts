@@ -87,6 +87,8 @@ export interface MatrixRow {
   level: Level;
   section: string;
   rule: string;
+  /** For a GAP rule: what the spec leaves open. */
+  silent?: string;
   /** One per implementation, in the order of `implementations`. */
   cells: MatrixCell[];
   /**

@@ -16,7 +16,7 @@ interface Command {
 const tool = (script: string, summary: string): Command => ({ summary, run: (args) => runScript(script, args) });
 
 const COMMANDS: Record<string, Command> = {
-  certify: { summary: 'run the conformance suite against --base-url and give a verdict', run: certify },
+  certify: { summary: 'run the conformance suite against --base-url and give a verdict, or certify every implementation of a file side by side', run: certify },
   serve: { summary: 'start the bundled reference server', run: serve },
   load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers"),
   record: tool('harness/record/main.ts', 'record traffic to a target through a proxy, keys left out'),

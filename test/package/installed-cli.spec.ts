@@ -74,6 +74,7 @@ test.describe.serial('the packed package, installed into an empty project', () =
     for (const command of ['certify', 'serve', 'load', 'record', 'replay']) expect(help.stdout).toContain(command);
     const certifyHelp = await run('npx', ['petstore-conformance', 'certify', '--help'], project, foreignEnv());
     expect(certifyHelp.stdout).toContain('--base-url');
+    expect(certifyHelp.stdout).toContain('certify IMPLEMENTATIONS.yaml');
 
     for (const args of [['frobnicate'], ['certify', '--frob']]) {
       const outcome = await run('npx', ['petstore-conformance', ...args], project, foreignEnv());
@@ -82,6 +83,14 @@ test.describe.serial('the packed package, installed into an empty project', () =
       const lines = outcome.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
       expect(lines, outcome.stderr).toEqual([expect.stringMatching(/^petstore-conformance: /)]);
     }
+  });
+
+  test('certify implementations.yaml writes its matrix and badges in the caller\'s folder', async () => {
+    writeFileSync(path.join(project, 'implementations.yaml'), 'implementations:\n  - name: silent\n    start: sleep 30\n    startTimeoutSeconds: 1\n');
+    const outcome = await run('npx', ['petstore-conformance', 'certify', 'implementations.yaml'], project, foreignEnv());
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(1);
+    expect(outcome.stdout).toContain('silent: could not certify: the start command printed no base URL within 1 s');
+    for (const file of ['index.html', 'matrix.json', path.join('silent', 'badge.svg')]) expect(existsSync(path.join(project, 'reports', 'certify', file)), file).toBe(true);
   });
 
   test('certify --base-url certifies a running server, prints the verdict and leaves the reports in the caller\'s folder', async () => {

@@ -3,7 +3,7 @@
  * whole suite beside entries that cannot be certified, an expectation that has gone stale, a baseline; then
  * the console, the exit code, the files, the page in Chromium, and no key anywhere under reports/certify.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,6 +123,23 @@ test('the reference server certified beside implementations that cannot be: a ma
     expect(fetched).toEqual([]);
     await test.info().attach('matrix.png', { body: await page.screenshot({ fullPage: false }), contentType: 'image/png' });
   });
+});
+
+test('Ctrl-C during a run stops the suite and the implementation it started, writes what there is and exits 130', async () => {
+  test.setTimeout(120_000);
+  const folder = workspace({ 'implementations.yaml': `implementations:\n  - name: started\n    start: ${process.execPath} --import ${TSX} ${path.join(REPO_ROOT, 'reference-server', 'main.ts')}\n    keys: demo\n` });
+  const child = spawn(process.execPath, ['--import', TSX, CLI, 'certify', 'implementations.yaml'], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await expect.poll(() => /started: \d+\/\d+ tests/.test(output), { timeout: 60_000 }).toBe(true);
+  const baseUrl = /listening on (http:\/\/\S+)/.exec(readFileSync(path.join(folder, 'reports', 'certify', 'started', 'implementation.log'), 'utf8'))?.[1];
+  expect(baseUrl).toBeDefined();
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  expect(code, output).toBe(130);
+  expect(output).toContain('certify: interrupted');
+  expect(existsSync(path.join(folder, 'reports', 'certify', 'matrix.json'))).toBe(true);
+  expect(await fetch(`${baseUrl}/pets`).then(() => 'answered', () => 'refused')).toBe('refused');
 });
 
 test('bad input stops before anything runs: one line and exit 2', async () => {

@@ -1,7 +1,7 @@
 /**
  * Starts `prism mock` on fixtures/openapi.yaml at HOST:PORT and prints one line with its base URL once it
- * accepts connections. Prism lists every route as a URL before it listens (and at `-v warn` it prints
- * nothing at start), so its own output is held back until that line is out and then passed through.
+ * accepts connections. Prism lists every route as a URL before it listens (and when silent it prints
+ * nothing at all), so its own output is held back until that line is out and then passed through.
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -12,8 +12,11 @@ const port = process.env.PORT ?? '4010';
 const contract = fileURLToPath(new URL('../../../fixtures/openapi.yaml', import.meta.url));
 const prismBin = fileURLToPath(new URL('node_modules/.bin/prism', import.meta.url));
 
-// Static examples (no -d): the same answer every time. -v warn: violations are logged, requests are not.
-const prism = spawn(prismBin, ['mock', contract, '--host', host, '--port', port, '-v', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+// Static examples (no -d): the same answer every time. Silent: Prism reports each request's violations in
+// its sl-violations response header anyway, and at any log level it logs three errors for every response,
+// that the X-RateLimit-* headers it has just sent are missing (it sends X-RateLimit-Limit, then finds no
+// x-ratelimit-limit).
+const prism = spawn(prismBin, ['mock', contract, '--host', host, '--port', port, '-v', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
 
 const held = [];
 let ready = false;

@@ -58,6 +58,11 @@ export interface TestRecord {
   unchecked: RuleNote[];
   throttled: string[];
   failures: Failure[];
+  /**
+   * The test failed only by findings of the contract check that its own logic does not read (a rate-limit
+   * header of some response): it ran through, and its own rules were checked whole.
+   */
+  ranThrough: boolean;
   evidence: Evidence[];
 }
 
@@ -90,6 +95,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     unchecked: [],
     throttled: [],
     failures: [],
+    ranThrough: false,
     evidence: [],
   };
 }
@@ -117,6 +123,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     unchecked: notes('unchecked'),
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
     failures: outcome === 'failed' ? failures(result, primary) : [],
+    ranThrough: outcome === 'failed' && annotations.some((a) => a.type === 'ran-through' && Number(a.description) === result.errors.length),
     evidence: evidenceOf(result, primary),
   };
 }

@@ -184,10 +184,18 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
     verdict = 'not-run';
     reason = inapplicable;
   } else if (failures.length > 0) verdict = 'fail';
-  else if (ran.some((record) => record.outcome === 'passed')) {
-    const partly = unchecked.length > 0 || skipped.length > 0;
+  else if (ran.some((record) => record.outcome === 'passed' || record.ranThrough)) {
+    // A test that failed on another rule may have stopped before it checked this one.
+    const stopped = ran.filter((record) => record.outcome === 'failed' && !record.ranThrough);
+    const partly = unchecked.length > 0 || skipped.length > 0 || stopped.length > 0;
     verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : partly ? 'partly-checked' : 'pass';
-    if (partly && rule.level !== 'GAP') reason = `left unchecked: ${[...unchecked.map((note) => note.text), ...skipped.map((record) => `${record.fullTitle} (skipped: ${record.skipReason ?? 'skipped'})`)].join('; ')}`;
+    if (partly && rule.level !== 'GAP') {
+      reason = `left unchecked: ${[
+        ...unchecked.map((note) => note.text),
+        ...skipped.map((record) => `${record.fullTitle} (skipped: ${record.skipReason ?? 'skipped'})`),
+        ...stopped.map((record) => `${record.fullTitle} (stopped at a violation of ${[...new Set(record.failures.flatMap((failure) => failure.rules))].join(', ')})`),
+      ].join('; ')}`;
+    }
   }
   else if (ran.length > 0) {
     verdict = 'not-run';

@@ -156,7 +156,7 @@ export class PetStoreClient {
     const quota = plan === undefined ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
     const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt });
     if (this.options.deferJudgement) exchange.violations = violations;
-    else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange });
+    else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange, byContractCheck: true });
     return exchange;
   }
 }

@@ -9,6 +9,7 @@ import { expect, type TestInfo } from '@playwright/test';
 import type { Redactor } from '../../lib/redact.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { evidenceOf } from './evidence.ts';
+import { isIncidental } from './incidental-findings.ts';
 import type { Exchange } from './exchange.ts';
 
 /** A burst of a thousand bad responses should read as one finding, not a thousand. */
@@ -25,17 +26,24 @@ export interface Judgement {
   rule?: string;
   /** The exchange that shows the violation. */
   evidence?: Exchange;
+  /** Found by the contract check every response gets, not by the test's own logic (see incidental-findings.ts). */
+  byContractCheck?: boolean;
 }
 
 export class RuleJudge {
   private readonly reported = new Map<string, number>();
+  private readonly cited: string[];
+  private failures = 0;
+  private incidentalFailures = 0;
 
   constructor(
     private readonly testInfo: TestInfo,
     /** The rule the test's title cites first. */
     readonly primary: string,
     private readonly redactor: Redactor,
-  ) {}
+  ) {
+    this.cited = testInfo.annotations.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description ?? primary);
+  }
 
   /**
    * Judges one expectation; returns whether it held, so a spec can stop where going on makes no sense.
@@ -53,6 +61,8 @@ export class RuleJudge {
     switch (ruleById(rule).level) {
       case 'MUST':
         ruleExpect.soft({ holds: false, message: text }).toHold();
+        this.failures++;
+        if (judgement.byContractCheck && this.incidental(rule)) this.incidentalFailures++;
         break;
       case 'SHOULD':
         this.testInfo.annotations.push({ type: 'warning', description: text });
@@ -87,6 +97,19 @@ export class RuleJudge {
   unchecked(what: string, rule: string = this.primary): void {
     ruleById(rule);
     this.testInfo.annotations.push({ type: 'unchecked', description: `[${rule}] ${what}` });
+  }
+
+  /** Whether the contract check's finding of `rule` leaves this test's own rules checked whole. */
+  incidental(rule: string): boolean {
+    return isIncidental(rule, this.cited);
+  }
+
+  /**
+   * When the test's body has ended: if every failure it judged was incidental, it ran through and checked its own
+   * rules whole. The reporter trusts this only when the test has no error besides those `count` failures.
+   */
+  finish(): void {
+    if (this.failures > 0 && this.failures === this.incidentalFailures) this.testInfo.annotations.push({ type: 'ran-through', description: String(this.failures) });
   }
 
   /** Notes that a 429 was waited out (the report counts throttled tests). */

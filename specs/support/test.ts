@@ -96,7 +96,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   check: async ({ target }, use, testInfo) => {
     testStarts.set(testInfo, Date.now());
-    await use(new RuleJudge(testInfo, primaryRule(testInfo), target.redactor));
+    const judge = new RuleJudge(testInfo, primaryRule(testInfo), target.redactor);
+    await use(judge);
+    judge.finish();
   },
 
   api: async ({ request, target, check, leaseBook }, use, testInfo) => {

@@ -125,7 +125,7 @@ function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<Tes
   return {
     id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
     rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
-    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], evidence: [], ...extra,
+    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, evidence: [], ...extra,
   };
 }
 
@@ -162,6 +162,24 @@ test('a MUST rule held where checked but not checked whole is "partly checked", 
   expect(buildReport(smallStore, catalogue, { ...META, readOnly: true }, RUN).verdict).toMatchObject({
     state: 'incomplete',
     partlyCheckedMust: [{ rule: 'LIST-4', reason: expect.stringContaining('store shows 6'), setting: 'unset PETSTORE_READ_ONLY' }],
+  });
+});
+
+test('a test failed only by a rate-limit header of some response still checked its own rule; one that failed on another rule may have stopped before it', () => {
+  const allPass = serviceRules.map((rule) => record(rule.id, 'passed'));
+  const headerFinding = { rules: ['RL-7'], message: '[RL-7] 200 response x-ratelimit-reset 60 is not a Unix time' };
+  const ranThrough = allPass.map((item) => (item.rules[0] === 'LIST-1' ? record('LIST-1', 'failed', { failures: [headerFinding], ranThrough: true }) : item));
+  const report = buildReport(ranThrough, catalogue, META, RUN);
+  expect(report.rules.find((rule) => rule.id === 'LIST-1')?.verdict).toBe('pass');
+  expect(report.rules.find((rule) => rule.id === 'RL-7')?.verdict).toBe('fail');
+
+  const stopped = allPass.map((item) => (item.rules[0] === 'LIST-1' ? record('LIST-1', 'failed', { failures: [headerFinding] }) : item));
+  expect(buildReport(stopped, catalogue, META, RUN).rules.find((rule) => rule.id === 'LIST-1')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('stopped at a violation of RL-7') });
+
+  const oneOfTwoStopped = [...allPass, { ...record('LIST-1', 'failed', { failures: [{ rules: ['SVC-1'], message: '[SVC-1] not JSON' }] }), id: 'second', fullTitle: 'LIST-1 second test' }];
+  expect(buildReport(oneOfTwoStopped, catalogue, META, RUN).rules.find((rule) => rule.id === 'LIST-1')).toMatchObject({
+    verdict: 'partly-checked',
+    reason: expect.stringContaining('LIST-1 second test (stopped at a violation of SVC-1)'),
   });
 });
 

@@ -32,6 +32,7 @@ export function conformanceReport(outcomes: Readonly<Record<string, RuleOutcome>
         gists: rule.level === 'GAP' ? [{ rule: rule.id, text: wanted.gist ?? 'as usual' }] : [],
         unchecked: [], throttled: [],
         failures: outcome === 'failed' ? [{ rules: [rule.id], message: `[${rule.id}] broke: expected one thing, got another` }] : [],
+        ranThrough: false,
         evidence: [],
       };
     });

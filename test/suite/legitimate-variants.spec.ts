@@ -10,6 +10,7 @@ import {
   bigIds,
   clampedLimit,
   extraFields,
+  knownCategoriesOnly,
   NewestFirstStore,
   otherClients,
   ownErrorCodes,
@@ -51,6 +52,7 @@ const WIRE_FORMATS: readonly LegitimateVariant[] = [
   { id: 'retry-after-http-date', description: 'sends Retry-After as an HTTP-date', freedom: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 section 10.2.3)' },
   { id: 'own-error-codes', description: 'uses error codes of its own (PS-404-NOT_FOUND …)', freedom: 'the values of code are not shown (ERR-GAP-2)' },
   { id: 'clamped-limit', description: 'clamps an out-of-range limit into 1..100 instead of answering 400', freedom: 'the answer to a limit outside 1..100 is not shown (LIST-GAP-2)' },
+  { id: 'known-categories-only', description: 'refuses a pet whose categoryId is not one of its categories (1 to 1,000) with 400', freedom: 'which categories exist is not shown (RES-GAP-1)' },
 ];
 
 test('legitimate server "store-and-limiter" (newest first, ids above 2^53, sliding windows, extra fields, other clients, 5,000 pets) passes the suite', async ({}, testInfo) => {
@@ -75,9 +77,9 @@ test('legitimate server "store-and-limiter" (newest first, ids above 2^53, slidi
   expect(created, 'the other client created pets while the suite ran').toBeGreaterThan(10);
 });
 
-test('legitimate server "wire-formats" (Retry-After as an HTTP-date, error codes of its own, a clamped limit) passes the suite', async ({}, testInfo) => {
+test('legitimate server "wire-formats" (Retry-After as an HTTP-date, error codes of its own, a clamped limit, known categories only) passes the suite', async ({}, testInfo) => {
   test.setTimeout(240_000);
-  const target = await startVariant({ transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit], timeScale: TIME_SCALE });
+  const target = await startVariant({ transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly], timeScale: TIME_SCALE });
   let run: SuiteRunResult;
   try {
     run = await runSuite({ label: 'legitimate-wire-formats', baseUrl: target.baseUrl });

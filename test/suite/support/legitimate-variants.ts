@@ -3,7 +3,7 @@
  * reference server with one choice changed, in-process (a store or a limiter swapped in) or through the
  * fault proxy (an exchange edited on the way).
  */
-import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import { PetStore } from '../../../reference-server/store.ts';
 import type { PetStatus } from '../../../reference-server/pet.ts';
 import type { ExchangeTransform } from '../../support/fault-proxy.ts';
@@ -108,6 +108,32 @@ export function clampedLimit(): ExchangeTransform {
       if (value >= 1 && value <= 100) return request;
       query.set('limit', String(Math.min(100, Math.max(1, value))));
       return withQuery(request, query);
+    },
+  };
+}
+
+/** The categories `knownCategoriesOnly` says exist. */
+export const KNOWN_CATEGORIES = 1_000n;
+
+/**
+ * Refuses a pet whose categoryId is not one of its categories (1 to 1,000) with 400 and an Error, as a store that
+ * checks categories would: which categories exist the spec does not say (RES-GAP-1). The upstream answers the
+ * refusal itself (the categoryId is sent on as text it refuses), so the 400 carries every header a 400 does.
+ */
+export function knownCategoriesOnly(): ExchangeTransform {
+  return {
+    request(request) {
+      if (operationOf(request) !== 'createPet') return request;
+      let body: LosslessValue;
+      try {
+        body = parseLossless(request.body);
+      } catch {
+        return request;
+      }
+      if (!isObject(body) || body.categoryId === undefined) return request;
+      const category = idText(body.categoryId);
+      if (category !== undefined && BigInt(category) >= 1n && BigInt(category) <= KNOWN_CATEGORIES) return request;
+      return { ...request, body: stringifyLossless({ ...body, categoryId: `no category ${String(category ?? body.categoryId)}` }) };
     },
   };
 }

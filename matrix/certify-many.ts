@@ -165,7 +165,8 @@ function progressPrinter(label: string, write: (line: string) => void): (progres
     if (tenth === shownTenth && progress.failingMust.length === shownFailing) return;
     shownTenth = tenth;
     shownFailing = progress.failingMust.length;
-    const running = progress.failingMust.length === 0 ? 'no MUST rule failing so far' : `failing so far: ${progress.failingMust.join(', ')}`;
+    const failing = progress.failingMust;
+    const running = failing.length === 0 ? 'no MUST rule failing so far' : `failing so far: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ` and ${failing.length - 5} more` : ''}`;
     write(`${label}: ${progress.done}/${progress.total} tests, ${running}`);
   };
 }

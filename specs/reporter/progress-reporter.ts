@@ -29,9 +29,13 @@ export default class ProgressReporter implements Reporter {
     if (result.retry < test.retries && result.status !== 'passed' && result.status !== 'skipped') return;
     this.progress.done++;
     if (result.status === 'failed' || result.status === 'timedOut') {
+      // As the conformance report judges: the rules an error names, or the test's own when it names none.
       const cited = titleCitation(test.title)?.id;
-      const named = result.errors.flatMap((error) => rulesNamedIn(error.message ?? ''));
-      for (const id of [...(cited ? [cited] : []), ...named]) {
+      const failing = result.errors.flatMap((error) => {
+        const named = rulesNamedIn(error.message ?? '');
+        return named.length > 0 ? named : cited ? [cited] : [];
+      });
+      for (const id of failing) {
         if (findRule(id)?.level === 'MUST' && !this.progress.failingMust.includes(id)) this.progress.failingMust.push(id);
       }
     }

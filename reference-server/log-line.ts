@@ -1,8 +1,7 @@
 /**
  * The text of one request log line: time, method, path, status, plan and duration as JSON. The query string
  * is left out and any configured key that appears in the path is replaced by its variable's name, so no key
- * is ever written; the redactor runs only on a path that holds a key, and the timestamp text is reused
- * within a millisecond.
+ * is ever written; the redactor runs only on a path that holds a key.
  */
 import { Redactor } from '../lib/redact.ts';
 import { PLAN_IDS, type PlanId } from '../lib/plans.ts';
@@ -26,18 +25,27 @@ export function createLineFormatter(keys: Readonly<KeysByPlan>): LineFormatter {
   const redactor = new Redactor(keys);
   const allKeys = PLAN_IDS.flatMap((plan) => keys[plan]).filter((key) => key.length > 0);
   const holdsKey = allKeys.length === 0 ? undefined : new RegExp(allKeys.map(escapeRegExp).join('|'));
-  let clockMs = 0;
-  let clockText = '';
+  // A line is its time, what was asked and answered, and how long that took. The first two are kept while
+  // they repeat (within a millisecond; from one request to the next of a busy client), so a line is mostly
+  // joined from three ready pieces: building one piece by piece costs as much again as writing it.
+  let clockMs = NaN;
+  let timeText = '';
+  let last: Omit<RequestRecord, 'durationMs'> | undefined;
+  let exchangeText = '';
 
-  return ({ method, path, status, plan, durationMs }, time) => {
+  return (entry, time) => {
     if (time !== clockMs) {
       clockMs = time;
-      clockText = new Date(time).toISOString();
+      timeText = `{"time":"${new Date(time).toISOString()}"`;
     }
-    const safe = holdsKey?.test(path) ? redactor.text(path) : path;
-    const shown = safe.length > MAX_PATH ? `${safe.slice(0, MAX_PATH)}…` : safe;
-    const duration = Math.round(durationMs * 1000) / 1000;
-    return `{"time":"${clockText}","method":${JSON.stringify(method)},"path":${JSON.stringify(shown)},"status":${status},"plan":"${plan}","durationMs":${duration}}\n`;
+    const { method, path, status, plan } = entry;
+    if (last === undefined || method !== last.method || path !== last.path || status !== last.status || plan !== last.plan) {
+      last = { method, path, status, plan };
+      const safe = holdsKey?.test(path) ? redactor.text(path) : path;
+      const shown = safe.length > MAX_PATH ? `${safe.slice(0, MAX_PATH)}…` : safe;
+      exchangeText = `,"method":${JSON.stringify(method)},"path":${JSON.stringify(shown)},"status":${status},"plan":"${plan}","durationMs":`;
+    }
+    return `${timeText}${exchangeText}${Math.round(entry.durationMs * 1000) / 1000}}\n`;
   };
 }
 

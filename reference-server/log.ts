@@ -40,6 +40,7 @@ export function createRequestLog(
   const plans: RequestRecord['plan'][] = new Array(MAX_PENDING);
   const numbers = new Float64Array(MAX_PENDING * 3);
   let count = 0;
+  let lastPath = '';
   let timer: NodeJS.Timeout | undefined;
 
   const flush = (): void => {
@@ -57,7 +58,10 @@ export function createRequestLog(
     record(entry) {
       const at = count * 3;
       methods[count] = entry.method;
-      paths[count] = entry.path;
+      // A path equal to the last one is kept as that string, not the request's copy: the copies die young
+      // instead of each outliving a collection, and the flush knows a repeated path by identity, unread.
+      if (entry.path !== lastPath) lastPath = entry.path;
+      paths[count] = lastPath;
       plans[count] = entry.plan;
       numbers[at] = entry.status;
       numbers[at + 1] = entry.durationMs;

@@ -8,6 +8,7 @@
  */
 import type { KeysByPlan } from '../lib/keys.ts';
 import type { LogMode } from './config.ts';
+import { LogBytes } from './log-bytes.ts';
 import { createLineFormatter, type RequestRecord } from './log-line.ts';
 
 export interface RequestLog {
@@ -25,11 +26,13 @@ const MAX_PENDING = 1024;
 export function createRequestLog(
   mode: LogMode,
   keys: Readonly<KeysByPlan>,
-  sink: LineSink = (text) => process.stdout.write(text),
+  sink?: LineSink,
   flushMs = FLUSH_MS,
 ): RequestLog {
   if (mode === 'off') return { record: () => {}, flush: () => {} };
   const format = createLineFormatter(keys);
+  const write = sink ? (bytes: Buffer) => sink(bytes.toString()) : (bytes: Buffer) => process.stdout.write(bytes);
+  const lines = new LogBytes();
   // Records wait in columns, not as objects: an object kept until the flush outlives the young generation and
   // is copied by each collection, while the numbers here are never allocated and the request's object dies young.
   const methods: string[] = new Array(MAX_PENDING);
@@ -37,25 +40,28 @@ export function createRequestLog(
   const plans: RequestRecord['plan'][] = new Array(MAX_PENDING);
   const numbers = new Float64Array(MAX_PENDING * 3);
   let count = 0;
+  let lastPath = '';
   let timer: NodeJS.Timeout | undefined;
 
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    let text = '';
     for (let index = 0; index < count; index++) {
       const at = index * 3;
-      text += format({ method: methods[index]!, path: paths[index]!, plan: plans[index]!, status: numbers[at]!, durationMs: numbers[at + 1]! }, numbers[at + 2]!);
+      format({ method: methods[index]!, path: paths[index]!, plan: plans[index]!, status: numbers[at]!, durationMs: numbers[at + 1]! }, numbers[at + 2]!, lines);
     }
     count = 0;
-    if (text) sink(text);
+    if (lines.length > 0) write(lines.take());
   };
 
   return {
     record(entry) {
       const at = count * 3;
       methods[count] = entry.method;
-      paths[count] = entry.path;
+      // A path equal to the last one is kept as that string, not the request's copy: the copies die young
+      // instead of each outliving a collection, and the flush knows a repeated path by identity, unread.
+      if (entry.path !== lastPath) lastPath = entry.path;
+      paths[count] = lastPath;
       plans[count] = entry.plan;
       numbers[at] = entry.status;
       numbers[at + 1] = entry.durationMs;

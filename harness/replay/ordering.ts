@@ -1,5 +1,6 @@
 /**
- * Causality when exchanges run concurrently. Exchanges start in recorded order, and:
+ * Causality when exchanges run concurrently. Exchanges enter in recorded order (one that waits for nothing
+ * still running may start before an earlier one that waits), and:
  * - one that names an id (in its path or body) created earlier in the recording waits until the exchange
  *   that created it is done, so the target has the pet and the id map knows its new id;
  * - writes of a collection (creations) keep their recorded order, one at a time, and reads (lists) wait for

@@ -144,3 +144,30 @@ test('with batchWrites, the requests made in one turn are held to its end, then 
     server.close();
   }
 });
+
+test('with batchWrites, a request others wait for (writeNow) is written in the turn it is made, before the held ones', async () => {
+  const server = http.createServer((req, res) => res.end(req.url));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const client = new HttpClient(new URL(`${origin}/v1`), { maxConnections: 2, timeoutMs: 2_000, batchWrites: true });
+  const written: string[] = [];
+  const write = net.Socket.prototype.write;
+  net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<typeof write>) {
+    const requestLine = /^GET (\S+)/.exec(String(args[0]));
+    if (requestLine) written.push(requestLine[1] ?? '');
+    return write.apply(this, args);
+  } as typeof write;
+  try {
+    const held = client.request({ method: 'GET', url: new URL(`${origin}/held`), headers: {} });
+    const now = client.request({ method: 'GET', url: new URL(`${origin}/now`), headers: {} }, true);
+    expect(written).toEqual(['/now']);
+    expect((await Promise.all([held, now])).map((answer) => answer.body.toString())).toEqual(['/held', '/now']);
+    expect(written).toEqual(['/now', '/held']);
+  } finally {
+    net.Socket.prototype.write = write;
+    client.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});

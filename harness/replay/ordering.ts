@@ -40,7 +40,7 @@ export class CausalOrder {
   private readonly creations = new Map<string, Promise<void>>();
   private readonly groups = new Map<string, Group>();
 
-  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done. */
+  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done (again: no effect). */
   enter(needs: CausalNeeds): { ready: Promise<void>; finish: () => void } {
     const waits: Array<Promise<void>> = [];
     for (const id of needs.names) {
@@ -61,9 +61,12 @@ export class CausalOrder {
         if (this.creations.get(id) === promise) this.creations.delete(id);
       });
     }
+    let finished = false;
     return {
       ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
       finish: () => {
+        if (finished) return;
+        finished = true;
         created?.();
         for (const group of groups) {
           group.inFlight--;

@@ -6,7 +6,9 @@
  * An exchange waiting for an earlier one (ordering.ts) takes no place in flight: the loop reads up to
  * LOOKAHEAD times `concurrency` exchanges ahead, so the ones that depend on nothing still running go
  * meanwhile. Creations and the lists between them run one group after the other, so their chain, not the
- * target, sets the pace: an exchange that later ones may wait for takes the next free place first.
+ * target, sets the pace: an exchange that later ones may wait for takes the next free place first, its
+ * request is written at once rather than with the turn's other writes, and what waits for it goes as soon
+ * as its answer is in, before that answer is checked (run-exchange.ts).
  */
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
@@ -83,7 +85,7 @@ export async function replayCapture(path: string, context: ReplayContext, result
       .then(async () => {
         // Read ahead before the stop: not sent.
         if (interrupted()) return;
-        const result = await replayExchange(recorded, number, pathBelow, operation, context);
+        const result = await replayExchange(recorded, number, pathBelow, operation, context, { awaited, release: finish });
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
         if (consecutiveErrors >= MAX_CONSECUTIVE_ERRORS && !aborted) {

@@ -1,6 +1,5 @@
 /**
- * Causality when exchanges run concurrently. Exchanges enter in recorded order (one that waits for nothing
- * still running may start before an earlier one that waits), and:
+ * Causality when exchanges run concurrently. Exchanges start in recorded order, and:
  * - one that names an id (in its path or body) created earlier in the recording waits until the exchange
  *   that created it is done, so the target has the pet and the id map knows its new id;
  * - writes of a collection (creations) keep their recorded order, one at a time, and reads (lists) wait for
@@ -40,7 +39,7 @@ export class CausalOrder {
   private readonly creations = new Map<string, Promise<void>>();
   private readonly groups = new Map<string, Group>();
 
-  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done (again: no effect). */
+  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done. */
   enter(needs: CausalNeeds): { ready: Promise<void>; finish: () => void } {
     const waits: Array<Promise<void>> = [];
     for (const id of needs.names) {
@@ -61,12 +60,9 @@ export class CausalOrder {
         if (this.creations.get(id) === promise) this.creations.delete(id);
       });
     }
-    let finished = false;
     return {
       ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
       finish: () => {
-        if (finished) return;
-        finished = true;
         created?.();
         for (const group of groups) {
           group.inFlight--;

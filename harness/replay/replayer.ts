@@ -2,13 +2,6 @@
  * The replay loop: reads the capture a second time, entry by entry (never all of it at once), and sends
  * each Pet Store exchange at its recorded pace scaled by `speed` (0: as fast as the target answers), with
  * up to `concurrency` in flight while keeping causality (ordering.ts).
- *
- * An exchange waiting for an earlier one (ordering.ts) takes no place in flight: the loop reads up to
- * LOOKAHEAD times `concurrency` exchanges ahead, so the ones that depend on nothing still running go
- * meanwhile. Creations and the lists between them run one group after the other, so their chain, not the
- * target, sets the pace: an exchange that later ones may wait for takes the next free place first, its
- * request is written at once rather than with the turn's other writes, and what waits for it goes as soon
- * as its answer is in, before that answer is checked (run-exchange.ts).
  */
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
@@ -32,9 +25,6 @@ export interface ReplayLoopOptions {
 /** This many transport failures in a row mean the target is gone, not that one exchange failed. */
 const MAX_CONSECUTIVE_ERRORS = 20;
 
-/** Exchanges read ahead, per place in flight: enough to cover a boundary, few enough to keep memory small. */
-const LOOKAHEAD = 8;
-
 export interface ReplayOutcome {
   /** Why the replay stopped before the end of the capture, if it did. */
   aborted: string | undefined;
@@ -43,9 +33,8 @@ export interface ReplayOutcome {
 export async function replayCapture(path: string, context: ReplayContext, results: ReplayResults, options: ReplayLoopOptions): Promise<ReplayOutcome> {
   const file = basename(path);
   const order = new CausalOrder();
-  const window = new Slots(options.concurrency * LOOKAHEAD);
-  const sending = new Slots(options.concurrency);
-  const entered = new Set<Promise<void>>();
+  const slots = new Slots(options.concurrency);
+  const inFlight = new Set<Promise<void>>();
   const startedAt = performance.now();
   let firstRecordedMs: number | undefined;
   let sequence = 0;
@@ -69,23 +58,18 @@ export async function replayCapture(path: string, context: ReplayContext, result
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait, options.signal).catch(() => undefined);
     }
-    await window.take();
+    await slots.take();
     if (interrupted()) {
-      window.give();
+      slots.give();
       break;
     }
     // Its own copy: the loop has moved on when an exchange that waited for another runs.
     const number = ++sequence;
     const operation = matchOperation(recorded.method, pathBelow)?.operation;
-    const needs = causalNeeds(recorded, pathBelow, operation);
-    const awaited = needs.collection !== undefined || needs.creates !== undefined || needs.refused;
-    const { ready, finish } = order.enter(needs);
+    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow, operation));
     const task = ready
-      .then(() => sending.take(awaited))
-      .then(async () => {
-        // Read ahead before the stop: not sent.
-        if (interrupted()) return;
-        const result = await replayExchange(recorded, number, pathBelow, operation, context, { awaited, release: finish });
+      .then(() => replayExchange(recorded, number, pathBelow, operation, context))
+      .then((result) => {
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
         if (consecutiveErrors >= MAX_CONSECUTIVE_ERRORS && !aborted) {
@@ -95,13 +79,12 @@ export async function replayCapture(path: string, context: ReplayContext, result
       })
       .finally(() => {
         finish();
-        sending.give();
-        window.give();
-        entered.delete(task);
+        slots.give();
+        inFlight.delete(task);
       });
-    entered.add(task);
+    inFlight.add(task);
   }
-  await Promise.all(entered);
+  await Promise.all(inFlight);
   return { aborted };
 }
 
@@ -120,26 +103,25 @@ export function causalNeeds(recorded: RecordedExchange, pathBelow: string, opera
   return { creates, names: namedIds(pathBelow, recorded.json), collection, writes, credential, refused: recorded.response.status === 429 };
 }
 
-/** At most `size` at once; the rest wait their turn in order, those taking it `first` ahead of the others. */
+/** At most `size` exchanges in flight; the rest wait their turn in order. */
 class Slots {
   private free: number;
-  private readonly waitingFirst: Array<() => void> = [];
   private readonly waiting: Array<() => void> = [];
 
   constructor(size: number) {
     this.free = size;
   }
 
-  take(first = false): Promise<void> {
+  take(): Promise<void> {
     if (this.free > 0) {
       this.free--;
       return Promise.resolve();
     }
-    return new Promise((resolve) => (first ? this.waitingFirst : this.waiting).push(resolve));
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   give(): void {
-    const next = this.waitingFirst.shift() ?? this.waiting.shift();
+    const next = this.waiting.shift();
     if (next) next();
     else this.free++;
   }

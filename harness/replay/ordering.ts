@@ -23,6 +23,11 @@ export interface CausalNeeds {
   refused: boolean;
 }
 
+/** Whether later exchanges may wait for this one: a creation, a read or write of a collection, a recorded refusal. */
+export function mayBeAwaited(needs: CausalNeeds): boolean {
+  return needs.creates !== undefined || needs.collection !== undefined || needs.refused;
+}
+
 interface Group {
   writes: boolean;
   /** The group before it, done: what every member waits for. */
@@ -39,7 +44,7 @@ export class CausalOrder {
   private readonly creations = new Map<string, Promise<void>>();
   private readonly groups = new Map<string, Group>();
 
-  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done. */
+  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done (again: no effect). */
   enter(needs: CausalNeeds): { ready: Promise<void>; finish: () => void } {
     const waits: Array<Promise<void>> = [];
     for (const id of needs.names) {
@@ -60,9 +65,12 @@ export class CausalOrder {
         if (this.creations.get(id) === promise) this.creations.delete(id);
       });
     }
+    let finished = false;
     return {
       ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
       finish: () => {
+        if (finished) return;
+        finished = true;
         created?.();
         for (const group of groups) {
           group.inFlight--;

@@ -2,6 +2,11 @@
  * The replay loop: reads the capture a second time, entry by entry (never all of it at once), and sends
  * each Pet Store exchange at its recorded pace scaled by `speed` (0: as fast as the target answers), with
  * up to `concurrency` in flight while keeping causality (ordering.ts).
+ *
+ * Creations and the lists between them run one group after the other (about one group per ten exchanges),
+ * so the round trip of that chain sets the pace: an exchange later ones may wait for is written at once
+ * rather than with the turn's other writes, and what waits for it goes as soon as its answer is in, before
+ * that answer is checked (run-exchange.ts).
  */
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
@@ -9,7 +14,7 @@ import { matchOperation, type Operation } from '../../lib/contract.ts';
 import { readCapture } from '../har/read.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
 import { createdIdIn, namedIds } from './id-map.ts';
-import { CausalOrder, type CausalNeeds } from './ordering.ts';
+import { CausalOrder, mayBeAwaited, type CausalNeeds } from './ordering.ts';
 import type { ReplayResults } from './results.ts';
 import { replayExchange, type ReplayContext } from './run-exchange.ts';
 
@@ -66,9 +71,10 @@ export async function replayCapture(path: string, context: ReplayContext, result
     // Its own copy: the loop has moved on when an exchange that waited for another runs.
     const number = ++sequence;
     const operation = matchOperation(recorded.method, pathBelow)?.operation;
-    const { ready, finish } = order.enter(causalNeeds(recorded, pathBelow, operation));
+    const needs = causalNeeds(recorded, pathBelow, operation);
+    const { ready, finish } = order.enter(needs);
     const task = ready
-      .then(() => replayExchange(recorded, number, pathBelow, operation, context))
+      .then(() => replayExchange(recorded, number, pathBelow, operation, context, { awaited: mayBeAwaited(needs), release: finish }))
       .then((result) => {
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;

@@ -8,6 +8,7 @@
  * When the target does not refuse it this time, that is reported with the throttling figures, not as a
  * difference: quotas depend on everything else that used the key, not on the implementation alone.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Operation, OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import { JsonBody } from '../../lib/json-body.ts';
@@ -66,8 +67,22 @@ export interface ReplayContext {
 /** Not sent again: they describe the recorded connection, or are recomputed, or replaced. */
 const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'authorization', 'proxy-authorization', 'te', 'upgrade', 'trailer']);
 
-/** `operation`: the contract's operation for the recorded method and path, if any. */
-export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext): Promise<ExchangeResult> {
+/** Where an exchange stands in the causal order (ordering.ts). */
+export interface OrderRole {
+  /** Later exchanges may wait for this one. */
+  awaited: boolean;
+  /** Called once the answer is in and a created id learned: what waited for it may go. */
+  release(): void;
+}
+
+const UNORDERED: OrderRole = { awaited: false, release: () => undefined };
+
+/**
+ * `operation`: the contract's operation for the recorded method and path, if any. The exchanges waiting for
+ * this one are released as soon as its answer is in, and its checks run on a later turn, so that their
+ * requests are on the wire while this answer is checked.
+ */
+export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext, order = UNORDERED): Promise<ExchangeResult> {
   const { ids, credentials, gates } = context;
   const search = recorded.url.search;
   const sentPathOnly = ids.remapPath(pathBelow);
@@ -112,7 +127,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   try {
     for (;;) {
       if (!gates.isOpen(gate)) result.throttle.waitedMs += await gates.pass(gate);
-      response = await send(context.client, request);
+      response = await send(context.client, request, order.awaited);
       if (response.status !== 429) break;
       const asked = retryAfterMs(response.headers['retry-after'], response.receivedAt);
       if (expectRefusal) {
@@ -134,6 +149,13 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   }
   result.replayed = { status: response.status, headers: response.headers, body: response.body, ms: response.ms };
   const replayedJson = new JsonBody(response.body);
+  if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
+    const recordedId = createdIdIn(recorded.response.json);
+    const replayedId = createdId(replayedJson.value);
+    if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
+  }
+  order.release();
+  await nextTurn();
 
   if (operation) {
     result.violations = checkResponse({
@@ -144,12 +166,6 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       plan: response.status === 401 ? undefined : credential?.plan,
       now: response.receivedAt,
     });
-  }
-
-  if (recorded.method === 'POST' && isSuccess(recorded.response.status) && isSuccess(response.status)) {
-    const recordedId = createdIdIn(recorded.response.json);
-    const replayedId = createdId(replayedJson.value);
-    if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
   }
 
   if (expectRefusal) {
@@ -181,9 +197,9 @@ interface Answer {
 }
 
 /** Rejects with the client's RequestError, whose message says what failed in words (connection refused by ...). */
-async function send(client: HttpClient, request: PlainRequest): Promise<Answer> {
+async function send(client: HttpClient, request: PlainRequest, awaited: boolean): Promise<Answer> {
   const started = performance.now();
-  const response = await client.request(request);
+  const response = await client.request(request, awaited);
   return { status: response.status, headers: response.headers, body: response.body.toString('utf8'), receivedAt: Date.now(), ms: performance.now() - started };
 }
 

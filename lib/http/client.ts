@@ -19,7 +19,7 @@ export interface HttpClientOptions {
    * Hold the requests made during one turn of the event loop and write them together at its end. A write
    * that wakes an idle server costs the writer a wake-up (on a virtual machine, a costly one); written
    * together, one wake-up serves them all. For a client that does much work per answer (replay), not for
-   * one that measures latency (load).
+   * one that measures latency (load). A request others wait for can still be written at once (`request`).
    */
   batchWrites?: boolean;
 }
@@ -29,6 +29,8 @@ interface Pending {
   reject(error: Error): void;
   startedAt: number;
   bytes: Buffer;
+  /** Written as soon as it has a connection, even when writes are batched. */
+  writeNow: boolean;
   /** Sent on a connection that had answered before: if it dies before any byte comes back, try once more. */
   retryable: boolean;
 }
@@ -53,7 +55,7 @@ class Connection {
 
   constructor(
     url: URL,
-    private readonly write: (socket: net.Socket, bytes: Buffer) => void,
+    private readonly write: (socket: net.Socket, pending: Pending) => void,
     private readonly onIdle: (connection: Connection) => void,
     private readonly onDead: (connection: Connection, pending: Pending | undefined, error: RequestError, retry: boolean) => void,
   ) {
@@ -73,7 +75,7 @@ class Connection {
   send(pending: Pending): void {
     this.pending = pending;
     this.receivedAny = false;
-    this.write(this.socket, pending.bytes);
+    this.write(this.socket, pending);
   }
 
   /** Fails the request in flight if it has waited longer than `timeoutMs`. */
@@ -154,8 +156,11 @@ export class HttpClient {
     this.sweeper.unref();
   }
 
-  /** Sends a request to this client's origin; anything else is refused before a byte is written. */
-  request(request: PlainRequest): Promise<HttpResponse> {
+  /**
+   * Sends a request to this client's origin; anything else is refused before a byte is written. `writeNow`:
+   * other work waits for its answer, so it is not held back with the turn's other writes (batchWrites).
+   */
+  request(request: PlainRequest, writeNow = false): Promise<HttpResponse> {
     if (request.url.origin !== this.url.origin) {
       return Promise.reject(new RequestError(`refused to send to ${request.url.origin}: this client talks only to ${this.url.origin}`, 'EORIGIN'));
     }
@@ -165,14 +170,14 @@ export class HttpClient {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.send(bytes);
+    return this.send(bytes, writeNow);
   }
 
   /** Sends prebuilt request bytes; resolves with the response, rejects with a RequestError. */
-  send(bytes: Buffer): Promise<HttpResponse> {
+  send(bytes: Buffer, writeNow = false): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new RequestError('the client is closed', 'ECLOSED'));
-      this.dispatch({ resolve, reject, bytes, startedAt: performance.now(), retryable: false });
+      this.dispatch({ resolve, reject, bytes, writeNow, startedAt: performance.now(), retryable: false });
     });
   }
 
@@ -200,7 +205,7 @@ export class HttpClient {
       }
       connection = new Connection(
         this.url,
-        (socket, bytes) => this.write(socket, bytes),
+        (socket, sent) => this.write(socket, sent),
         (ready) => this.release(ready),
         (dead, failed, error, retry) => this.lost(dead, failed, error, retry),
       );
@@ -210,13 +215,13 @@ export class HttpClient {
     connection.send(pending);
   }
 
-  private write(socket: net.Socket, bytes: Buffer): void {
-    if (!this.options.batchWrites) {
-      socket.write(bytes);
+  private write(socket: net.Socket, pending: Pending): void {
+    if (!this.options.batchWrites || pending.writeNow) {
+      socket.write(pending.bytes);
       return;
     }
     if (this.held.length === 0) setImmediate(() => this.flush());
-    this.held.push([socket, bytes]);
+    this.held.push([socket, pending.bytes]);
   }
 
   private flush(): void {

@@ -46,6 +46,18 @@ test('lists wait for earlier creations, creations for earlier lists and for each
   expect(await settled(list3.ready)).toBe(true);
 });
 
+test('an exchange finished twice (released at its answer, then done after its checks) counts once', async () => {
+  const order = new CausalOrder();
+  const list1 = order.enter(needs({ collection: '/pets' }));
+  const list2 = order.enter(needs({ collection: '/pets' }));
+  const create = order.enter(needs({ collection: '/pets', writes: true, creates: '1' }));
+  list1.finish();
+  list1.finish();
+  expect(await settled(create.ready)).toBe(false);
+  list2.finish();
+  expect(await settled(create.ready)).toBe(true);
+});
+
 test('a request refused when recorded waits for the earlier requests with its key, and later ones wait for it', async () => {
   const order = new CausalOrder();
   const before = order.enter(needs({ credential: 'Bearer $PETSTORE_API_KEY_FREE' }));

@@ -127,20 +127,48 @@ test('the parser keeps header lines as sent for recordings, and refuses a body p
   }).toThrow(/more than/);
 });
 
-test('with batchWrites, the requests made in one turn are held to its end, then all sent and each answered on its own connection', async () => {
+/** A batching client with `maxConnections` to a server that answers with the path asked for. */
+async function withEchoServer(maxConnections: number, run: (client: HttpClient, origin: string) => Promise<void>): Promise<void> {
   const server = http.createServer((req, res) => res.end(req.url));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
-  const client = new HttpClient(new URL(`${origin}/v1`), { maxConnections: 4, timeoutMs: 2_000, batchWrites: true });
+  const client = new HttpClient(new URL(`${origin}/v1`), { maxConnections, timeoutMs: 2_000, batchWrites: true });
   try {
-    const paths = ['/a', '/b', '/c', '/d', '/e', '/f'];
-    const answers = await Promise.all(paths.map((path) => client.request({ method: 'GET', url: new URL(`${origin}${path}`), headers: {} })));
-    expect(answers.map((answer) => answer.body.toString())).toEqual(paths);
-    expect(client.openConnections).toBe(4);
+    await run(client, origin);
   } finally {
     client.close();
     server.closeAllConnections();
     server.close();
+  }
+}
+
+test('with batchWrites, the requests made in one turn are held to its end, then all sent and each answered on its own connection', async () => {
+  await withEchoServer(4, async (client, origin) => {
+    const paths = ['/a', '/b', '/c', '/d', '/e', '/f'];
+    const answers = await Promise.all(paths.map((path) => client.request({ method: 'GET', url: new URL(`${origin}${path}`), headers: {} })));
+    expect(answers.map((answer) => answer.body.toString())).toEqual(paths);
+    expect(client.openConnections).toBe(4);
+  });
+});
+
+test('with batchWrites, a request others wait for (writeNow) is written in the turn it is made, before the held ones', async () => {
+  const written: string[] = [];
+  const write = net.Socket.prototype.write;
+  net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<typeof write>) {
+    const requestLine = /^GET (\S+)/.exec(String(args[0]));
+    if (requestLine) written.push(requestLine[1] ?? '');
+    return write.apply(this, args);
+  } as typeof write;
+  try {
+    await withEchoServer(2, async (client, origin) => {
+      const held = client.request({ method: 'GET', url: new URL(`${origin}/held`), headers: {} });
+      const now = client.request({ method: 'GET', url: new URL(`${origin}/now`), headers: {} }, true);
+      expect(written).toEqual(['/now']);
+      expect((await Promise.all([held, now])).map((answer) => answer.body.toString())).toEqual(['/held', '/now']);
+      expect(written).toEqual(['/now', '/held']);
+    });
+  } finally {
+    net.Socket.prototype.write = write;
   }
 });

@@ -76,7 +76,7 @@ function implementationColumn(run: ImplementationRun): MatrixImplementation {
  * An implementation's folder under reports/certify/: its name, which the implementations file keeps to safe
  * characters; an entry rejected for its name still gets a folder for its badge, never outside reports/certify/.
  */
-export function folderName(name: string): string {
+function folderName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'entry';
 }
 

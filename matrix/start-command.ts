@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Redactor } from '../lib/redact.ts';
+import { freePort } from '../lib/free-port.ts';
 
 export interface StartedImplementation {
   baseUrl: string;
@@ -102,16 +102,4 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // The group has already gone.
   }
-}
-
-/** A port free now, for the command's PORT; a server that cannot take it says so when it fails to listen. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

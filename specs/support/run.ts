@@ -5,9 +5,9 @@
  * parent's id. A nested run (the suite started from inside another Playwright run) thus never inherits
  * its parent run's port or leases.
  */
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../lib/free-port.ts';
 
 export interface SuiteRun {
   /** The port the bundled reference server listens on (chosen even when a target is given; then unused). */
@@ -46,16 +46,4 @@ export function currentRun(): SuiteRun {
 function inheritedRun(): SuiteRun | undefined {
   const raw = process.env[variable(process.ppid)] ?? process.env[variable(process.pid)];
   return raw ? (JSON.parse(raw) as SuiteRun) : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

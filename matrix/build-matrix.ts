@@ -105,6 +105,10 @@ function expectedToFail(row: RuleRow, expectations: readonly ExpectedFailure[]):
   return titles.length > 0 && titles.every((title) => expectations.some((item) => item.test === title));
 }
 
+function listed(row: RuleRow, expectations: readonly ExpectedFailure[]): boolean {
+  return expectations.some((item) => item.rule === row.id || (item.test !== undefined && row.tests.some((test) => test.cites && test.title === item.test)));
+}
+
 function expectationOutcome(run: ImplementationRun): ExpectationOutcome {
   const expectedFailures = run.expectations.map((item) => ({ rule: item.rule ?? item.test ?? '', reason: item.reason, ...(item.link ? { link: item.link } : {}) }));
   const outcome: ExpectationOutcome = { ...(run.expectationsFile ? { file: run.expectationsFile } : {}), expectedFailures, unexpectedFailures: [], unexpectedPasses: [] };
@@ -126,7 +130,9 @@ function expectationOutcome(run: ImplementationRun): ExpectationOutcome {
 function cellOf(run: ImplementationRun, row: RuleRow | undefined, ruleId: string): MatrixCell {
   if (!run.report || !row) return { verdict: 'no-report' };
   const cell: MatrixCell = { verdict: row.verdict, href: `${run.name}/index.html#rule-${ruleId}` };
-  if (failed(row) && expectedToFail(row, run.expectations)) cell.expectedFailure = true;
+  // A failing rule is expected only when the expectations cover every failing test; a passing one is marked
+  // whenever they list it, so its cell can say "now passes".
+  if (failed(row) ? expectedToFail(row, run.expectations) : listed(row, run.expectations)) cell.expectedFailure = true;
   const gist = gistOf(row);
   if (gist) cell.gist = gist;
   const detail = [...row.failures, ...row.warnings, ...row.observations].map((note) => note.text).join('\n') || row.reason;

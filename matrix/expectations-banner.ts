@@ -30,9 +30,12 @@ function attention(id: string, tone: string, heading: string, items: ReadonlyArr
   return html`<div class="attention ${tone}" id="${id}"><h3>${heading}</h3><ul>${items.map(([implementation, what]) => html`<li><strong>${implementation.name}</strong>: ${what}</li>`)}</ul></div>`;
 }
 
+/** Rule IDs link to their row; an expectation given as a test title has no row of its own. */
 function ruleLinks(ids: readonly string[]): Html {
-  return html`${ids.map((id, index) => html`${index > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}`;
+  return html`${ids.map((id, index) => html`${index > 0 ? ', ' : ''}${RULE_ID.test(id) ? html`<a href="#rule-${id}">${id}</a>` : id}`)}`;
 }
+
+const RULE_ID = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/;
 
 function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;

@@ -58,6 +58,8 @@ test('a failure the expectations list is expected; a failure they do not list is
   const stale = matrixOf([run('x', report, [{ rule: 'LIST-1', reason: 'r' }, { rule: 'DEP-3', reason: 'r' }, { rule: 'RL-7', reason: 'r' }, { rule: 'AUTH-1', reason: 'fixed since' }])]);
   expect(stale.asExpected).toBe(false);
   expect(stale.implementations[0]!.expectations.unexpectedPasses).toEqual(['AUTH-1']);
+  expect(rowOf(stale, 'AUTH-1').cells[0], 'the cell of a listed rule that passes is marked, so the page can say "now passes"').toMatchObject({ verdict: 'pass', expectedFailure: true });
+  expect(rowOf(stale, 'AUTH-2').cells[0]!.expectedFailure).toBeUndefined();
   expect(summaryLines(stale, '/tmp/reports/certify').join('\n')).toContain('x: now passes: remove it from the expectations: AUTH-1');
 });
 

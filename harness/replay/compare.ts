@@ -56,16 +56,16 @@ function compareHeaders(
   asTargetUrl: (url: string) => string,
   out: Difference[],
 ): void {
-  const compare = (name: string): void => {
-    if (TRANSPORT_HEADERS.has(name) || rules.headers.has(name)) return;
+  const names = Object.keys(recorded);
+  for (const name in replayed) if (!Object.hasOwn(recorded, name)) names.push(name);
+  for (const name of names) {
+    if (TRANSPORT_HEADERS.has(name) || rules.headers.has(name)) continue;
     const recordedValue = recorded[name];
     const before = recordedValue !== undefined && URL_HEADERS.has(name) ? asTargetUrl(recordedValue) : recordedValue;
     const after = replayed[name];
     const differs = VALUE_VOLATILE_HEADERS.has(name) ? (before === undefined) !== (after === undefined) : before !== after;
     if (differs) out.push({ where: `header ${name}`, recorded: before, replayed: after });
-  };
-  for (const name in recorded) compare(name);
-  for (const name in replayed) if (!Object.hasOwn(recorded, name)) compare(name);
+  }
 }
 
 function compareBodies(recordedText: string | undefined, replayedText: string | undefined, options: CompareOptions, out: Difference[]): void {

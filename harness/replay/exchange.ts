@@ -18,8 +18,8 @@ export interface RecordedResponse {
 export interface RecordedExchange {
   /** 1-based position in the capture. */
   number: number;
-  /** Milliseconds since the epoch; undefined when the entry has no usable startedDateTime. */
-  startedMs: number | undefined;
+  /** The entry's startedDateTime as written; read with startedMs() only when pacing needs it. */
+  startedDateTime: string | undefined;
   /** How long the recorded exchange took (the entry's `time`), in milliseconds. */
   recordedMs: number | undefined;
   method: string;
@@ -58,13 +58,12 @@ export function toRecordedExchange({ number, entry }: RawEntry, file: string): R
     return invalid(file, number, `has a request.url that is not an absolute URL: ${JSON.stringify(String(request.url).slice(0, 80))}`);
   }
   if (typeof response.status !== 'number' || !Number.isInteger(response.status)) invalid(file, number, 'has no numeric response.status');
-  const started = typeof loose.startedDateTime === 'string' ? Date.parse(loose.startedDateTime) : NaN;
   const postText = request.postData?.text;
   const body = typeof postText === 'string' && postText.length > 0 ? postText : undefined;
   const responseBody = contentText(response.content);
   return {
     number,
-    startedMs: Number.isNaN(started) ? undefined : started,
+    startedDateTime: typeof loose.startedDateTime === 'string' ? loose.startedDateTime : undefined,
     recordedMs: typeof loose.time === 'number' && loose.time >= 0 ? loose.time : undefined,
     method: (request.method as string).toUpperCase(),
     url,
@@ -78,6 +77,12 @@ export function toRecordedExchange({ number, entry }: RawEntry, file: string): R
       json: responseBody === undefined ? undefined : new JsonBody(responseBody),
     },
   };
+}
+
+/** Milliseconds since the epoch when the exchange started; undefined when the entry has no usable startedDateTime. */
+export function startedMs(recorded: Pick<RecordedExchange, 'startedDateTime'>): number | undefined {
+  const started = recorded.startedDateTime === undefined ? NaN : Date.parse(recorded.startedDateTime);
+  return Number.isNaN(started) ? undefined : started;
 }
 
 function invalid(file: string, number: number, what: string): never {

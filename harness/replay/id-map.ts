@@ -13,6 +13,8 @@ const ID_FIELDS = new Set(['id', 'petId']);
 /** A cheap look before reading the tree: most request bodies (a NewPet) have no id field at all. */
 const MAY_NAME_ID = /"(?:id|petId)"\s*:/;
 const INTEGER_TEXT = /^-?\d+$/;
+/** A path with a segment that may be an id; most paths (/pets) have none. */
+const MAY_HOLD_ID_SEGMENT = /\/-?\d/;
 /**
  * A key "id" or "petId" with an integer literal, as JSON text plainly writes it. The quote before the key is
  * not escaped, so it opens a string (in valid JSON, a closing quote cannot be followed by id"), and that
@@ -45,7 +47,7 @@ export class IdMap {
 
   /** /pets/17 -> /pets/3 once 17 is known to be 3. */
   remapPath(path: string): string {
-    if (this.replayedByRecorded.size === 0) return path;
+    if (this.replayedByRecorded.size === 0 || !MAY_HOLD_ID_SEGMENT.test(path)) return path;
     return path
       .split('/')
       .map((segment) => (INTEGER_TEXT.test(segment) ? (this.replayedByRecorded.get(segment) ?? segment) : segment))

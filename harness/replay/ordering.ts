@@ -24,7 +24,7 @@ export interface CausalNeeds {
 }
 
 /** Whether later exchanges may wait for this one: a creation, a read or write of a collection, a recorded refusal. */
-export function mayBeAwaited(needs: CausalNeeds): boolean {
+function mayBeAwaited(needs: CausalNeeds): boolean {
   return needs.creates !== undefined || needs.collection !== undefined || needs.refused;
 }
 
@@ -39,45 +39,73 @@ interface Group {
 }
 
 const NOTHING = Promise.resolve();
+const toVoid = (): void => undefined;
+
+/** A creation in flight: what names its id waits for `done`. Classes, not closures: this runs for every exchange. */
+class Creation {
+  readonly done: Promise<void>;
+  private resolve: () => void = toVoid;
+
+  constructor(
+    private readonly id: string,
+    private readonly creations: Map<string, Creation>,
+  ) {
+    this.done = new Promise<void>((resolve) => (this.resolve = resolve));
+  }
+
+  finish(): void {
+    if (this.creations.get(this.id) === this) this.creations.delete(this.id);
+    this.resolve();
+  }
+}
+
+export class OrderedExchange {
+  private finished = false;
+
+  constructor(
+    /** Resolves when the exchange may be sent. */
+    readonly ready: Promise<void>,
+    /** Later exchanges may wait for this one. */
+    readonly awaited: boolean,
+    private readonly groups: readonly Group[],
+    private readonly creation: Creation | undefined,
+  ) {}
+
+  /** The exchange is done (its answer is in): what waited for it may go. Again: no effect. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.creation?.finish();
+    for (const group of this.groups) {
+      group.inFlight--;
+      if (group.closed && group.inFlight === 0) group.resolve();
+    }
+  }
+}
 
 export class CausalOrder {
-  private readonly creations = new Map<string, Promise<void>>();
+  private readonly creations = new Map<string, Creation>();
   private readonly groups = new Map<string, Group>();
 
-  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish` when it is done (again: no effect). */
-  enter(needs: CausalNeeds): { ready: Promise<void>; finish: () => void } {
+  /** Call in recorded order. `ready` resolves when the exchange may be sent; call `finish()` when it is done (again: no effect). */
+  enter(needs: CausalNeeds): OrderedExchange {
     const waits: Array<Promise<void>> = [];
     for (const id of needs.names) {
       const creation = this.creations.get(id);
-      if (creation) waits.push(creation);
+      if (creation) waits.push(creation.done);
     }
     const groups: Group[] = [];
     if (needs.collection !== undefined) groups.push(this.join(`collection ${needs.collection}`, needs.writes));
     if (needs.credential !== undefined) groups.push(this.join(`credential ${needs.credential}`, needs.refused));
     for (const group of groups) waits.push(group.after);
 
-    let created: (() => void) | undefined;
+    let creation: Creation | undefined;
     if (needs.creates !== undefined) {
-      const id = needs.creates;
-      const promise = new Promise<void>((resolve) => (created = resolve));
-      this.creations.set(id, promise);
-      void promise.then(() => {
-        if (this.creations.get(id) === promise) this.creations.delete(id);
-      });
+      creation = new Creation(needs.creates, this.creations);
+      this.creations.set(needs.creates, creation);
     }
-    let finished = false;
-    return {
-      ready: waits.length === 0 ? NOTHING : Promise.all(waits).then(() => undefined),
-      finish: () => {
-        if (finished) return;
-        finished = true;
-        created?.();
-        for (const group of groups) {
-          group.inFlight--;
-          if (group.closed && group.inFlight === 0) group.resolve();
-        }
-      },
-    };
+    const ready = waits.length === 0 ? NOTHING : waits.length === 1 ? (waits[0] as Promise<void>) : Promise.all(waits).then(toVoid);
+    return new OrderedExchange(ready, mayBeAwaited(needs), groups, creation);
   }
 
   /** Joins the current group of readers under `key`, or opens the next group (which waits for this one); a writer is a group alone. */

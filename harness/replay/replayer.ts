@@ -12,9 +12,9 @@ import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
 import { matchOperation, type Operation } from '../../lib/contract.ts';
 import { readCapture } from '../har/read.ts';
-import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
+import { startedMs, toRecordedExchange, type RecordedExchange } from './exchange.ts';
 import { createdIdIn, namedIds } from './id-map.ts';
-import { CausalOrder, mayBeAwaited, type CausalNeeds } from './ordering.ts';
+import { CausalOrder, type CausalNeeds } from './ordering.ts';
 import type { ReplayResults } from './results.ts';
 import { replayExchange, type ReplayContext } from './run-exchange.ts';
 
@@ -57,9 +57,10 @@ export async function replayCapture(path: string, context: ReplayContext, result
     const pathBelow = context.base.below(recorded.url);
     if (pathBelow === undefined) continue;
 
-    if (options.speed > 0 && recorded.startedMs !== undefined) {
-      firstRecordedMs ??= recorded.startedMs;
-      const due = startedAt + (recorded.startedMs - firstRecordedMs) / options.speed;
+    const recordedStart = options.speed > 0 ? startedMs(recorded) : undefined;
+    if (recordedStart !== undefined) {
+      firstRecordedMs ??= recordedStart;
+      const due = startedAt + (recordedStart - firstRecordedMs) / options.speed;
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait, options.signal).catch(() => undefined);
     }
@@ -72,9 +73,9 @@ export async function replayCapture(path: string, context: ReplayContext, result
     const number = ++sequence;
     const operation = matchOperation(recorded.method, pathBelow)?.operation;
     const needs = causalNeeds(recorded, pathBelow, operation);
-    const { ready, finish } = order.enter(needs);
-    const task = ready
-      .then(() => replayExchange(recorded, number, pathBelow, operation, context, { awaited: mayBeAwaited(needs), release: finish }))
+    const ordered = order.enter(needs);
+    const task = ordered.ready
+      .then(() => replayExchange(recorded, number, pathBelow, operation, context, ordered))
       .then((result) => {
         results.add(result);
         consecutiveErrors = result.error ? consecutiveErrors + 1 : 0;
@@ -84,7 +85,7 @@ export async function replayCapture(path: string, context: ReplayContext, result
         options.onProgress?.();
       })
       .finally(() => {
-        finish();
+        ordered.finish();
         slots.give();
         inFlight.delete(task);
       });

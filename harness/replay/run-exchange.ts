@@ -72,10 +72,10 @@ export interface OrderRole {
   /** Later exchanges may wait for this one. */
   awaited: boolean;
   /** Called once the answer is in and a created id learned: what waited for it may go. */
-  release(): void;
+  finish(): void;
 }
 
-const UNORDERED: OrderRole = { awaited: false, release: () => undefined };
+const UNORDERED: OrderRole = { awaited: false, finish: () => undefined };
 
 /**
  * `operation`: the contract's operation for the recorded method and path, if any. The exchanges waiting for
@@ -88,16 +88,16 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
   const sentPathOnly = ids.remapPath(pathBelow);
   const body = ids.remapBody(recorded.json);
 
-  const headers: Record<string, string> = {};
+  const headers: Array<[string, string]> = [];
   let authorization: string | undefined;
   for (const [name, value] of recorded.headers) {
     const lower = name.toLowerCase();
     if (lower === 'authorization') authorization = value;
     if (NOT_REPLAYED.has(lower) || lower.startsWith(':')) continue;
-    headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
+    addHeader(headers, lower, value);
   }
   const credential = authorization === undefined ? undefined : credentials.resolve(authorization);
-  if (credential) headers.authorization = credential.header;
+  if (credential) headers.push(['authorization', credential.header]);
   const gate = credential?.header ?? '';
 
   const result: ExchangeResult = {
@@ -154,7 +154,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     const replayedId = createdId(replayedJson.value);
     if (recordedId !== undefined && replayedId !== undefined) ids.learn(recordedId, replayedId);
   }
-  order.release();
+  order.finish();
   await nextTurn();
 
   if (operation) {
@@ -183,6 +183,17 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     result.violations.length > 0 ? 'violation' : result.throttle.gaveUp ? 'throttled' : result.differences.length > 0 ? 'different' : 'identical';
   result.finishedAt = Date.now();
   return result;
+}
+
+/** A repeated header joins the first, as a proxy may combine them. */
+function addHeader(headers: Array<[string, string]>, name: string, value: string): void {
+  for (const pair of headers) {
+    if (pair[0] === name) {
+      pair[1] = `${pair[1]}, ${value}`;
+      return;
+    }
+  }
+  headers.push([name, value]);
 }
 
 /** A response as replay keeps it: the body as text, and when and how fast it came. */

@@ -76,7 +76,7 @@ test('a request refused when recorded waits for the earlier requests with its ke
 test('a creation the recording shows refused wrote nothing: it is ordered as a read of the collection', () => {
   const exchange = (status: number): RecordedExchange => ({
     number: 1,
-    startedMs: undefined,
+    startedDateTime: undefined,
     recordedMs: undefined,
     method: 'POST',
     url: new URL('http://127.0.0.1/v1/pets'),

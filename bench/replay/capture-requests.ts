@@ -8,7 +8,7 @@ import { CaptureBase, operationBase } from '../../harness/replay/base.ts';
 import { toRecordedExchange } from '../../harness/replay/exchange.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 
-export async function* captureRequests(capture: string, target: string, authorization: string): AsyncGenerator<PlainRequest & { body: string | undefined }> {
+export async function* captureRequests(capture: string, target: string, authorization: string): AsyncGenerator<PlainRequest & { url: URL; body: string | undefined }> {
   let base: CaptureBase | undefined;
   for await (const raw of readCapture(capture)) {
     const recorded = toRecordedExchange(raw, basename(capture));

@@ -94,7 +94,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   try {
     outcome = await replayCapture(
       capture,
-      { base: survey.base, target: target.baseUrl, client, credentials, ids: new IdMap(), ignore, gates: new ThrottleGates() },
+      { base: survey.base, target: target.baseUrl, targetPath: new URL(target.baseUrl).pathname.replace(/\/+$/, ''), client, credentials, ids: new IdMap(), ignore, gates: new ThrottleGates() },
       results,
       { speed, concurrency, onProgress: () => status.update(progress), signal: stop.signal },
     );

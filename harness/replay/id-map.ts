@@ -45,12 +45,15 @@ export class IdMap {
     return this.replayedByRecorded.get(recorded);
   }
 
-  /** /pets/17 -> /pets/3 once 17 is known to be 3. */
+  /** /pets/17 -> /pets/3 once 17 is known to be 3; an id the target gave as text is percent-encoded as a path segment. */
   remapPath(path: string): string {
     if (this.replayedByRecorded.size === 0 || !MAY_HOLD_ID_SEGMENT.test(path)) return path;
     return path
       .split('/')
-      .map((segment) => (INTEGER_TEXT.test(segment) ? (this.replayedByRecorded.get(segment) ?? segment) : segment))
+      .map((segment) => {
+        const replayed = INTEGER_TEXT.test(segment) ? this.replayedByRecorded.get(segment) : undefined;
+        return replayed === undefined ? segment : encodeURIComponent(replayed);
+      })
       .join('/');
   }
 

@@ -56,6 +56,8 @@ export interface ReplayContext {
   base: CaptureBase;
   /** The target's base URL, without a trailing slash. */
   target: string;
+  /** Its path ("/v1", or "" at the root), which request paths go below. */
+  targetPath: string;
   client: HttpClient;
   credentials: CredentialResolver;
   ids: IdMap;
@@ -120,7 +122,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
     finishedAt: 0,
   };
 
-  const request = { method: recorded.method, url: new URL(context.target + sentPathOnly + search), headers, body };
+  const request = { method: recorded.method, url: context.targetPath + sentPathOnly + search, headers, body };
   const policy = context.backoff ?? DEFAULT_BACKOFF;
   const expectRefusal = recorded.response.status === 429;
   let response: Answer;

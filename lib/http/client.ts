@@ -157,16 +157,17 @@ export class HttpClient {
   }
 
   /**
-   * Sends a request to this client's origin; anything else is refused before a byte is written. `writeNow`:
-   * other work waits for its answer, so it is not held back with the turn's other writes (batchWrites).
+   * Sends a request to this client's origin (a URL of another is refused before a byte is written; a path
+   * goes to this origin). `writeNow`: other work waits for its answer, so it is not held back with the turn's
+   * other writes (batchWrites).
    */
   request(request: PlainRequest, writeNow = false): Promise<HttpResponse> {
-    if (request.url.origin !== this.url.origin) {
+    if (typeof request.url !== 'string' && request.url.origin !== this.url.origin) {
       return Promise.reject(new RequestError(`refused to send to ${request.url.origin}: this client talks only to ${this.url.origin}`, 'EORIGIN'));
     }
     let bytes: Buffer;
     try {
-      bytes = encodeRequest(request);
+      bytes = encodeRequest(request, this.url);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -13,6 +13,12 @@ test('a recorded id in a later path becomes the id the target assigned', () => {
   expect(ids.isIdentity).toBe(false);
 });
 
+test('an id the target gave as text goes into a path percent-encoded, so it cannot split the request line', () => {
+  const ids = new IdMap();
+  ids.learn('17', 'a b/\r\nX: 1');
+  expect(ids.remapPath('/pets/17')).toBe('/pets/a%20b%2F%0D%0AX%3A%201');
+});
+
 test('ids above 2^53 map exactly, as text, in paths and bodies', () => {
   const ids = new IdMap();
   const recorded = createdId(parseLossless('{"id": 9223372036854775801, "name": "Rex"}'));

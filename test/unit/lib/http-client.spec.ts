@@ -69,7 +69,7 @@ test('a refused connection is a RequestError naming the address', async () => {
   expect((error as Error).message).toBe(`connection refused by http://127.0.0.1:${port}`);
 });
 
-test('request() writes the exact body bytes with its own framing, and refuses another origin or a header that would split the request', async () => {
+test('request() writes the exact body bytes with its own framing, and refuses another origin, a header or a path that would split the request', async () => {
   const seen: { method: string; url: string; host: string; length: string; body: string; auth: string }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -105,7 +105,14 @@ test('request() writes the exact body bytes with its own framing, and refuses an
     expect((elsewhere as RequestError).code).toBe('EORIGIN');
     const split = client.request({ method: 'GET', url: new URL(`${origin}/v1`), headers: { 'X-Evil': 'a\r\nInjected: 1' } });
     await expect(split).rejects.toThrow(RequestShapeError);
+    for (const path of ['/v1/pets HTTP/1.1\r\nX: 1', '/v1/a b', 'v1/pets', 'http://127.0.0.2/v1/pets', '/v1/pé']) {
+      await expect(client.request({ method: 'GET', url: path, headers: {} }), path).rejects.toThrow(RequestShapeError);
+    }
     expect(seen).toHaveLength(1);
+
+    // A path alone goes to the client's own origin, with its Host.
+    await client.request({ method: 'GET', url: '/v1/pets/7?limit=5', headers: { Authorization: 'Bearer k' } });
+    expect(seen[1]).toMatchObject({ method: 'GET', url: '/v1/pets/7?limit=5', host: `127.0.0.1:${port}`, auth: 'Bearer k' });
   } finally {
     client.close();
     server.close();

@@ -120,7 +120,7 @@ export function createdIdIn(body: JsonBody | undefined): string | undefined {
 
 /** Ids a request names, in its path and its body: what it must wait for when the creation is still running. */
 export function namedIds(path: string, body: JsonBody | undefined): string[] {
-  const ids = path.split('/').filter((segment) => INTEGER_TEXT.test(segment));
+  const ids = MAY_HOLD_ID_SEGMENT.test(path) ? path.split('/').filter((segment) => INTEGER_TEXT.test(segment)) : [];
   // A body that is not JSON names no ids: only its path can.
   const value = body !== undefined && MAY_NAME_ID.test(body.text) ? body.value : undefined;
   if (value !== undefined) {

@@ -3,9 +3,10 @@
  *
  * Replays a large capture (recorded once, then kept under reports/bench/replay/) as fast as possible
  * against a fresh reference server, every response checked and compared, and, in each round of the same
- * run, two peers against a fresh server of the same kind: the bare replay (node:http, nothing checked) and
- * the raw client (lib/http/client.ts, the load script's path, the capture's requests prebuilt, nothing
- * read or checked). The machine is shared and noisy, so each round puts the three side by side and the
+ * run, three peers against a fresh server of the same kind: the ordered replay (the same replay with
+ * nothing checked or compared: what checking costs), the bare replay (node:http, nothing checked or
+ * ordered) and the raw client (lib/http/client.ts, the load script's path, the capture's requests
+ * prebuilt, nothing read, checked or ordered). The machine is shared and noisy, so each round puts the three side by side and the
  * medians decide: at least 15,000 checked exchanges per second, and at least half the raw client's rate.
  * Memory is bounded when a capture ten times smaller needs about the same live heap.
  */
@@ -20,6 +21,7 @@ import type { ReplaySummary } from '../../harness/replay/summary.ts';
 import { markdownTable, median } from '../server/autocannon.ts';
 import { bareReplay } from './bare-replay.ts';
 import { ensureCapture } from './capture.ts';
+import { orderedReplay } from './ordered-replay.ts';
 import { rawReplay } from './raw-replay.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,23 +100,28 @@ const smallRun = await replay(smallCapture, join(OUT, `run-${small}`));
 
 interface Round {
   checked: Measured;
+  ordered: number;
   bare: number;
   raw: number;
+  checkedToOrdered: number;
   checkedToRaw: number;
 }
 const measuredRounds: Round[] = [];
 for (let round = 1; round <= rounds; round++) {
-  log(`round ${round}/${rounds}: checked replay, bare node:http replay and raw client, ${large} exchanges each (concurrency ${concurrency}) ...`);
+  log(`round ${round}/${rounds}: checked replay, ordered replay, bare node:http replay and raw client, ${large} exchanges each (concurrency ${concurrency}) ...`);
   const checked = await replay(largeCapture, join(OUT, `run-${large}`));
+  const ordered = await peer(orderedReplay);
   const bare = await peer(bareReplay);
   const raw = await peer(rawReplay);
-  measuredRounds.push({ checked, bare, raw, checkedToRaw: checked.perSecond / raw });
+  measuredRounds.push({ checked, ordered, bare, raw, checkedToOrdered: checked.perSecond / ordered, checkedToRaw: checked.perSecond / raw });
 }
 
 const medians = {
   checked: median(measuredRounds.map((round) => round.checked.perSecond)),
+  ordered: median(measuredRounds.map((round) => round.ordered)),
   bare: median(measuredRounds.map((round) => round.bare)),
   raw: median(measuredRounds.map((round) => round.raw)),
+  checkedToOrdered: median(measuredRounds.map((round) => round.checkedToOrdered)),
   checkedToRaw: median(measuredRounds.map((round) => round.checkedToRaw)),
 };
 const largest = measuredRounds.reduce((a, b) => (b.checked.peakLiveHeapMb > a.checked.peakLiveHeapMb ? b : a)).checked;
@@ -134,10 +141,18 @@ writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`
 const figure = (value: number): string => Math.round(value).toLocaleString('en');
 const ratio = (value: number): string => value.toFixed(2);
 const throughput = markdownTable(
-  ['Round', 'Checked replay/s (every response checked)', 'Bare replay/s (node:http, nothing checked)', 'Raw client/s (lib/http, nothing read)', 'Checked / raw'],
+  ['Round', 'Checked replay/s (every response checked)', 'Ordered replay/s (nothing checked)', 'Bare replay/s (node:http, nothing checked or ordered)', 'Raw client/s (lib/http, nothing read)', 'Checked / ordered', 'Checked / raw'],
   [
-    ...measuredRounds.map((round, index) => [String(index + 1), figure(round.checked.perSecond), figure(round.bare), figure(round.raw), ratio(round.checkedToRaw)]),
-    ['median', figure(medians.checked), figure(medians.bare), figure(medians.raw), ratio(medians.checkedToRaw)],
+    ...measuredRounds.map((round, index) => [
+      String(index + 1),
+      figure(round.checked.perSecond),
+      figure(round.ordered),
+      figure(round.bare),
+      figure(round.raw),
+      ratio(round.checkedToOrdered),
+      ratio(round.checkedToRaw),
+    ]),
+    ['median', figure(medians.checked), figure(medians.ordered), figure(medians.bare), figure(medians.raw), ratio(medians.checkedToOrdered), ratio(medians.checkedToRaw)],
   ],
 );
 const memory = markdownTable(

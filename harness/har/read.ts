@@ -140,10 +140,23 @@ async function* ndjsonEntries(path: string): AsyncGenerator<Batch> {
     if (!isBlank(bytes, start, end)) batch.add(start, end, line, ++number);
   };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
-    const bytes = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
-    const batch = new LineBatch(bytes);
+    const bytes = chunk as Buffer;
     let start = 0;
-    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+    if (carry.length > 0) {
+      // Only the line that straddles two chunks is copied, not the whole megabyte after it.
+      const end = bytes.indexOf(NEWLINE);
+      if (end === -1) {
+        carry = Buffer.concat([carry, bytes]);
+        continue;
+      }
+      const straddling = Buffer.concat([carry, bytes.subarray(0, end)]);
+      const first = new LineBatch(straddling);
+      add(first, straddling, 0, straddling.length);
+      yield first;
+      start = end + 1;
+    }
+    const batch = new LineBatch(bytes);
+    for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
       add(batch, bytes, start, end);
       start = end + 1;
     }

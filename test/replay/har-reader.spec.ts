@@ -69,6 +69,18 @@ test('a capture is read entry by entry from .har and from .har.ndjson alike, and
   }
 });
 
+test('NDJSON lines that straddle the megabyte chunks read, one longer than a chunk, come out whole, numbered by line', async () => {
+  const path = join(tempDir('ndjson-chunks'), 'long.har.ndjson');
+  // Bodies of uneven lengths, so line ends fall anywhere in a chunk; the fourth line spans two whole chunks.
+  const lengths = [700_000, 500_000, 900_000, 2_300_000, 10, 600_000];
+  const entries = lengths.map((length, index) => entry({ url: `http://127.0.0.1:1/v1/pets/${index}`, status: 200, responseBody: `"${'x'.repeat(length)}"` }));
+  writeFileSync(path, `${entries.map((item) => JSON.stringify(item)).join('\n')}\n\n${JSON.stringify(entries[0])}`);
+  const read: Array<{ number: number; entry: unknown }> = [];
+  for await (const raw of readCapture(path)) read.push(raw);
+  expect(read.map((raw) => raw.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  expect(read.map((raw) => raw.entry)).toEqual([...entries, entries[0]]);
+});
+
 test('a bad line of an NDJSON capture is named by its line number', async () => {
   const path = join(tempDir('ndjson'), 'bad.har.ndjson');
   writeFileSync(path, `${JSON.stringify(entry({ url: 'http://h/v1/pets', status: 200 }))}\n\n{"oops": \n`);

@@ -4,6 +4,7 @@
  * Each finding names the rule of fixtures/rules.yaml it breaks.
  */
 import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
+import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
 import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
@@ -52,34 +53,39 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
   return violations;
 }
 
+/** A few megabytes of answers' text: enough for every distinct answer of a long replay of this interface. */
+const bodyVerdicts = new BodyVerdicts(2_000_000);
+
 function checkBody(response: ResponseToCheck): Violation[] {
-  const { status } = response;
   const body = typeof response.body === 'string' ? new JsonBody(response.body) : response.body;
-  const schema = bodySchemaFor(response.operation, status);
+  const verdict = bodyVerdicts.verdict(response.operation, response.status, body.text, () => judgeBody(response.operation, response.status, body));
+  if (verdict.empty) return [...verdict.problems];
+  const contentType = response.headers['content-type'] ?? '';
+  if (/^application\/json\s*(;|$)/i.test(contentType)) return [...verdict.problems];
+  return [{ rule: 'SVC-1', message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` }, ...verdict.problems];
+}
+
+/** What the body's text earns whatever the headers: empty where a body is due, not JSON, or not the schema. */
+function judgeBody(operation: OperationId, status: number, body: JsonBody): BodyVerdict {
+  const schema = bodySchemaFor(operation, status);
   const isError = status === 400 || status === 401 || status === 404;
   const json = body.json;
   if (json.kind === 'empty') {
-    if (schema || isError) return [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }];
-    return [];
+    return { empty: true, problems: schema || isError ? [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }] : [] };
   }
-  const violations: Violation[] = [];
-  const contentType = response.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    violations.push({ rule: 'SVC-1', message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` });
-  }
-  if (json.kind === 'invalid') return [...violations, { rule: 'SVC-1', message: `the body is not JSON (${json.reason})` }];
+  if (json.kind === 'invalid') return { empty: false, problems: [{ rule: 'SVC-1', message: `the body is not JSON (${json.reason})` }] };
   const parsed = json.value;
   const expected = schema ?? (isError ? 'Error' : undefined);
-  if (!expected) return violations;
+  if (!expected) return { empty: false, problems: [] };
   const rule = expected === 'Error' ? 'ERR-1' : 'RESP-2';
-  for (const problem of schemaProblems(expected, parsed)) violations.push({ rule, message: `${status} body is not a valid ${expected}: ${problem}` });
+  const problems: Violation[] = schemaProblems(expected, parsed).map((problem) => ({ rule, message: `${status} body is not a valid ${expected}: ${problem}` }));
   if (expected === 'Error' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const errorStatus = parsed.status;
     if (typeof errorStatus === 'number' && errorStatus !== status) {
-      violations.push({ rule: 'ERR-2', message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
+      problems.push({ rule: 'ERR-2', message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
     }
   }
-  return violations;
+  return { empty: false, problems };
 }
 
 function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {

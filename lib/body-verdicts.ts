@@ -1,0 +1,49 @@
+/**
+ * What a body's text earns against the contract, remembered by that text: the same bytes answered by the
+ * same operation with the same status always earn the same verdict. Replay meets the same answers again
+ * and again (a pet fetched once more, the same page listed, the same refusal), and parsing and validating
+ * is most of what checking an answer costs. Bounded by the characters it holds; the oldest go first.
+ */
+import type { OperationId } from './contract.ts';
+import type { Violation } from './response-checks.ts';
+
+export interface BodyVerdict {
+  /** The body was empty (only its absence is judged, not its Content-Type). */
+  empty: boolean;
+  problems: readonly Violation[];
+}
+
+/** Bodies longer than this are judged each time: rare, and each would crowd out many short ones. */
+const MAX_REMEMBERED_LENGTH = 16_384;
+
+export class BodyVerdicts {
+  /** By operation and status, then by the text itself (a body's own string hashes once; a joined key would be copied). */
+  private readonly byAnswer = new Map<string, Map<string, BodyVerdict>>();
+  /** In the order remembered, for forgetting the oldest. */
+  private readonly order: Array<[Map<string, BodyVerdict>, string]> = [];
+  private characters = 0;
+
+  constructor(private readonly maxCharacters: number) {}
+
+  verdict(operation: OperationId, status: number, text: string, judge: () => BodyVerdict): BodyVerdict {
+    if (text.length > MAX_REMEMBERED_LENGTH) return judge();
+    const answer = `${operation} ${status}`;
+    let byText = this.byAnswer.get(answer);
+    if (!byText) {
+      byText = new Map();
+      this.byAnswer.set(answer, byText);
+    }
+    const known = byText.get(text);
+    if (known) return known;
+    const verdict = judge();
+    byText.set(text, verdict);
+    this.order.push([byText, text]);
+    this.characters += text.length;
+    while (this.characters > this.maxCharacters) {
+      const [oldestByText, oldestText] = this.order.shift() as [Map<string, BodyVerdict>, string];
+      oldestByText.delete(oldestText);
+      this.characters -= oldestText.length;
+    }
+    return verdict;
+  }
+}

@@ -6,6 +6,7 @@
  */
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
+import { basePath } from '../../harness/replay/base.ts';
 import { CredentialResolver } from '../../harness/replay/credentials.ts';
 import { IdMap } from '../../harness/replay/id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from '../../harness/replay/ignore.ts';
@@ -26,7 +27,7 @@ export async function orderedReplay(capture: string, target: string, concurrency
   const context = {
     base: survey.base,
     target,
-    targetPath: new URL(target).pathname.replace(/\/+$/, ''),
+    targetPath: basePath(target),
     client,
     credentials,
     ids: new IdMap(),

@@ -15,6 +15,11 @@ export function operationBase(method: string, url: URL): string | undefined {
   return undefined;
 }
 
+/** The path of a base URL, without a trailing slash: "/v1", or "" at the root. */
+export function basePath(url: string): string {
+  return new URL(url).pathname.replace(/\/+$/, '');
+}
+
 export class CaptureBase {
   private readonly origin: string;
   private readonly path: string;
@@ -30,8 +35,7 @@ export class CaptureBase {
    * base instead of the recorded one, absolute or path-only as it was.
    */
   rebase(value: string, target: string): string {
-    const targetUrl = new URL(target);
-    const targetPath = targetUrl.pathname.replace(/\/+$/, '');
+    const targetPath = basePath(target);
     if (value === this.url || value.startsWith(`${this.url}/`)) return `${target}${value.slice(this.url.length)}`;
     if (value.startsWith(`${this.path}/`)) return `${targetPath}${value.slice(this.path.length)}`;
     return value;

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { formatNumber } from '../../lib/charts.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
+import { basePath } from './base.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';
 import { CredentialResolver } from './credentials.ts';
 import { IdMap } from './id-map.ts';
@@ -94,7 +95,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   try {
     outcome = await replayCapture(
       capture,
-      { base: survey.base, target: target.baseUrl, targetPath: new URL(target.baseUrl).pathname.replace(/\/+$/, ''), client, credentials, ids: new IdMap(), ignore, gates: new ThrottleGates() },
+      { base: survey.base, target: target.baseUrl, targetPath: basePath(target.baseUrl), client, credentials, ids: new IdMap(), ignore, gates: new ThrottleGates() },
       results,
       { speed, concurrency, onProgress: () => status.update(progress), signal: stop.signal },
     );

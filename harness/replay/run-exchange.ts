@@ -82,14 +82,12 @@ export interface OrderRole {
   finish(): void;
 }
 
-const UNORDERED: OrderRole = { awaited: false, finish: () => undefined };
-
 /**
  * `operation`: the contract's operation for the recorded method and path, if any. The exchanges waiting for
  * this one are released as soon as its answer is in, and its checks run on a later turn, so that their
  * requests are on the wire while this answer is checked.
  */
-export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext, order = UNORDERED): Promise<ExchangeResult> {
+export async function replayExchange(recorded: RecordedExchange, sequence: number, pathBelow: string, operation: Operation | undefined, context: ReplayContext, order: OrderRole): Promise<ExchangeResult> {
   const { ids, credentials, gates } = context;
   const search = recorded.url.search;
   const sentPathOnly = ids.remapPath(pathBelow);

@@ -1,7 +1,7 @@
 /**
  * The conformance suite: `npm run conformance`. With PETSTORE_BASE_URL unset it starts the bundled reference
- * server on a free port with its clock sped up (BUNDLED_CLOCK_RATE: a minute window lasts a sixth of a
- * second, a day four minutes) and certifies it; with PETSTORE_BASE_URL set it certifies that target with the PETSTORE_API_KEY_<PLAN> keys.
+ * server on a free port with its clock sped up (BUNDLED_CLOCK_RATE: a minute window lasts a quarter of a
+ * second, a day six minutes) and certifies it; with PETSTORE_BASE_URL set it certifies that target with the PETSTORE_API_KEY_<PLAN> keys.
  * See the README, "Running the conformance suite", for every variable.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,8 +1,8 @@
 /**
  * Functional and generated tests pause while a burst measures a window, but only for as long as a request is
  * in flight: the run's burst lease is held in common for each request, not for the whole test. A burst then
- * waits for a few milliseconds of requests, not for whole tests, which with a minute window of 125 ms decided
- * how long a day's hundred windows took.
+ * waits for a few milliseconds of requests, not for whole tests, which with the bundled server's short minute
+ * windows decided how long a day's hundred windows took.
  */
 import type { Transport } from './exchange.ts';
 import type { Lease } from './leases.ts';

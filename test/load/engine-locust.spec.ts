@@ -6,6 +6,11 @@
  * Locust comes from scripts/ensure-locust.sh (npm test's pretest); without it these tests are skipped,
  * except in CI, where a missing engine is a failure.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { findLocust } from '../../harness/load/engine/locust-binary.ts';
 import type { LoadSummary } from '../../harness/load/summary.ts';
@@ -15,6 +20,8 @@ import { startRacyGateway } from './support/racy-gateway.ts';
 import { keyOf, overLimit, runAgainst, runEngineAgainst, verdictOf, type KeyPlan } from './support/run.ts';
 
 const SCALE = 60;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'harness/load/main.ts');
 const locust = findLocust();
 test.describe.configure({ mode: 'serial' });
 test.skip(!locust && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
@@ -90,3 +97,57 @@ test('a racy shared counter across gateway nodes passes a single client and fail
     await gateway.close();
   }
 });
+
+test('the command line: --export writes a keyless test, a live run and --verdicts-from give one exit code, and no key is written anywhere', async () => {
+  const secret = 'sk-live-engine-test-5e3f';
+  const running = await createReferenceServer({ timeScale: SCALE, keys: { free: [secret], pro: [], business: [], enterprise: [] } }, { limiter: new OverAdmittingLimiter(SCALE) });
+  servers.push(running);
+  const env = { PETSTORE_BASE_URL: running.baseUrl, PETSTORE_API_KEY_FREE: secret, PETSTORE_TIME_SCALE: String(SCALE) };
+  const dir = mkdtempSync(join(tmpdir(), 'load-engine-cli-'));
+
+  const exported = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--export', join(dir, 'export'), '--workers', '3'], env);
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(readdirSync(join(dir, 'export')).sort()).toEqual(['README.md', 'locustfile.py', 'petstore-run.json']);
+  expect(readFileSync(join(dir, 'export', 'README.md'), 'utf8')).toContain('--verdicts-from result_stats.csv');
+  expect(JSON.parse(readFileSync(join(dir, 'export', 'petstore-run.json'), 'utf8'))).toMatchObject({ usersPerKey: 3, timeScale: SCALE, keys: [{ keyVariable: 'PETSTORE_API_KEY_FREE', keyNumber: 1 }] });
+
+  const live = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--out', join(dir, 'out')], env);
+  expect(live.code, live.stderr).toBe(1);
+  expect(live.stdout).toContain('Engine: Locust');
+  expect(live.stdout).toContain('FAIL');
+  const judged = await load(['--verdicts-from', join(dir, 'out', 'locust', 'result_stats.csv'), '--out', join(dir, 'again')], {});
+  expect(judged.code, judged.stderr).toBe(1);
+  const headline = (path: string): string => (JSON.parse(readFileSync(path, 'utf8')) as LoadSummary).headline;
+  expect(headline(join(dir, 'again', 'summary.json'))).toBe(headline(join(dir, 'out', 'summary.json')));
+
+  for (const text of [exported.stdout, live.stdout, live.stderr, judged.stdout, ...filesUnder(dir).map((file) => readFileSync(file, 'utf8'))]) expect(text).not.toContain(secret);
+});
+
+test('engine input errors are one line with exit code 2', async () => {
+  const cases: Array<[string[], Record<string, string>, string]> = [
+    [['--engine', 'artillery'], {}, 'load: --engine "artillery" is not one of builtin, locust'],
+    [['--export', 'somewhere'], {}, "load: --export writes an engine's test: give --engine locust with it"],
+    [['--engine', 'locust', '--plan', 'free'], { PETSTORE_LOCUST: '/nowhere/locust' }, 'load: PETSTORE_LOCUST names /nowhere/locust, which does not exist'],
+    [['--verdicts-from', '/nowhere/result_stats.csv'], {}, 'load: cannot read /nowhere/petstore-run.json'],
+  ];
+  for (const [args, env, expected] of cases) {
+    const outcome = await load(args, env);
+    expect(outcome.code, `${args.join(' ')}: ${outcome.stderr}`).toBe(2);
+    expect(outcome.stderr.trim().split('\n')).toHaveLength(1);
+    expect(outcome.stderr).toContain(expected);
+  }
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The load script as a user runs it, with no PETSTORE_* variable of the test runner. */
+function load(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_')));
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
+    });
+  });
+}

@@ -5,7 +5,7 @@
  * server in a process of its own (logging off, an Enterprise key with the quota lifted); each round runs
  * `load --plan enterprise --rate max` once per engine, the order reversed every other round.
  *
- *   npm run bench:load:engines [-- --rounds 3 --seconds 10 --concurrency 32 --workers 2]
+ *   npm run bench:load:engines [-- --rounds 3 --seconds 5 --concurrency 32 --workers 2]
  *
  * Writes reports/bench/load-engines.json and prints a Markdown table.
  */
@@ -21,7 +21,7 @@ import { markdownTable, median } from '../server/autocannon.ts';
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '32' },
     workers: { type: 'string', default: '2' },
   },

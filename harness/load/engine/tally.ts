@@ -89,8 +89,9 @@ export function runFromTallies(tallies: readonly Tally[], specs: readonly Scenar
   const minuteMs = 60_000 / plan.timeScale;
   const placedByKey = specs.map((spec, keyIndex) => place(tallies.filter((tally) => tally.keyIndex === keyIndex), spec, minuteMs));
   const stamps = placedByKey.flat().map((placed) => placed.atEpochMs).filter(Number.isFinite);
-  const startedAtEpochMs = stamps.length ? Math.min(...stamps) : Date.now();
-  const elapsedMs = Math.max(plan.durationS * 1000, ...stamps.map((stamp) => stamp - startedAtEpochMs));
+  // A loop, not Math.min(...stamps): a long run has more answers than a call has room for arguments.
+  const startedAtEpochMs = stamps.length ? stamps.reduce((a, b) => Math.min(a, b)) : Date.now();
+  const elapsedMs = Math.max(plan.durationS * 1000, stamps.reduce((a, b) => Math.max(a, b), startedAtEpochMs) - startedAtEpochMs);
   return {
     startedAtEpochMs,
     elapsedMs,
@@ -109,7 +110,9 @@ function place(tallies: readonly Tally[], spec: ScenarioKey, minuteMs: number): 
       continue;
     }
     const id = `${tally.limit}|${tally.reset}`;
-    groups.set(id, [...(groups.get(id) ?? []), tally]);
+    const group = groups.get(id);
+    if (group) group.push(tally);
+    else groups.set(id, [tally]);
   }
   const placed: Placed[] = [];
   for (const members of groups.values()) {
@@ -121,7 +124,7 @@ function place(tallies: readonly Tally[], spec: ScenarioKey, minuteMs: number): 
     admitted.forEach((tally, i) => placed.push(observation(tally, isDay ? start : start + (i / admitted.length) * ADMITTED_SHARE * minuteMs)));
     refused.forEach((tally, i) => placed.push(observation(tally, isDay ? start + 1 : start + (ADMITTED_SHARE + (i / refused.length) * REFUSED_SHARE) * minuteMs)));
   }
-  const end = Math.max(0, ...placed.map((p) => p.atEpochMs));
+  const end = placed.reduce((latest, p) => Math.max(latest, p.atEpochMs), 0);
   for (const tally of expand(loose)) placed.push(observation(tally, end));
   return placed.sort((a, b) => a.atEpochMs - b.atEpochMs);
 }

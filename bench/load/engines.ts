@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { markdownTable, median } from '../server/autocannon.ts';
+import { wholeFlag } from '../whole-flag.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,19 +27,11 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
   },
 });
-const rounds = whole(values.rounds, 'rounds');
-const seconds = whole(values.seconds, 'seconds');
-const concurrency = whole(values.concurrency, 'concurrency');
-const workers = whole(values.workers, 'workers');
+const rounds = wholeFlag(values.rounds, 'rounds');
+const seconds = wholeFlag(values.seconds, 'seconds');
+const concurrency = wholeFlag(values.concurrency, 'concurrency');
+const workers = wholeFlag(values.workers, 'workers');
 
-function whole(text: string | undefined, name: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench: --${name} must be a whole number of at least 1, got "${text}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'harness/load/main.ts');

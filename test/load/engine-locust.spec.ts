@@ -7,7 +7,7 @@
  * except in CI, where a missing engine is a failure.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,11 +124,14 @@ test('the command line: --export writes a keyless test, a live run and --verdict
 });
 
 test('engine input errors are one line with exit code 2', async () => {
+  const foreign = mkdtempSync(join(tmpdir(), 'load-engine-foreign-'));
+  writeFileSync(join(foreign, 'petstore-run.json'), '{"keys": [{"plan": "gold"}]}');
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--engine', 'artillery'], {}, 'load: --engine "artillery" is not one of builtin, locust'],
     [['--export', 'somewhere'], {}, "load: --export writes an engine's test: give --engine locust with it"],
     [['--engine', 'locust', '--plan', 'free'], { PETSTORE_LOCUST: '/nowhere/locust' }, 'load: PETSTORE_LOCUST names /nowhere/locust, which does not exist'],
     [['--verdicts-from', '/nowhere/result_stats.csv'], {}, 'load: cannot read /nowhere/petstore-run.json'],
+    [['--verdicts-from', join(foreign, 'result_stats.csv')], {}, `load: ${join(foreign, 'petstore-run.json')} is not a run plan this version wrote`],
   ];
   for (const [args, env, expected] of cases) {
     const outcome = await load(args, env);

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
-import type { PlanId } from '../../../lib/plans.ts';
+import { PLAN_IDS, type PlanId } from '../../../lib/plans.ts';
 import { InputError } from '../input-error.ts';
 import type { RunKey, RunResult } from '../runner.ts';
 import type { Scenario } from '../scenario.ts';
@@ -46,11 +46,18 @@ export function writeLocustTest(dir: string, plan: RunPlan): void {
 
 export function readRunPlan(resultFile: string): RunPlan {
   const path = join(dirname(resultFile), RUN_PLAN_FILE);
+  let raw: unknown;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunPlan;
+    raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new InputError(`cannot read ${path}, which the export wrote beside locustfile.py (${(error as NodeJS.ErrnoException).code ?? String(error)}): keep the result file in the export's folder`);
   }
+  const plan = raw as Partial<RunPlan>;
+  const valid =
+    typeof plan.scenario === 'string' && typeof plan.baseUrl === 'string' && typeof plan.durationS === 'number' && typeof plan.timeScale === 'number' && typeof plan.usersPerKey === 'number' &&
+    Array.isArray(plan.keys) && plan.keys.length > 0 && plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && typeof key?.label === 'string');
+  if (!valid) throw new InputError(`${path} is not a run plan this version wrote: export the test again`);
+  return plan as RunPlan;
 }
 
 export interface LocalRun {

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { markdownTable, median, runLoad as runAutocannon } from '../server/autocannon.ts';
 import type { ChildResult } from './child.ts';
+import { wholeFlag } from '../whole-flag.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,19 +30,11 @@ const { values } = parseArgs({
     rates: { type: 'string', default: '1000,5000,10000' },
   },
 });
-const rounds = whole(values.rounds, 'rounds');
-const seconds = whole(values.seconds, 'seconds');
-const connections = whole(values.connections, 'connections');
-const rates = (values.rates ?? '').split(',').map((rate) => whole(rate, 'rates'));
+const rounds = wholeFlag(values.rounds, 'rounds');
+const seconds = wholeFlag(values.seconds, 'seconds');
+const connections = wholeFlag(values.connections, 'connections');
+const rates = (values.rates ?? '').split(',').map((rate) => wholeFlag(rate, 'rates'));
 
-function whole(text: string | undefined, name: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench: --${name} must be whole numbers of at least 1, got "${text}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

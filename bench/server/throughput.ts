@@ -16,22 +16,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnReferenceServer, spawnServerScript, type SpawnedServer } from '../../reference-server/spawn.ts';
 import { loadServer, markdownTable, median, type ServerLoadResult } from './autocannon.ts';
+import { wholeFlag } from '../whole-flag.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } },
 });
-const rounds = positive(values.rounds, 'rounds');
-const seconds = positive(values.seconds, 'seconds');
-const connections = positive(values.connections, 'connections');
+const rounds = wholeFlag(values.rounds, 'rounds');
+const seconds = wholeFlag(values.seconds, 'seconds');
+const connections = wholeFlag(values.connections, 'connections');
 
-function positive(text: string | undefined, name: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench: --${name} must be a whole number of at least 1, got "${text}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
 
 const KEY = 'demo-enterprise-1';
 /** The logging server writes its lines to a file, as `npm run serve > server.log` does: no reader shares the cores. */

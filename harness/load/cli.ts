@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
+import { DEFAULT_WORKERS, ENGINES, type Engine } from './engine/locust-engine.ts';
 import { InputError } from './input-error.ts';
 import { parseRate } from './rate.ts';
 import {
@@ -22,6 +23,13 @@ export interface CliOptions {
   timeScale: number | undefined;
   outDir: string;
   seed: number | undefined;
+  engine: Engine;
+  /** Locust workers started on this machine (--engine locust), or expected by an export. */
+  workers: number;
+  /** Write the engine's test here instead of running it. */
+  exportDir: string | undefined;
+  /** Judge an engine's aggregated result instead of running anything. */
+  verdictsFrom: string | undefined;
 }
 
 export const DEFAULT_OUT_DIR = 'reports/load';
@@ -49,6 +57,13 @@ PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minut
                         turns 1.1x into requests per second); also PETSTORE_TIME_SCALE
       --out DIR         where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
       --seed N          fixes the operation mix and backoff jitter
+  -e, --engine E        builtin (one process, the default) or locust (Locust's master and workers: the same
+                        scenario from several generators, counted over all of them)
+      --workers N       Locust workers started on this machine, or expected by --export; default ${DEFAULT_WORKERS}
+      --export DIR      with --engine locust: write the Locust test and a README on running it on many
+                        machines to DIR, and run nothing
+      --verdicts-from F judge a Locust result (the master's result_stats.csv, in its export folder): same
+                        verdicts, report and exit code as a run
   -h, --help            this text
 
 Exit code: 0 every documented quota and rate-limit rule held, 1 one was broken, 2 bad input or unreachable target.
@@ -56,7 +71,9 @@ Examples:
   npm run load
   npm run load -- --plan free --rate 2 --duration 3m
   npm run load -- --plan free,pro --rate 1.5x --behaviour both
-  npm run load -- --scenario free-whole-day`;
+  npm run load -- --scenario free-whole-day
+  npm run load -- --engine locust --workers 4
+  npm run load -- --engine locust --export locust-test`;
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
@@ -78,6 +95,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
         'time-scale': { type: 'string' },
         out: { type: 'string' },
         seed: { type: 'string' },
+        engine: { type: 'string', short: 'e' },
+        workers: { type: 'string' },
+        export: { type: 'string' },
+        'verdicts-from': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -86,7 +107,20 @@ export function parseCli(argv: readonly string[]): CliOptions {
     throw new InputError(`${message}; see npm run load -- --help`);
   }
   const behaviourFlag = values.behaviour ?? values.behavior;
-  const base = { help: values.help === true, outDir: values.out ?? DEFAULT_OUT_DIR, timeScale: optionalPositive(values['time-scale'], '--time-scale'), seed: optionalWhole(values.seed, '--seed', 0) };
+  const engine = (values.engine ?? 'builtin') as Engine;
+  if (!ENGINES.includes(engine)) throw new InputError(`--engine "${values.engine}" is not one of ${ENGINES.join(', ')}`);
+  if (values.export !== undefined && engine !== 'locust') throw new InputError('--export writes an engine\'s test: give --engine locust with it');
+  if (values['verdicts-from'] !== undefined && values.export !== undefined) throw new InputError('give either --export (write a test) or --verdicts-from (judge its result), not both');
+  const base = {
+    help: values.help === true,
+    outDir: values.out ?? DEFAULT_OUT_DIR,
+    timeScale: optionalPositive(values['time-scale'], '--time-scale'),
+    seed: optionalWhole(values.seed, '--seed', 0),
+    engine,
+    workers: optionalWhole(values.workers, '--workers', 1) ?? DEFAULT_WORKERS,
+    exportDir: values.export,
+    verdictsFrom: values['verdicts-from'],
+  };
   if (base.help) return { ...base, scenario: loadScenario(DEFAULT_SCENARIO) };
 
   let scenario: Scenario;

@@ -1,21 +1,27 @@
 /**
  * `npm run load`: drives traffic at a target, judges each plan's quota from the target's headers, writes
  * reports/load/summary.json and index.html, prints a one-screen summary. Exit code 0 when every documented
- * quota and rate-limit rule held, 1 when one broke, 2 for bad input or an unreachable target.
+ * quota and rate-limit rule held, 1 when one broke, 2 for bad input or an unreachable target. The traffic
+ * comes from the built-in client or from Locust's master and workers (--engine locust); both are judged alike.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { DEMO_KEYS, keysFromEnv } from '../../lib/keys.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { plans } from '../../lib/plans.ts';
-import { helpText, parseCli } from './cli.ts';
+import { baseUrlFromEnv } from '../../lib/target.ts';
+import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
+import { exportReadme, readRunPlan, resultFromFile, runPlanOf, runWithLocust, scenarioFromPlan, writeLocustTest } from './engine/locust-engine.ts';
 import { InputError } from './input-error.ts';
 import { progressSink } from './progress.ts';
 import { perSecond } from './rate.ts';
 import { reportHtml } from './report-html.ts';
-import { runLoad, type RunKey } from './runner.ts';
+import { runLoad, type RunKey, type RunResult } from './runner.ts';
+import type { Scenario } from './scenario.ts';
 import { summarise } from './summary.ts';
 import { resolveTarget, type ResolvedTarget } from './target.ts';
+import type { JudgedTarget } from './summary.ts';
 import { textSummary } from './text-summary.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -24,6 +30,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${helpText()}\n`);
     return 0;
   }
+  if (options.verdictsFrom !== undefined) return judgeEngineResult(options, options.verdictsFrom);
+  if (options.exportDir !== undefined) return exportEngineTest(options, options.exportDir);
   const { scenario } = options;
   let target: ResolvedTarget | undefined;
   try {
@@ -31,11 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const redactor = new Redactor(target.keys);
     const say = (line: string): void => void process.stdout.write(`${redactor.text(line)}\n`);
     const scale = target.timeScale;
-    const keys: RunKey[] = scenario.keys.map((spec, index) => ({
-      spec,
-      key: target?.keys[spec.plan][spec.keyNumber - 1] ?? '',
-      perSecond: perSecond(spec.rate, spec.plan, scale, scenario.source === 'command-line flags' ? '--rate' : `${scenario.source}: keys[${index}].rate`),
-    }));
+    const keys = runKeysOf(scenario, (spec) => target?.keys[spec.plan][spec.keyNumber - 1] ?? '', scale);
 
     say(`Target: ${target.description}`);
     if (!target.bundled && scenario.timeScale !== undefined && scenario.timeScale !== scale) {
@@ -56,32 +60,87 @@ async function main(argv: readonly string[]): Promise<number> {
       controller.abort();
     };
     process.on('SIGINT', interrupt);
-    const progress = progressSink(process.stderr, scenario.durationMs, (text) => redactor.text(text));
-    const run = await runLoad({
-      baseUrl: target.baseUrl,
-      keys,
-      durationMs: scenario.durationMs,
-      concurrency: scenario.concurrency,
-      seed: options.seed,
-      onProgress: (snapshot) => progress.update(snapshot),
-      progressIntervalMs: progress.intervalMs,
-      signal: controller.signal,
-    }).finally(() => {
-      progress.done();
-      process.off('SIGINT', interrupt);
-    });
-
-    const summary = summarise(scenario, target, run);
-    mkdirSync(options.outDir, { recursive: true });
-    const jsonPath = join(options.outDir, 'summary.json');
-    const htmlPath = join(options.outDir, 'index.html');
-    writeFileSync(jsonPath, redactor.text(`${JSON.stringify(summary, null, 2)}\n`));
-    writeFileSync(htmlPath, redactor.text(reportHtml(summary)));
-    say(textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath));
-    return summary.status === 'fail' ? 1 : 0;
+    let run: RunResult;
+    if (options.engine === 'locust') {
+      const plan = runPlanOf(scenario, keys, target.baseUrl, scale, options.seed, options.workers);
+      const durationS = scenario.durationMs / 1000;
+      run = await runWithLocust({
+        plan,
+        dir: join(options.outDir, 'locust'),
+        workers: options.workers,
+        keys: target.keys,
+        scenario,
+        say,
+        onTick: (elapsedS) => void process.stderr.write(`\r  Locust: ${Math.min(elapsedS, durationS).toFixed(0)} of ${durationS.toFixed(0)} s${elapsedS > durationS ? ', collecting the workers\' counts' : ''}   `),
+        signal: controller.signal,
+      }).finally(() => {
+        process.stderr.write('\n');
+        process.off('SIGINT', interrupt);
+      });
+    } else {
+      const progress = progressSink(process.stderr, scenario.durationMs, (text) => redactor.text(text));
+      run = await runLoad({
+        baseUrl: target.baseUrl,
+        keys,
+        durationMs: scenario.durationMs,
+        concurrency: scenario.concurrency,
+        seed: options.seed,
+        onProgress: (snapshot) => progress.update(snapshot),
+        progressIntervalMs: progress.intervalMs,
+        signal: controller.signal,
+      }).finally(() => {
+        progress.done();
+        process.off('SIGINT', interrupt);
+      });
+    }
+    return writeReports(options, scenario, target, run, redactor, say);
   } finally {
     await target?.stop();
   }
+}
+
+function runKeysOf(scenario: Scenario, keyOf: (spec: Scenario['keys'][number]) => string, scale: number): RunKey[] {
+  return scenario.keys.map((spec, index) => ({
+    spec,
+    key: keyOf(spec),
+    perSecond: perSecond(spec.rate, spec.plan, scale, scenario.source === 'command-line flags' ? '--rate' : `${scenario.source}: keys[${index}].rate`),
+  }));
+}
+
+function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTarget, run: RunResult, redactor: Redactor, say: (line: string) => void): number {
+  const summary = summarise(scenario, target, run);
+  mkdirSync(options.outDir, { recursive: true });
+  const jsonPath = join(options.outDir, 'summary.json');
+  const htmlPath = join(options.outDir, 'index.html');
+  writeFileSync(jsonPath, redactor.text(`${JSON.stringify(summary, null, 2)}\n`));
+  writeFileSync(htmlPath, redactor.text(reportHtml(summary)));
+  say(textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath));
+  return summary.status === 'fail' ? 1 : 0;
+}
+
+/** `--engine locust --export DIR`: the test and its README; no target is started or reached. */
+function exportEngineTest(options: CliOptions, dir: string): number {
+  const { scenario } = options;
+  const baseUrl = baseUrlFromEnv(process.env) ?? 'http://127.0.0.1:8080/v1';
+  const envScale = Number(process.env.PETSTORE_TIME_SCALE);
+  const scale = options.timeScale ?? (Number.isFinite(envScale) && envScale > 0 ? envScale : 1);
+  const plan = runPlanOf(scenario, runKeysOf(scenario, () => '', scale), baseUrl, scale, options.seed, options.workers);
+  writeLocustTest(dir, plan);
+  writeFileSync(join(dir, 'README.md'), exportReadme(plan, options.workers));
+  process.stdout.write(`Wrote the Locust test of ${scenario.name} (${scenario.source}) for ${options.workers} workers and time scale ${scale} to ${dir}: see ${join(dir, 'README.md')}\n`);
+  return 0;
+}
+
+/** `--verdicts-from FILE`: an engine's aggregated result, judged as a run of this machine would be. */
+function judgeEngineResult(options: CliOptions, file: string): number {
+  const plan = readRunPlan(resolve(file));
+  const scenario = scenarioFromPlan(plan, file);
+  const run = resultFromFile(resolve(file), scenario, plan);
+  const redactor = new Redactor(keysFromEnv(process.env, DEMO_KEYS));
+  const say = (line: string): void => void process.stdout.write(`${line}\n`);
+  const target = { baseUrl: plan.baseUrl, bundled: false, timeScale: plan.timeScale, timeScaleSource: 'the exported run plan', description: `${plan.baseUrl}, as Locust's master counted it over all its workers (${file})` };
+  say(`Verdicts from ${file}: ${plan.scenario}, ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'}`);
+  return writeReports(options, scenario, target, run, redactor, say);
 }
 
 function round(value: number): number {

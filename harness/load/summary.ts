@@ -80,7 +80,10 @@ export interface LoadSummary {
   rules: Array<{ id: string; level: Level; rule: string; silent?: string }>;
 }
 
-export function summarise(scenario: Scenario, target: ResolvedTarget, run: RunResult): LoadSummary {
+/** What the summary tells of the target: a run's resolved target, or what an engine's result file recorded. */
+export type JudgedTarget = Pick<ResolvedTarget, 'description' | 'baseUrl' | 'bundled' | 'timeScale' | 'timeScaleSource'>;
+
+export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResult): LoadSummary {
   const context = { freshKeys: target.bundled, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs };
   const keys = run.keys.map((result): KeySummary => {
     const { spec } = result;

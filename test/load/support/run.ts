@@ -1,10 +1,14 @@
-/** Runs the real load client against a base URL and returns the summary a live `npm run load` would write. */
+/** Runs the real load client (or Locust) against a base URL and returns the summary a live `npm run load` would write. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import type { PlanId } from '../../../lib/plans.ts';
 import { perSecond, type RateSpec } from '../../../harness/load/rate.ts';
-import { runLoad } from '../../../harness/load/runner.ts';
+import { runPlanOf, runWithLocust } from '../../../harness/load/engine/locust-engine.ts';
+import { runLoad, type RunKey } from '../../../harness/load/runner.ts';
 import { DEFAULT_MIX, type Behaviour, type Scenario } from '../../../harness/load/scenario.ts';
-import { summarise, type KeySummary, type LoadSummary } from '../../../harness/load/summary.ts';
+import { summarise, type JudgedTarget, type KeySummary, type LoadSummary } from '../../../harness/load/summary.ts';
 import type { CheckId, Verdict } from '../../../harness/load/verdicts.ts';
 
 export interface KeyPlan {
@@ -14,25 +18,43 @@ export interface KeyPlan {
   rate: RateSpec;
 }
 
-export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number): Promise<LoadSummary> {
-  const scenario: Scenario = {
+export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32): Promise<LoadSummary> {
+  const scenario = scenarioOf(keys, durationMs, timeScale, concurrency);
+  const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale) });
+  return summarise(scenario, targetOf(baseUrl, timeScale), run);
+}
+
+/** The same, from Locust's master and `workers` worker processes on this machine, read back from the master's counts. */
+export async function runEngineAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, workers = 2): Promise<LoadSummary> {
+  const scenario = scenarioOf(keys, durationMs, timeScale, 32);
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-locust-'));
+  try {
+    const plan = runPlanOf(scenario, runKeys(scenario, timeScale), baseUrl, timeScale, 1, workers);
+    const run = await runWithLocust({ plan, dir, workers, keys: { ...DEMO_KEYS }, scenario, say: () => {} });
+    return summarise(scenario, targetOf(baseUrl, timeScale), run);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function scenarioOf(keys: KeyPlan[], durationMs: number, timeScale: number, concurrency: number): Scenario {
+  return {
     name: 'test',
     description: '',
     source: 'test',
     durationMs,
-    concurrency: 32,
+    concurrency,
     timeScale,
     keys: keys.map((key) => ({ ...key, label: `${key.plan} #${key.keyNumber} ${key.behaviour}`, mix: DEFAULT_MIX })),
   };
-  const run = await runLoad({
-    baseUrl,
-    durationMs,
-    concurrency: scenario.concurrency,
-    seed: 1,
-    keys: scenario.keys.map((spec) => ({ spec, key: DEMO_KEYS[spec.plan][spec.keyNumber - 1] as string, perSecond: perSecond(spec.rate, spec.plan, timeScale) })),
-  });
-  const target = { baseUrl, bundled: true, timeScale, timeScaleSource: 'test', keys: { ...DEMO_KEYS } as never, description: baseUrl, stop: async () => {} };
-  return summarise(scenario, target, run);
+}
+
+function runKeys(scenario: Scenario, timeScale: number): RunKey[] {
+  return scenario.keys.map((spec) => ({ spec, key: DEMO_KEYS[spec.plan][spec.keyNumber - 1] as string, perSecond: perSecond(spec.rate, spec.plan, timeScale) }));
+}
+
+function targetOf(baseUrl: string, timeScale: number): JudgedTarget {
+  return { baseUrl, bundled: true, timeScale, timeScaleSource: 'test', description: baseUrl };
 }
 
 export function keyOf(summary: LoadSummary, label: string): KeySummary {

@@ -1,0 +1,140 @@
+/**
+ * `load --engine locust`: the scenario as a Locust test (locustfile.ts), run in Locust's distributed mode
+ * on this machine (run-locust.ts) or exported for many machines, and its aggregated result read back into
+ * the run the built-in verdicts judge (tally.ts).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
+import { PLAN_IDS, type PlanId } from '../../../lib/plans.ts';
+import { InputError } from '../input-error.ts';
+import type { RunKey, RunResult } from '../runner.ts';
+import type { Scenario } from '../scenario.ts';
+import { ensureLocust } from './locust-binary.ts';
+import { LOCUSTFILE, locustfile, RUN_PLAN_FILE, type RunPlan } from './locustfile.ts';
+import { RESULT_FILE, RESULT_PREFIX, runLocust } from './run-locust.ts';
+import { readTallies, runFromTallies } from './tally.ts';
+
+export const ENGINES = ['builtin', 'locust'] as const;
+export type Engine = (typeof ENGINES)[number];
+export const DEFAULT_WORKERS = 2;
+/** What one Locust user (one connection, one request at a time) is asked to send at most, per second. */
+const PER_USER_PER_SECOND = 50;
+
+export function runPlanOf(scenario: Scenario, keys: readonly RunKey[], baseUrl: string, timeScale: number, seed: number | undefined, workers: number): RunPlan {
+  const fastest = Math.max(0, ...keys.map((key) => key.perSecond ?? 0));
+  const anyMax = keys.some((key) => key.perSecond === undefined);
+  const share = Math.max(1, Math.floor(scenario.concurrency / keys.length));
+  // At least one user per worker, so every generator sends with every key: the point of spreading the load.
+  const usersPerKey = Math.max(workers, Math.min(share, anyMax ? share : Math.ceil(fastest / PER_USER_PER_SECOND)));
+  return {
+    scenario: `${scenario.name} (${scenario.source})`,
+    baseUrl,
+    durationS: scenario.durationMs / 1000,
+    usersPerKey,
+    timeScale,
+    seed: seed ?? null,
+    keys: keys.map(({ spec, perSecond }) => ({ label: spec.label, plan: spec.plan, keyNumber: spec.keyNumber, keyVariable: keyVariable(spec.plan), perSecond: perSecond ?? null, behaviour: spec.behaviour, mix: spec.mix })),
+  };
+}
+
+export function writeLocustTest(dir: string, plan: RunPlan): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, LOCUSTFILE), locustfile());
+  writeFileSync(join(dir, RUN_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
+}
+
+export function readRunPlan(resultFile: string): RunPlan {
+  const path = join(dirname(resultFile), RUN_PLAN_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new InputError(`cannot read ${path}, which the export wrote beside locustfile.py (${(error as NodeJS.ErrnoException).code ?? String(error)}): keep the result file in the export's folder`);
+  }
+  const plan = raw as Partial<RunPlan>;
+  const valid =
+    typeof plan.scenario === 'string' && typeof plan.baseUrl === 'string' && typeof plan.durationS === 'number' && typeof plan.timeScale === 'number' && typeof plan.usersPerKey === 'number' &&
+    Array.isArray(plan.keys) && plan.keys.length > 0 && plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && typeof key?.label === 'string');
+  if (!valid) throw new InputError(`${path} is not a run plan this version wrote: export the test again`);
+  return plan as RunPlan;
+}
+
+export interface LocalRun {
+  plan: RunPlan;
+  dir: string;
+  workers: number;
+  keys: KeysByPlan;
+  scenario: Scenario;
+  say: (line: string) => void;
+  onTick?: (elapsedS: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function runWithLocust(run: LocalRun): Promise<RunResult> {
+  const locust = ensureLocust(run.say);
+  writeLocustTest(run.dir, run.plan);
+  run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${run.plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
+  const users = run.plan.usersPerKey * run.plan.keys.length;
+  const resultFile = await runLocust({ locust, dir: run.dir, baseUrl: run.plan.baseUrl, workers: run.workers, users, durationS: run.plan.durationS, keys: run.keys, onTick: run.onTick, signal: run.signal });
+  return resultFromFile(resultFile, run.scenario, run.plan);
+}
+
+export function resultFromFile(resultFile: string, scenario: Scenario, plan: RunPlan): RunResult {
+  const tallies = readTallies(resultFile, plan);
+  if (tallies.length === 0) throw new InputError(`${resultFile} holds no answer of the target: did the generators reach ${plan.baseUrl}, with keys in ${[...new Set(plan.keys.map((key) => key.keyVariable))].join(', ')}?`);
+  return runFromTallies(tallies, scenario.keys, plan);
+}
+
+export function exportReadme(plan: RunPlan, workers: number): string {
+  const variables = [...new Set(plan.keys.map((key) => key.keyVariable))];
+  return `# ${plan.scenario}, as a Locust test
+
+Written by \`petstore-conformance load --engine locust --export\`. No key is in these files: every generator
+reads ${variables.map((v) => `\`${v}\``).join(', ')} (comma-separated keys of that plan, in key-number order) from
+its environment. Each of the ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'} runs as ${plan.usersPerKey} Locust users
+(exported for ${workers} workers: export again with \`--workers N\` for N workers, so every worker sends with every key).
+
+## Run it on many machines
+
+Every machine needs Locust (\`pip install "locust>=2.12"\`) and this folder. On the master:
+
+    locust -f ${LOCUSTFILE} --master --headless --expect-workers ${workers} \\
+      -u ${plan.usersPerKey * plan.keys.length} -r ${plan.usersPerKey * plan.keys.length} -t ${Math.ceil(plan.durationS) + 1}s \\
+      -H ${plan.baseUrl} --csv ${RESULT_PREFIX} --only-summary
+
+On each worker machine (as many as --expect-workers says), with the keys in the environment:
+
+    ${variables.map((v) => `${v}=...`).join(' ')} locust -f ${LOCUSTFILE} --worker --master-host <master address>
+
+On Kubernetes, Locust's own Helm chart or operator runs the same master and workers.
+
+## Hand the result back for verdicts
+
+Locust's master sums every worker's events into \`${RESULT_FILE}\`. Keep it in this folder and run
+
+    petstore-conformance load --verdicts-from ${RESULT_FILE}
+
+for the same verdicts, HTML report and exit code as a local run (exit 0: every documented quota held; 1: one broke).
+`;
+}
+
+/** The scenario a result was made from, as its run plan recorded it, for `--verdicts-from`. */
+export function scenarioFromPlan(plan: RunPlan, source: string): Scenario {
+  return {
+    name: plan.scenario,
+    description: '',
+    source,
+    durationMs: plan.durationS * 1000,
+    concurrency: plan.usersPerKey * plan.keys.length,
+    timeScale: plan.timeScale,
+    keys: plan.keys.map((key) => ({
+      label: key.label,
+      plan: key.plan as PlanId,
+      keyNumber: key.keyNumber,
+      rate: key.perSecond === null ? { kind: 'max' } : { kind: 'perSecond', perSecond: key.perSecond },
+      behaviour: key.behaviour,
+      mix: key.mix,
+    })),
+  };
+}

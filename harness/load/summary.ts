@@ -13,6 +13,7 @@ import { timelineOf, type Timeline } from './timeline.ts';
 import type { ResolvedTarget } from './target.ts';
 import { judgeKey, QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts.ts';
 import { accountKey, classOf, type Ban, type WindowClass, type WindowLength } from './windows.ts';
+import { largest, smallest } from '../../lib/extremes.ts';
 
 export interface WindowSummary {
   number: number;
@@ -176,7 +177,7 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
   const earlyWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'first-refusal' && c.status === 'fail') && (w.firstRefusalAt ?? 0) <= w.limit));
   const minuteText =
     minute === 'fail'
-      ? `the per-minute quota of ${documented.perMinute} did NOT hold${overWindows.length ? ` (up to ${Math.max(...overWindows.map((w) => w.admitted))} admitted in one window)` : earlyWindows.length ? ` (refused as early as request ${Math.min(...earlyWindows.map((w) => w.firstRefusalAt ?? 0))} of a window)` : ''}`
+      ? `the per-minute quota of ${documented.perMinute} did NOT hold${overWindows.length ? ` (up to ${largest(overWindows.map((w) => w.admitted))} admitted in one window)` : earlyWindows.length ? ` (refused as early as request ${smallest(earlyWindows.map((w) => w.firstRefusalAt ?? 0))} of a window)` : ''}`
       : minute === 'pass'
         ? `never more than ${documented.perMinute} admitted in a minute window (${windows} window${windows === 1 ? '' : 's'}${keys.length > 1 ? ` over ${keys.length} keys` : ''})${verdictsOf('first-refusal').some((v) => v.status === 'pass') ? `, and exactly ${documented.perMinute} whenever more were asked for` : ''}`
         : minute === 'inconclusive'

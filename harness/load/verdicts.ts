@@ -9,6 +9,7 @@ import { describeDuration } from './duration.ts';
 import type { DaySegment } from './days.ts';
 import type { KeyResult } from './runner.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
+import { largest, smallest } from '../../lib/extremes.ts';
 
 export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observed' | 'not-checked';
 
@@ -155,7 +156,7 @@ function overAdmission(window: QuotaWindow, model: WindowModel): { status: Verdi
 function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
   const whole = countdownProblem(window.remaining, window.limit);
-  if (whole === undefined) return { status: 'pass', message: `Remaining went ${Math.max(...window.remaining)} … ${Math.min(...window.remaining)}, one less per admitted request` };
+  if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
@@ -442,7 +443,7 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
   const lengths = account.bans.map((b) => (b.endedAt === undefined ? undefined : b.endedAt - b.startedAt)).filter((v): v is number => v !== undefined);
   const minuteMs = account.minuteLength.estimateMs;
   const inMinutes = minuteMs && first.announcedMs ? ` (about ${Math.round(first.announcedMs / minuteMs)} of the target's minutes)` : '';
-  const detail = `${count(account.bans.length, 'ban')}: the first began ${seconds(first.startedAt)} into the run, at the ${ordinal(first.refusalsBefore + 1)} refusal in a row; the target asked to wait ${describeDuration(first.announcedMs)}${inMinutes}${lengths.length ? `, and admitted again after ${describeDuration(Math.max(...lengths))}` : ''}. ${result.spec.behaviour === 'naive' ? 'This is the temporary ban the spec warns naive clients about.' : 'The client honoured Retry-After, yet was banned.'}`;
+  const detail = `${count(account.bans.length, 'ban')}: the first began ${seconds(first.startedAt)} into the run, at the ${ordinal(first.refusalsBefore + 1)} refusal in a row; the target asked to wait ${describeDuration(first.announcedMs)}${inMinutes}${lengths.length ? `, and admitted again after ${describeDuration(largest(lengths))}` : ''}. ${result.spec.behaviour === 'naive' ? 'This is the temporary ban the spec warns naive clients about.' : 'The client honoured Retry-After, yet was banned.'}`;
   return verdict(
     'ban',
     rules,

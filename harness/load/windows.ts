@@ -20,6 +20,7 @@
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
 import type { Observation } from './observation.ts';
+import { largest, smallest } from '../../lib/extremes.ts';
 
 export type WindowClass = 'minute' | 'day' | 'other';
 
@@ -106,8 +107,8 @@ export interface KeyAccount {
 export function classOf(limit: number, plan: PlanId, observedLimits: readonly number[]): WindowClass {
   const documented = plans[plan].documented;
   if (documented) return limit === documented.perMinute ? 'minute' : limit === documented.perDay ? 'day' : 'other';
-  const smallest = Math.min(...observedLimits);
-  return limit === smallest ? 'minute' : 'day';
+  const minuteLimit = smallest(observedLimits);
+  return limit === minuteLimit ? 'minute' : 'day';
 }
 
 /** Slack for Reset's whole-second rounding when comparing a wait with a window's length. */
@@ -140,7 +141,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const admitted = observations.filter((o) => o.outcome === 'admitted');
     const first = admitted[0];
     if (!first || first.reset === undefined || first.limit === undefined) continue;
-    const seenFromStart = Math.max(...admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
+    const seenFromStart = largest(admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
     // Only a window this admission opened ends no later than its Reset says, counted from this admission.
     if (seenFromStart && observations[0] === first) {
       const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
@@ -149,7 +150,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
     if (!firstRefusal || !seenFromStart) continue;
     if (admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length > first.limit) continue;
-    atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - Math.min(...admitted.map((o) => o.doneAt)));
+    atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt)));
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
   const estimateMs = atMostMs ?? atLeastMs;
@@ -183,9 +184,9 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstRefusal = earliestSent(refusals);
     const limit = first.limit as number;
     const remaining = admitted.map((observation) => observation.remaining as number);
-    const firstSent = Math.min(...ordinary.map((o) => o.sentAt));
+    const firstSent = smallest(ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
-    const seenFromStart = remaining.length > 0 && Math.max(...remaining) === limit - 1;
+    const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1;
     if (firstRefusal && admitted.some((o) => refusals.some((refusal) => o.sentAt > refusal.doneAt))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
@@ -193,9 +194,9 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       limit,
       reset: first.reset as number,
       firstSentAt: firstSent,
-      lastSentAt: Math.max(...ordinary.map((o) => o.sentAt)),
-      firstDoneAt: Math.min(...ordinary.map((o) => o.doneAt)),
-      lastDoneAt: Math.max(...ordinary.map((o) => o.doneAt)),
+      lastSentAt: largest(ordinary.map((o) => o.sentAt)),
+      firstDoneAt: smallest(ordinary.map((o) => o.doneAt)),
+      lastDoneAt: largest(ordinary.map((o) => o.doneAt)),
       admitted: admitted.length,
       refused: refusals.length,
       remaining,

@@ -21,6 +21,7 @@ import type { ScenarioKey } from '../scenario.ts';
 import { classOf } from '../windows.ts';
 import { InputError } from '../input-error.ts';
 import { EVENT_LAYOUT, type RunPlan } from './locustfile.ts';
+import { largest, smallest } from '../../../lib/extremes.ts';
 
 interface Tally {
   keyIndex: number;
@@ -89,9 +90,8 @@ export function runFromTallies(tallies: readonly Tally[], specs: readonly Scenar
   const minuteMs = 60_000 / plan.timeScale;
   const placedByKey = specs.map((spec, keyIndex) => place(tallies.filter((tally) => tally.keyIndex === keyIndex), spec, minuteMs));
   const stamps = placedByKey.flat().map((placed) => placed.atEpochMs).filter(Number.isFinite);
-  // A loop, not Math.min(...stamps): a long run has more answers than a call has room for arguments.
-  const startedAtEpochMs = stamps.length ? stamps.reduce((a, b) => Math.min(a, b)) : Date.now();
-  const elapsedMs = Math.max(plan.durationS * 1000, stamps.reduce((a, b) => Math.max(a, b), startedAtEpochMs) - startedAtEpochMs);
+  const startedAtEpochMs = stamps.length ? smallest(stamps) : Date.now();
+  const elapsedMs = Math.max(plan.durationS * 1000, largest(stamps) - startedAtEpochMs);
   return {
     startedAtEpochMs,
     elapsedMs,

@@ -125,7 +125,7 @@ function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<Tes
   return {
     id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
     rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
-    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, evidence: [], ...extra,
+    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, judgedWhole: [], evidence: [], ...extra,
   };
 }
 

@@ -9,6 +9,7 @@ import { utcMinute } from '../lib/utc-minute.ts';
 import { levelBadge } from '../specs/reporter/level-badge.ts';
 import { VERDICT_COLOURS } from '../specs/reporter/verdict-chart.ts';
 import type { CellVerdict, Matrix, MatrixCell, MatrixImplementation, MatrixRow } from './model.ts';
+import { isRegression, WITHOUT_EXPECTATIONS } from './regressions.ts';
 
 const CELL_LABELS: Record<CellVerdict, string> = {
   pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partly checked', observed: 'observed', skipped: 'skipped', 'not-run': 'not run', 'no-report': 'no report',
@@ -63,14 +64,16 @@ function matrixCell(row: MatrixRow, cell: MatrixCell, implementation: MatrixImpl
 
 /**
  * How a cell stands against the implementation's expectations: a listed failure that failed is expected;
- * one that passed is news (the expectations file should lose it); a failure nobody listed is a regression.
+ * one that passed is news (the expectations file should lose it); a failure nobody listed is a regression, or,
+ * for an implementation without an expectations file, a failure of one (regressions.ts).
  */
 function expectationMark(rule: string, cell: MatrixCell, implementation: MatrixImplementation | undefined): { note: string; tone: string } | undefined {
   if (cell.expectedFailure) {
     if (cell.verdict === 'fail' || cell.verdict === 'warn') return { note: 'expected', tone: 'expected' };
     return cell.verdict === 'pass' ? { note: 'now passes', tone: 'expected now-passes' } : { note: 'expected to fail', tone: 'expected' };
   }
-  return implementation?.expectations.unexpectedFailures.includes(rule) ? { note: 'regression', tone: 'regression' } : undefined;
+  if (!implementation?.expectations.unexpectedFailures.includes(rule)) return undefined;
+  return isRegression(implementation, rule) ? { note: 'regression', tone: 'regression' } : { note: WITHOUT_EXPECTATIONS, tone: 'unlisted' };
 }
 
 function expectedReason(rule: string, implementation: MatrixImplementation | undefined): string {
@@ -93,7 +96,7 @@ ${cellColours}
 td.cell .verdict-label { font-weight: 600; } td.cell .gist { color: #1f2328; } td.cell.v-observed .gist { font-weight: 500; }
 td.cell.v-no-report { background: repeating-linear-gradient(135deg, #fff 0 6px, var(--bg-soft) 6px 12px); }
 td.cell.expected { border: 1px dashed var(--muted); } td.cell .expectation { color: var(--muted); font-size: 12px; }
-td.cell.now-passes .expectation, td.cell.regression .expectation { color: var(--fail); font-weight: 600; } td.cell.regression { outline: 2px solid var(--fail); outline-offset: -2px; }
+td.cell.now-passes .expectation, td.cell.regression .expectation, td.cell.unlisted .expectation { color: var(--fail); font-weight: 600; } td.cell.regression { outline: 2px solid var(--fail); outline-offset: -2px; }
 @media screen { table.matrix td.rule, table.matrix th.rule-head { position: sticky; left: 0; z-index: 1; background: #fff; } table.matrix th.rule-head { background: var(--bg-soft); } }
 tr.disagreement td.rule { box-shadow: inset 5px 0 #E69F00; background: #fff8c5; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 .badge.differs { background: #E69F00; color: #1f2328; }

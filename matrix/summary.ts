@@ -1,12 +1,15 @@
 /** The one-screen summary `certify implementations.yaml` ends with: surprises first, then one line per implementation. */
 import path from 'node:path';
 import type { Matrix, MatrixImplementation } from './model.ts';
+import { unexpectedFailuresOf, WITHOUT_EXPECTATIONS } from './regressions.ts';
 
 export function summaryLines(matrix: Matrix, outputDir: string): string[] {
   const lines = ['', `Implementations matrix: ${matrix.asExpected ? 'as expected' : 'NOT as expected'}`];
   for (const implementation of matrix.implementations) {
-    const { unexpectedFailures, unexpectedPasses } = implementation.expectations;
-    if (unexpectedFailures.length > 0) lines.push(`  ${implementation.name}: unexpected failure (regression): ${unexpectedFailures.join(', ')}`);
+    const { unexpectedPasses } = implementation.expectations;
+    const { regressions, withoutExpectations } = unexpectedFailuresOf(implementation);
+    if (regressions.length > 0) lines.push(`  ${implementation.name}: unexpected failure (regression): ${regressions.join(', ')}`);
+    if (withoutExpectations.length > 0) lines.push(`  ${implementation.name}: failures (${WITHOUT_EXPECTATIONS}): ${withoutExpectations.join(', ')}`);
     if (unexpectedPasses.length > 0) lines.push(`  ${implementation.name}: now passes: remove it from the expectations: ${unexpectedPasses.join(', ')}`);
     if (implementation.state === undefined) lines.push(`  ${implementation.name}: could not certify: ${implementation.problem ?? 'no report'}`);
   }

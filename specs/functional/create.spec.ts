@@ -1,4 +1,5 @@
 /** POST /pets (createPet): what a valid NewPet gets, and the 400 every bad body gets. */
+import { schemaProblems } from '../../lib/contract.ts';
 import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { MALFORMED_BODIES } from '../support/exact-bodies.ts';
@@ -36,9 +37,15 @@ test(...rule('RES-1', 'the service accepts each PetStatus value and returns it a
 });
 
 /** Every case must be answered 400 with an Error (the Error body itself is checked on every response). */
+/**
+ * The answer must be 400 "with an Error": the body is judged here as well as by the contract check (ERR-1), so a
+ * 400 whose body is no Error fails this rule too, rather than leaving it unjudged behind ERR-1.
+ */
 async function expect400(check: RuleJudge, send: () => Promise<Exchange>, what: string): Promise<void> {
   const exchange = await send();
-  check.expect(exchange.response.status === 400, `expected 400 for ${what}, got ${answer(exchange)}`, { evidence: exchange });
+  if (!check.expect(exchange.response.status === 400, `expected 400 for ${what}, got ${answer(exchange)}`, { evidence: exchange })) return;
+  const problems = exchange.json === undefined ? ['no JSON body'] : schemaProblems('Error', exchange.json);
+  check.expect(problems.length === 0, `expected the 400 for ${what} to carry an Error, got ${answer(exchange)} (${problems.join('; ')})`, { evidence: exchange });
 }
 
 const MISSING: Array<[string, LosslessValue]> = [

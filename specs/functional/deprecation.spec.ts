@@ -36,6 +36,8 @@ test(...rule('DEP-2', `a Sunset header, when sent on getPet, is an HTTP-date on 
     const day = new Date(at!).toISOString().slice(0, 10);
     check.expect(day === SUNSET_DAY, `expected Sunset on ${SUNSET_DAY}, got "${sunset}" (${day})`, { evidence: exchange });
   }
+  // Only the deprecation headers are read: an undocumented status or Content-Type of the same answer is another rule's.
+  check.judgedWhole();
 });
 
 test(...rule('DEP-3', 'a Deprecation header, when sent, is an RFC 9745 date (@ and Unix seconds) not after the sunset'), async ({ api, check, target }) => {
@@ -47,6 +49,8 @@ test(...rule('DEP-3', 'a Deprecation header, when sent, is an RFC 9745 date (@ a
     const at = Number(match![1]) * 1000;
     check.expect(at <= SUNSET_MS, `expected the Deprecation date ${new Date(at).toISOString()} not after the sunset ${SUNSET_DAY}`, { evidence: exchange });
   }
+  // Only the deprecation headers are read: an undocumented status or Content-Type of the same answer is another rule's.
+  check.judgedWhole();
 });
 
 test(...rule('DEP-4', 'a Link header, when sent on getPet, is well formed and its successor-version is GET /pets'), async ({ api, check, target }) => {
@@ -62,6 +66,8 @@ test(...rule('DEP-4', 'a Link header, when sent on getPet, is well formed and it
       check.expect(resolved.pathname === listPath, `expected rel="successor-version" to point at ${listPath} (GET /pets), got <${successor.target}>`, { evidence: exchange });
     }
   }
+  // Only the deprecation headers are read: an undocumented status or Content-Type of the same answer is another rule's.
+  check.judgedWhole();
 });
 
 test(...rule('DEP-GAP-1', "whether and how getPet's responses signal the deprecation"), async ({ api, check, target }) => {

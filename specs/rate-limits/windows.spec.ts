@@ -5,11 +5,11 @@
 import { plans, type PlanId } from '../../lib/plans.ts';
 import { retryAfterMs, readRateLimit } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from '../support/client.ts';
-import { freshWindow, measureMinuteWindow, measuringRequest } from '../support/minute-window.ts';
+import { freshWindow, measureMinuteWindow, measuringRequest, sendAtOnce } from '../support/minute-window.ts';
 import { answer, objectIn, show } from '../support/pets.ts';
-import { failBroken, type Broken } from '../support/target-broke.ts';
-import { rule, test, type Target } from '../support/test.ts';
-import { isAdmitted, readingOf, stepBetween, type Reading } from '../support/window-analysis.ts';
+import type { RuleJudge } from '../support/judge.ts';
+import { rule, test, type KeyLeasing, type Target } from '../support/test.ts';
+import { describesMinuteWindow, isAdmitted, readingOf, stepsFromFresh, windowKind, type Reading, type Step, type WindowKind } from '../support/window-analysis.ts';
 import { cheapestPlan, count, DOCUMENTED_PLANS, maxWindowWaitMs, quotaOf } from '../support/plan-quotas.ts';
 
 function cheapest(target: Target): PlanId {
@@ -20,19 +20,30 @@ function cheapest(target: Target): PlanId {
 
 test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After gave for a minute window is admitted', { also: ['RL-GAP-2', 'ERR-GAP-1', 'ERR-GAP-3'] }), async ({ keys, check, target }, testInfo) => {
   const plan = cheapest(target);
-  const { perMinute } = quotaOf(plan);
+  const quota = quotaOf(plan);
   const client = await keys.measuring(plan);
-  const measured = await measureMinuteWindow(client, perMinute, { maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock), alone: keys.alone });
+  const measured = await measureMinuteWindow(client, { quota, maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock), alone: keys.alone });
   if ('unavailable' in measured) return test.skip(true, measured.unavailable);
-  if ('broken' in measured) return failBroken(check, measured);
+  if ('unlimited' in measured) {
+    check.expect(false, `expected a 429 once the minute quota was used up: ${measured.unlimited.message}`, { rule: 'RL-1', evidence: measured.unlimited.evidence });
+    check.unchecked('the target refused nothing, so there was no Retry-After to wait for');
+    return check.judgedWhole();
+  }
   const refusal = measured.extra;
-  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(perMinute)} requests in one window, got ${answer(refusal)}`, { rule: 'RL-1', evidence: refusal })) return;
+  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(quota.perMinute)} requests in one window, got ${answer(refusal)}`, { rule: 'RL-1', evidence: refusal })) {
+    check.unchecked(`request ${count(quota.perMinute + 1)} in one window was admitted, so there was no Retry-After to wait for`);
+    return check.judgedWhole();
+  }
   const header = refusal.response.headers['retry-after'];
   const waitMs = retryAfterMs(header, refusal.receivedAt);
-  if (!check.expect(waitMs !== undefined, `expected a Retry-After to wait for, got ${header ?? 'none'}`, { rule: 'RL-1', evidence: refusal })) return;
+  if (!check.expect(waitMs !== undefined, `expected a Retry-After to wait for, got ${header ?? 'none'}`, { rule: header === undefined ? 'RL-1' : 'RL-2', evidence: refusal })) {
+    check.unchecked(`the 429 gave no Retry-After to wait for (${header ?? 'none'})`);
+    return check.judgedWhole();
+  }
   await client.clock.sleep(waitMs!);
   const after = await measuringRequest(client);
   check.expect(isAdmitted(readingOf(after)), `expected the request sent ${waitMs} ms after the 429 (Retry-After: ${header}) to be admitted, got ${answer(after)}`, { evidence: after });
+  check.judgedWhole();
 
   check.observe(`a 429 body: ${show(refusal.json ?? refusal.response.body)}`, 'ERR-GAP-1');
   const code = objectIn(refusal)?.code;
@@ -43,84 +54,135 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
     'ERR-GAP-3',
   );
   check.gist(after.response.status === 429 ? 'refused after the wait' : 'no ban seen', 'ERR-GAP-3');
+  const retryAfterForm = `Retry-After as ${/^\s*\d+\s*$/.test(header ?? '') ? 'delta-seconds' : 'HTTP-date'}`;
   const probe = readingOf(measured.probe);
   const back = readingOf(after);
-  const untilReset = probe.reset === undefined ? '?' : ((probe.reset * 1000 - probe.sentAt) / 1000).toFixed(1);
-  const aligned = probe.reset !== undefined && probe.reset % 60 === 0 ? 'ends on a whole clock minute' : 'is not aligned to clock minutes';
-  const refill =
-    back.limit !== undefined && back.remaining === back.limit - 1
-      ? 'after Retry-After the whole quota was back at once (a fixed window)'
-      : `after Retry-After ${back.remaining ?? 'an unknown number of'} requests were left (a sliding window or a bucket)`;
+  if (!describesMinuteWindow(probe, quota) || !describesMinuteWindow(back, quota)) {
+    const named = windowKind(back, quota) === 'day' ? `the day's window (Limit ${back.limit})` : `no documented window (Limit ${back.limit ?? 'absent'})`;
+    check.observe(`admitted responses' headers describe ${named}, the 429's the window that refused; Retry-After came as "${header}", and the request after it was ${isAdmitted(back) ? 'admitted' : 'refused'}`, 'RL-GAP-2');
+    return check.gist(`${windowKind(back, quota) === 'day' ? "admitted responses name the day's window" : 'headers name no window'}; ${retryAfterForm}`, 'RL-GAP-2');
+  }
+  const untilReset = ((probe.reset! * 1000 - probe.sentAt) / 1000).toFixed(1);
+  const aligned = probe.reset! % 60 === 0 ? 'ends on a whole clock minute' : 'is not aligned to clock minutes';
+  const fixed = back.remaining === back.limit! - 1;
+  const refill = fixed
+    ? 'after Retry-After the whole quota was back at once (a fixed window)'
+    : `after Retry-After ${back.remaining} requests were left (a sliding window or a bucket)`;
   check.observe(`the window a fresh request opened has its X-RateLimit-Reset ${untilReset} s later (whole seconds) and ${aligned}; ${refill}; Retry-After came as "${header}"`, 'RL-GAP-2');
-  const fixed = back.limit !== undefined && back.remaining === back.limit - 1;
-  check.gist(`${fixed ? 'fixed' : 'sliding'} windows${probe.reset !== undefined && probe.reset % 60 === 0 ? ' on clock minutes' : ''}; Retry-After as ${/^\s*\d+\s*$/.test(header ?? '') ? 'delta-seconds' : 'HTTP-date'}`, 'RL-GAP-2');
+  check.gist(`${fixed ? 'fixed' : 'sliding'} windows${probe.reset! % 60 === 0 ? ' on clock minutes' : ''}; ${retryAfterForm}`, 'RL-GAP-2');
 });
 
-/** Requests one at a time from the start of a fresh window, as readings; retaken when every step crossed a window. */
-async function oneAtATime(client: PetStoreClient, requests: number, maxWaitMs: number): Promise<Reading[] | string | Broken> {
+/**
+ * Requests one at a time from the start of a fresh window, as readings and the step from each to the next;
+ * retaken when every step crossed a window. A target that limits nothing has no window to wait for: its readings
+ * are taken as they come.
+ */
+async function oneAtATime(client: PetStoreClient, plan: PlanId, requests: number, maxWaitMs: number): Promise<{ readings: Reading[]; steps: Step[] } | string> {
+  const quota = quotaOf(plan);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const fresh = await freshWindow(client, { maxWaitMs });
+    const fresh = await freshWindow(client, { quota, maxWaitMs });
     if ('unavailable' in fresh) return fresh.unavailable;
-    if ('broken' in fresh) return fresh;
-    const readings = [readingOf(fresh.probe)];
+    const readings = [readingOf('unlimited' in fresh ? await measuringRequest(client) : fresh.probe)];
     for (let index = 1; index < requests; index++) readings.push(readingOf(await measuringRequest(client)));
-    if (readings.some((reading, index) => index > 0 && stepBetween(readings[index - 1]!, reading) === 'same-window')) return readings;
+    const steps = stepsFromFresh(readings, describesMinuteWindow(readings[0]!, quota));
+    if (steps.includes('same-window')) return { readings, steps };
   }
   return 'every request fell in a new window in three attempts; the windows are shorter than one request';
 }
 
+/** Ten requests one at a time on the cheapest plan's key from a fresh window (skips the test when none can be had). */
+async function tenInOneWindow(keys: KeyLeasing, target: Target, timeoutMs: number): Promise<{ readings: Reading[]; steps: Step[] }> {
+  const plan = cheapest(target);
+  const taken = await oneAtATime(await keys.measuring(plan), plan, 10, maxWindowWaitMs(timeoutMs, target.clock));
+  if (typeof taken === 'string') test.skip(true, taken);
+  return taken as { readings: Reading[]; steps: Step[] };
+}
+
 test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted request in a window'), async ({ keys, check, target }, testInfo) => {
-  const client = await keys.measuring(cheapest(target));
-  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout, target.clock));
-  if (typeof readings === 'string') return test.skip(true, readings);
-  if ('broken' in readings) return failBroken(check, readings);
-  for (let index = 1; index < readings.length; index++) {
-    const [before, after] = [readings[index - 1]!, readings[index]!];
-    if (!isAdmitted(after) || stepBetween(before, after) !== 'same-window' || before.remaining === undefined) continue;
+  const { readings, steps } = await tenInOneWindow(keys, target, testInfo.timeout);
+  steps.forEach((step, index) => {
+    const [before, after] = [readings[index]!, readings[index + 1]!];
+    if (!isAdmitted(after) || step !== 'same-window' || before.remaining === undefined) return;
     check.expect(after.remaining === before.remaining - 1, `expected X-RateLimit-Remaining to fall from ${before.remaining} to ${before.remaining - 1}, got ${after.remaining ?? 'none'}`);
-  }
+  });
+  check.judgedWhole();
 });
 
 test(...rule('RL-7', 'X-RateLimit-Reset is a Unix time in seconds that stays put within a window'), async ({ keys, check, target }, testInfo) => {
-  const client = await keys.measuring(cheapest(target));
-  const readings = await oneAtATime(client, 10, maxWindowWaitMs(testInfo.timeout, target.clock));
-  if (typeof readings === 'string') return test.skip(true, readings);
-  if ('broken' in readings) return failBroken(check, readings);
-  for (let index = 1; index < readings.length; index++) {
-    const [before, after] = [readings[index - 1]!, readings[index]!];
-    if (stepBetween(before, after) !== 'reset-moved') continue;
-    check.expect(false, `expected X-RateLimit-Reset to stay at ${before.reset} within the window (it had not ended), got ${after.reset}`);
-  }
+  const { readings, steps } = await tenInOneWindow(keys, target, testInfo.timeout);
+  steps.forEach((step, index) => {
+    const [before, after] = [readings[index]!, readings[index + 1]!];
+    if (step === 'reset-moved') check.expect(false, `expected X-RateLimit-Reset to stay at ${before.reset} within the window (it had not ended), got ${after.reset}`);
+  });
+  check.judgedWhole();
 });
 
-test(...rule('RL-8', 'a higher plan gets higher limits: Free below Pro below Business'), async ({ keys, check, target }) => {
+test(...rule('RL-8', 'a higher plan gets higher limits: Free below Pro below Business'), async ({ keys, check, target }, testInfo) => {
   const given = DOCUMENTED_PLANS.filter((plan) => target.keys[plan].length > 0);
   test.skip(given.length < 2, 'set keys of at least two of PETSTORE_API_KEY_FREE, PETSTORE_API_KEY_PRO, PETSTORE_API_KEY_BUSINESS to run this');
-  const limits: Array<{ plan: PlanId; limit: number | undefined; kind: 'minute' | 'day' | 'other' }> = [];
+  const limits: Array<{ plan: PlanId; limit: number | undefined; kind: WindowKind }> = [];
   for (const plan of given) {
-    const exchange = await (await keys.common(plan)).listPets({ limit: 1 });
-    const limit = readRateLimit(exchange.response.headers)?.limit;
-    const quota = quotaOf(plan);
-    limits.push({ plan, limit, kind: limit === quota.perMinute ? 'minute' : limit === quota.perDay ? 'day' : 'other' });
+    const reading = readingOf(await (await keys.common(plan)).listPets({ limit: 1 }));
+    limits.push({ plan, limit: reading.limit, kind: windowKind(reading, quotaOf(plan)) });
   }
+  const maxWaitMs = maxWindowWaitMs(testInfo.timeout, target.clock);
+  // One measuring client a plan: a plan compared twice (Pro with Free, then with Business) keeps its key's lease.
+  const measuring = new Map<PlanId, Promise<PetStoreClient>>();
+  const clientOf = (plan: PlanId): Promise<PetStoreClient> => measuring.get(plan) ?? measuring.set(plan, keys.measuring(plan)).get(plan)!;
   for (let index = 1; index < limits.length; index++) {
     const [lower, higher] = [limits[index - 1]!, limits[index]!];
-    if (lower.limit === undefined || higher.limit === undefined || lower.kind !== higher.kind) continue;
-    check.expect(
-      lower.limit < higher.limit,
-      `expected a ${plans[higher.plan].name} key's X-RateLimit-Limit above a ${plans[lower.plan].name} key's (${lower.limit}), got ${higher.limit}`,
-    );
+    if (lower.limit !== undefined && higher.limit !== undefined && lower.kind === higher.kind && lower.kind !== 'neither') {
+      check.expect(
+        lower.limit < higher.limit,
+        `expected a ${plans[higher.plan].name} key's X-RateLimit-Limit above a ${plans[lower.plan].name} key's (${lower.limit}), got ${higher.limit}`,
+      );
+    } else {
+      await compareByCount(lower.plan, higher.plan, { clientOf, alone: keys.alone, check, maxWaitMs });
+    }
   }
+  check.judgedWhole();
 });
+
+/**
+ * Two plans whose headers name no documented window of the same kind are compared by what they admit: the lower
+ * plan's key must be limited at all, and the higher plan's key must admit more than the lower plan's minute quota
+ * in one fresh window.
+ */
+async function compareByCount(
+  lower: PlanId,
+  higher: PlanId,
+  { clientOf, alone, check, maxWaitMs }: { clientOf: (plan: PlanId) => Promise<PetStoreClient>; alone: KeyLeasing['alone']; check: RuleJudge; maxWaitMs: number },
+): Promise<void> {
+  const [lowerName, higherName] = [plans[lower].name, plans[higher].name];
+  const lowerFresh = await freshWindow(await clientOf(lower), { quota: quotaOf(lower), maxWaitMs });
+  if ('unavailable' in lowerFresh) return check.unchecked(`${lowerName} below ${higherName}: ${lowerFresh.unavailable}`);
+  if ('unlimited' in lowerFresh) {
+    check.expect(false, `expected a ${lowerName} key limited below a ${higherName} key: ${lowerFresh.unlimited.message}`, { evidence: lowerFresh.unlimited.evidence });
+    return;
+  }
+  const client = await clientOf(higher);
+  const admits = quotaOf(lower).perMinute + 1;
+  const higherFresh = await freshWindow(client, { quota: quotaOf(higher), maxWaitMs });
+  if ('unavailable' in higherFresh) return check.unchecked(`${lowerName} below ${higherName}: ${higherFresh.unavailable}`);
+  if ('unlimited' in higherFresh) return;
+  const burst = await alone(() => sendAtOnce(client, admits - 1));
+  const refused = burst.find((exchange) => !isAdmitted(readingOf(exchange)));
+  if (refused === undefined) return;
+  check.expect(
+    false,
+    `expected a ${higherName} key admitted more than a ${lowerName} key's ${count(admits - 1)} requests in one fresh minute window, got ${answer(refused)} after ${count(1 + burst.indexOf(refused))}`,
+    { evidence: refused },
+  );
+}
 
 test(...rule('RL-GAP-1', 'whether limits are counted per key or per account'), async ({ keys, check, target }, testInfo) => {
   const plan = cheapest(target);
   test.skip(target.roles.measuring[plan].length < 2, `add a second key to PETSTORE_API_KEY_${plan.toUpperCase()} to see whether keys share a count`);
   const first = await keys.measuring(plan);
   const second = await keys.measuring(plan, { except: [(first.authorization ?? '').replace(/^Bearer /, '')] });
-  const fresh = await freshWindow(first, { maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock) });
+  const fresh = await freshWindow(first, { quota: quotaOf(plan), maxWaitMs: maxWindowWaitMs(testInfo.timeout, target.clock) });
   if ('unavailable' in fresh) return test.skip(true, fresh.unavailable);
-  if ('broken' in fresh) return failBroken(check, fresh);
+  if ('unlimited' in fresh) return check.observe('the target limits nothing, so there is no count to share');
   for (let index = 0; index < 3; index++) await measuringRequest(second);
   const before = readingOf(fresh.probe);
   const after = readingOf(await measuringRequest(first));

@@ -63,6 +63,8 @@ export interface TestRecord {
    * header of some response): it ran through, and its own rules were checked whole.
    */
   ranThrough: boolean;
+  /** Rules the failed test judged whole all the same (`check.judgedWhole`): their verdicts stand. */
+  judgedWhole: string[];
   evidence: Evidence[];
 }
 
@@ -96,6 +98,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     throttled: [],
     failures: [],
     ranThrough: false,
+    judgedWhole: [],
     evidence: [],
   };
 }
@@ -124,8 +127,15 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
     failures: outcome === 'failed' ? failures(result, primary) : [],
     ranThrough: outcome === 'failed' && annotations.some((a) => a.type === 'ran-through' && Number(a.description) === result.errors.length),
+    judgedWhole: outcome === 'failed' ? judgedWhole(annotations, result.errors.length) : [],
     evidence: evidenceOf(result, primary),
   };
+}
+
+/** The rules a failed test judged whole, when nothing but its `errors` soft failures went wrong ("<count> <ID> <ID>…"). */
+function judgedWhole(annotations: ReadonlyArray<{ type: string; description?: string }>, errors: number): string[] {
+  const [count, ...rules] = (annotations.find((a) => a.type === 'judged-whole')?.description ?? '').split(' ');
+  return Number(count) === errors ? rules.filter(Boolean) : [];
 }
 
 /** The rule ID and level a title starts with (`LIST-1 MUST …`), if it follows the protocol. */

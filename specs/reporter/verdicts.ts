@@ -184,9 +184,9 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
     verdict = 'not-run';
     reason = inapplicable;
   } else if (failures.length > 0) verdict = 'fail';
-  else if (ran.some((record) => record.outcome === 'passed' || record.ranThrough)) {
+  else if (ran.some((record) => judgedWhole(record, rule.id))) {
     // A test that failed on another rule may have stopped before it checked this one.
-    const stopped = ran.filter((record) => record.outcome === 'failed' && !record.ranThrough);
+    const stopped = ran.filter((record) => !judgedWhole(record, rule.id));
     const partly = unchecked.length > 0 || skipped.length > 0 || stopped.length > 0;
     verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : partly ? 'partly-checked' : 'pass';
     if (partly && rule.level !== 'GAP') {
@@ -231,6 +231,11 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
       .flatMap((record) => record.evidence.filter((item) => item.rule === rule.id).map((item) => ({ ...item, test: record.fullTitle }))),
     throttledTests: citing.filter((record) => record.throttled.length > 0).length,
   };
+}
+
+/** Whether a test that ran judged `rule` whole: it passed, or failed only on what left its judgement of `rule` standing. */
+function judgedWhole(record: TestRecord, rule: string): boolean {
+  return record.outcome === 'passed' || record.ranThrough || record.judgedWhole.includes(rule);
 }
 
 function notRunReason(rule: Rule, citing: readonly TestRecord[]): string {

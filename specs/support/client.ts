@@ -9,7 +9,7 @@ import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../.
 import type { OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
-import type { PlanId, Quota } from '../../lib/plans.ts';
+import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
@@ -153,7 +153,8 @@ export class PetStoreClient {
     // Parsed once, for the exchange's tree and the contract check alike.
     const answer = new JsonBody(response.body);
     const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt };
-    const quota = plan === undefined ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
+    // Only a quota agreed for this run is handed over: a documented plan's is the contract's own.
+    const quota = plan === undefined || plans[plan].documented ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
     const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt });
     if (this.options.deferJudgement) exchange.violations = violations;
     else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange, byContractCheck: true });

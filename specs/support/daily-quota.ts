@@ -1,30 +1,34 @@
 /**
  * Using up a key's daily quota the way a good client would: minute window after minute window, never more
- * requests at once than the window has left, and after each 429 waiting as long as its Retry-After asks.
- * A refusal that asks for much longer than a minute window is the day's.
+ * requests at once than the window has left (its headers' Remaining when they describe the minute window, else
+ * the documented minute quota, stopping at the first 429), and after each 429 waiting as long as its Retry-After
+ * asks. A refusal that asks for much longer than a minute window is the day's.
  *
- * Times and waits are the target's (lib/target-clock.ts). Every wait is the target's, so it could keep the loop going for ever: it is bounded by what the
- * documented quota implies. A 429 without Retry-After breaks RL-1 at once; a request refused again after
- * waiting a minute refusal's full Retry-After, several times in a row, breaks RL-3; and a day's quota
- * needing more windows than it takes at the documented minute limit (plus a margin) breaks the plan's rule.
+ * Times and waits are the target's (lib/target-clock.ts). Every wait is the target's, so it could keep the loop
+ * going for ever: it is bounded by what the documented quota implies. A 429 without Retry-After (RL-1, which the
+ * contract check reports) is waited out for a minute window; refused again after that, it is the day's refusal.
+ * A request refused again after waiting a minute refusal's full Retry-After, several times in a row, breaks
+ * RL-3; and a day's quota needing more windows than it takes at the documented minute limit (plus a margin)
+ * breaks the plan's rule.
  */
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
-import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce, type Alone } from './minute-window.ts';
+import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, type Alone } from './minute-window.ts';
 import { count } from './plan-quotas.ts';
 import { brokenBy, type Broken } from './target-broke.ts';
-import { isAdmitted, readingOf } from './window-analysis.ts';
+import { describesMinuteWindow, isAdmitted, readingOf, ROUNDING_MS } from './window-analysis.ts';
 
 export interface DailyOptions {
   quota: Quota;
   /** The key had not been used today before: exactly the daily quota must be admitted. */
   fresh: boolean;
-  /** Requests already admitted today by this test (the probe that estimated the cost). */
+  /** Requests already admitted today by this test (those that found a fresh window, the probe included). */
   admittedBefore: number;
   /** The plan's rule, which a day taking longer than the documented minute limit implies breaks. */
   rule: string;
-  /** A minute window's length as observed, which tells a minute refusal from the day's. */
+  /** A minute window's length, as its headers gave it or else the documented minute: tells a minute refusal from the day's. */
   windowMs: number;
   concurrency?: number;
   /** Waits a span of the target's time; default: the client's clock. */
@@ -53,8 +57,6 @@ const PROGRESS_EVERY_MS = 5_000;
 const REFUSALS_AFTER_FULL_WAIT = 3;
 /** Windows a day may take beyond what the documented minute limit implies: timers are not exact. */
 const extraWindows = (needed: number): number => 3 + Math.ceil(needed / 4);
-/** Retry-After and Reset are whole seconds (an HTTP-date too), so each wait may be a second longer than the window. */
-const ROUNDING_MS = 1_000;
 /** Real milliseconds added to every wait: timers are not exact. */
 const SLACK_MS = 20;
 
@@ -66,6 +68,16 @@ export function maxDayWaitMs(quota: Quota, admittedBefore: number, windowMs: num
   const needed = windowsNeeded(quota, admittedBefore);
   return (needed + extraWindows(needed)) * (windowMs + ROUNDING_MS);
 }
+
+/** How long a 429 asks to wait: Retry-After; without one, until the Reset of a minute window's headers, else a minute window. */
+function waitAfter(refusal: Exchange, options: DailyOptions): number {
+  const retryAfter = retryAfterMs(refusal.response.headers['retry-after'], refusal.receivedAt);
+  if (retryAfter !== undefined) return retryAfter;
+  const reading = readingOf(refusal);
+  return describesMinuteWindow(reading, options.quota) ? Math.max(0, reading.reset! * 1000 - refusal.receivedAt) : options.windowMs;
+}
+
+const silent = (refusal: Exchange): boolean => retryAfterMs(refusal.response.headers['retry-after'], refusal.receivedAt) === undefined;
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
   const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = client.clock.sleep, progress, alone = (work) => work() } = options;
@@ -83,12 +95,14 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   // Each round: one request, which says how much the window has left; that many at once; and, once the
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
   for (;;) {
-    if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, (ms) => wait(ms + slackMs));
+    if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, options, (ms) => wait(ms + slackMs));
     const round = await alone(async () => {
       const first = await measuringRequest(client);
       if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true };
-      const left = Math.min(readingOf(first).remaining ?? 0, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
-      const burst = left > 0 ? await sendAtOnce(client, left, concurrency) : [];
+      const reading = readingOf(first);
+      const windowLeft = describesMinuteWindow(reading, quota) ? reading.remaining! : quota.perMinute - 1;
+      const left = Math.min(windowLeft, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
+      const burst = left > 0 ? await sendAtOnce(client, left, concurrency, { stopAtRefusal: true }) : [];
       return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))), firstRefused: false };
     });
     admitted += round.accepted.length;
@@ -99,11 +113,12 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
       waitedBeforeRound = false;
       continue;
     }
-    const silent = round.refusals.find((exchange) => exchange.response.headers['retry-after'] === undefined);
-    if (silent) return { ...outcome, broken: brokenBy('RL-1', `expected a 429 to carry Retry-After, got none (${count(admitted)} admitted today)`, silent) };
-    refusedAfterWait = round.firstRefused && waitedBeforeRound ? refusedAfterWait + 1 : 0;
+    const refusedAgain = round.firstRefused && waitedBeforeRound;
+    // Refused again without a Retry-After after a whole minute window's wait: only the day's limit is left.
+    if (refusedAgain && silent(refusal)) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
+    refusedAfterWait = refusedAgain ? refusedAfterWait + 1 : 0;
     if (refusedAfterWait >= REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(refusal, admitted) };
-    const waitMs = Math.max(...round.refusals.map(refusalWaitMs));
+    const waitMs = Math.max(...round.refusals.map((exchange) => waitAfter(exchange, options)));
     if (waitMs > dayRefusalMs) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
     if (waitedMs + waitMs > maxWaitedMs) {
       const message =
@@ -141,15 +156,16 @@ async function confirmDayRefused(
   admitted: number,
   windows: number,
   dayRefusalMs: number,
+  options: DailyOptions,
   wait: (ms: number) => Promise<void>,
 ): Promise<DailyOutcome> {
   const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
   let next = await measuringRequest(client);
   for (let waited = 0; next.response.status === 429; waited++) {
-    if (next.response.headers['retry-after'] === undefined) return { ...outcome, broken: brokenBy('RL-1', 'expected the 429 that closed the day to carry Retry-After, got none', next) };
-    if (refusalWaitMs(next) > dayRefusalMs) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
+    const waitMs = waitAfter(next, options);
+    if (waitMs > dayRefusalMs || (waited > 0 && silent(next))) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
     if (waited === REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(next, admitted) };
-    await wait(refusalWaitMs(next));
+    await wait(waitMs);
     next = await measuringRequest(client);
   }
   return { ...outcome, admitted: admitted + 1, overQuota: next };

@@ -35,6 +35,7 @@ export class RuleJudge {
   private readonly cited: string[];
   private failures = 0;
   private incidentalFailures = 0;
+  private readonly judgedWholeRules = new Set<string>();
 
   constructor(
     private readonly testInfo: TestInfo,
@@ -99,6 +100,15 @@ export class RuleJudge {
     this.testInfo.annotations.push({ type: 'unchecked', description: `[${rule}] ${what}` });
   }
 
+  /**
+   * Says that this test judged `rules` (every rule it cites, when none are named) whole: what it concluded of them
+   * rests on nothing the target got wrong elsewhere (a quota counted from what was admitted and refused, not read
+   * from a header that failed). A failure of another rule in the same test then leaves their verdicts standing.
+   */
+  judgedWhole(...rules: string[]): void {
+    for (const rule of rules.length > 0 ? rules : this.cited) this.judgedWholeRules.add(ruleById(rule).id);
+  }
+
   /** Whether the contract check's finding of `rule` leaves this test's own rules checked whole. */
   incidental(rule: string): boolean {
     return isIncidental(rule, this.cited);
@@ -106,10 +116,13 @@ export class RuleJudge {
 
   /**
    * When the test's body has ended: if every failure it judged was incidental, it ran through and checked its own
-   * rules whole. The reporter trusts this only when the test has no error besides those `count` failures.
+   * rules whole; otherwise the rules it said it judged whole are. The reporter trusts either only when the test
+   * has no error besides those `count` failures.
    */
   finish(): void {
-    if (this.failures > 0 && this.failures === this.incidentalFailures) this.testInfo.annotations.push({ type: 'ran-through', description: String(this.failures) });
+    if (this.failures === 0) return;
+    if (this.failures === this.incidentalFailures) this.testInfo.annotations.push({ type: 'ran-through', description: String(this.failures) });
+    else if (this.judgedWholeRules.size > 0) this.testInfo.annotations.push({ type: 'judged-whole', description: `${this.failures} ${[...this.judgedWholeRules].join(' ')}` });
   }
 
   /** Notes that a 429 was waited out (the report counts throttled tests). */

@@ -1,13 +1,16 @@
 /**
- * Measuring a minute window: find a fresh one, fill it at once, and send one more. Every wait comes from the
- * target's own Retry-After or X-RateLimit-Reset. A window that ends in the middle of the burst is recognised
- * from the headers and the measurement is taken again.
+ * Measuring a minute window: find a fresh one, fill it at once, and send one more. A quota is a count of what
+ * the target admits and refuses, so it is measured whether or not its headers are right. Headers that describe
+ * the minute window (window-analysis.ts, describesMinuteWindow) say where a window starts and ends; when they do
+ * not (they describe the day's window, or their Reset or Remaining is wrong), the window is used up until a 429,
+ * and the request after that 429's wait opens a fresh one. Every wait is the target's Retry-After, else the
+ * minute window's Reset its headers give, else the documented minute, and each is bounded by the test's time.
  */
+import type { Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
-import { brokenBy, type Broken } from './target-broke.ts';
-import { analyseBurst, readingOf, type BurstAnalysis } from './window-analysis.ts';
+import { analyseBurst, describesMinuteWindow, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
 
 /** The request a measurement spends: the cheapest documented one. */
 export const measuringRequest = (client: PetStoreClient): Promise<Exchange> => client.listPets({ limit: 1 });
@@ -18,14 +21,22 @@ export const BURST_CONCURRENCY = 24;
  * probe is a request of its own, so a key used over several seconds before needs several probes.
  */
 const MAX_PROBES = 12;
-const MAX_ATTEMPTS = 5;
+/** Measurements retaken when a window rolls over in the middle of one, before the time left decides. */
+const MIN_ATTEMPTS = 5;
 /** Real milliseconds added to every wait for a window's end: timers are not exact. */
 const SLACK_MS = 20;
+/**
+ * Requests in flight while a window is used up towards its 429: few enough that the ones already sent when the
+ * 429 comes stay below a ban for repeated refusals (the reference server bans after 10 in a window).
+ */
+const DRAIN_CONCURRENCY = 8;
 
 /** Durations here are the target's (lib/target-clock.ts): what its Reset and Retry-After speak of. */
 export interface WindowOptions {
   /** The longest single wait for a window to end or a 429 to lapse that the test can afford, in target time. */
   maxWaitMs: number;
+  /** The quota of the key's plan in this run: tells a minute window's headers from the day's, and bounds a window's count. */
+  quota: Quota;
   /** Waits a span of target time; default: the client's clock. */
   wait?: (ms: number) => Promise<void>;
   /**
@@ -38,69 +49,127 @@ export interface WindowOptions {
 export type Alone = <T>(work: () => Promise<T>) => Promise<T>;
 const together: Alone = (work) => work();
 
-export type Fresh = { probe: Exchange } | { unavailable: string } | Broken;
+/**
+ * How the window was known to be fresh: its headers said so (Remaining = Limit - 1 of the minute window), or the
+ * request came right after a 429's wait was waited out, or after a whole documented minute of silence.
+ */
+export type FreshBy = 'headers' | 'refusal' | 'quiet';
 
-/** How long a 429 asks to wait: Retry-After, else until Reset, else a second. */
-export function refusalWaitMs(exchange: Exchange): number {
-  const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
-  if (retryAfter !== undefined) return retryAfter;
-  const reset = readingOf(exchange).reset;
-  return reset !== undefined ? Math.max(0, reset * 1000 - exchange.receivedAt) : 1000;
+/**
+ * The target refused none of twice a minute's quota and two more requests, all sent within less than a documented
+ * minute: no minute window of the quota admits that many (one that straddles two fixed windows admits at most
+ * twice the quota). The proof that it does not limit this key's rate.
+ */
+export interface Unlimited {
+  unlimited: { admitted: number; spanMs: number; evidence: Exchange; message: string };
 }
 
-type Probe = { fresh: Exchange } | { waitMs: number; probe: Exchange } | Broken;
+/** `admitted`: the requests admitted while the window was found, the probe's included, which all count in the key's day. */
+export type Fresh = { probe: Exchange; by: FreshBy; admitted: number } | { unavailable: string } | Unlimited;
 
-/** One request: at the start of a window (Remaining = Limit - 1), or how long to wait for the next window. */
-async function probeOnce(client: PetStoreClient): Promise<Probe> {
+/**
+ * How long a 429 asks to wait: its Retry-After; without one (RL-1) or with one that is not a time (RL-2), until
+ * the Reset of headers that describe the minute window, else the documented minute.
+ */
+export function refusalWaitMs(exchange: Exchange, quota: Quota): number {
+  const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
+  if (retryAfter !== undefined) return retryAfter;
+  const reading = readingOf(exchange);
+  if (describesMinuteWindow(reading, quota)) return Math.max(0, reading.reset! * 1000 - exchange.receivedAt);
+  return MINUTE_WINDOW_MS;
+}
+
+type Step = ({ fresh: Exchange; by: FreshBy } | { waitMs: number; probe: Exchange; refused: boolean } | Unlimited | { unavailable: string }) & {
+  /** Requests this step had admitted, which count in the key's day. */
+  admitted: number;
+};
+
+/**
+ * One request, and what it says: a fresh window; or a wait, for the minute window's Reset or for a 429 to lapse;
+ * or, when neither its headers nor a refusal just waited out say where the window stands, the window used up until
+ * a 429 (whose wait then comes next).
+ */
+async function probeOnce(client: PetStoreClient, quota: Quota, after: FreshBy | undefined): Promise<Step> {
   const probe = await measuringRequest(client);
+  if (probe.response.status === 429) return { waitMs: refusalWaitMs(probe, quota), probe, refused: true, admitted: 0 };
   const reading = readingOf(probe);
-  if (probe.response.status === 429) {
-    if (probe.response.headers['retry-after'] === undefined) return brokenBy('RL-1', 'expected a 429 to carry Retry-After, got none', probe);
-    return { waitMs: refusalWaitMs(probe), probe };
+  if (describesMinuteWindow(reading, quota)) {
+    if (reading.remaining === reading.limit! - 1) return { fresh: probe, by: 'headers', admitted: 1 };
+    return { waitMs: Math.max(0, reading.reset! * 1000 - probe.receivedAt), probe, refused: false, admitted: 1 };
   }
-  if (reading.limit === undefined || reading.remaining === undefined || reading.reset === undefined) {
-    return brokenBy('RL-4', 'expected readable X-RateLimit-Limit, -Remaining and -Reset on an admitted response, so the start of a window can be found; got none or unreadable ones', probe);
+  if (after) return { fresh: probe, by: after, admitted: 1 };
+  const drained = await useUpWindow(client, quota, probe);
+  return 'refusal' in drained ? { waitMs: refusalWaitMs(drained.refusal, quota), probe: drained.refusal, refused: true, admitted: drained.admitted } : drained;
+}
+
+/** Requests a window may be used up with before the suite gives up on meeting a 429 or proving there is none. */
+const USE_UP_CAP_QUOTAS = 8;
+
+/**
+ * Sends requests a few at a time until one is refused. None refused among twice the minute quota and two more,
+ * all within less than a documented minute, shows the key unlimited.
+ */
+async function useUpWindow(client: PetStoreClient, quota: Quota, first: Exchange): Promise<({ refusal: Exchange } | Unlimited | { unavailable: string }) & { admitted: number }> {
+  const proof = 2 * quota.perMinute + 2;
+  const admitted: Exchange[] = [first];
+  let from = 0;
+  while (admitted.length < USE_UP_CAP_QUOTAS * proof) {
+    const round = await sendAtOnce(client, DRAIN_CONCURRENCY, DRAIN_CONCURRENCY, { stopAtRefusal: true });
+    admitted.push(...round.filter((exchange) => exchange.response.status !== 429));
+    const refusal = round.find((exchange) => exchange.response.status === 429);
+    if (refusal) return { refusal, admitted: admitted.length };
+    const last = admitted.at(-1)!;
+    while (last.receivedAt - admitted[from]!.sentAt >= MINUTE_WINDOW_MS) from++;
+    if (admitted.length - from >= proof) {
+      const seconds = ((last.receivedAt - admitted[from]!.sentAt) / 1000).toFixed(1);
+      const message =
+        `expected at most ${2 * quota.perMinute} of any requests sent within one minute to be admitted (${quota.perMinute} a minute; a burst across two fixed windows may meet two), ` +
+        `got all ${admitted.length - from} admitted within ${seconds} s and none refused: the key's rate is not limited`;
+      return { unlimited: { admitted: admitted.length - from, spanMs: last.receivedAt - admitted[from]!.sentAt, evidence: last, message }, admitted: admitted.length };
+    }
   }
-  if (reading.remaining === reading.limit - 1) return { fresh: probe };
-  return { waitMs: Math.max(0, reading.reset * 1000 - probe.receivedAt), probe };
+  return { unavailable: `${admitted.length} requests were all admitted, but too slowly to show that more than a minute's quota fits one minute`, admitted: admitted.length };
 }
 
 /**
- * Why no probe found a fresh window although each waited for the last one's Reset. A Remaining that stayed
- * at the limit on every admitted probe never falls (RL-6); one below the limit may be another client of the
- * key or a sliding window, which the suite cannot tell from a broken server, so the test cannot measure.
+ * Why no probe found a fresh window although each waited for the last one's Reset: another client of the key,
+ * or a window that does not end at its Reset, which the suite cannot tell from a broken server.
  */
-function noFreshWindow(probes: readonly Exchange[]): { unavailable: string } | Broken {
-  const admitted = probes.map((probe) => ({ probe, reading: readingOf(probe) })).filter(({ reading }) => reading.status !== 429);
-  const stuck = admitted.filter(({ reading }) => reading.limit !== undefined && reading.remaining !== undefined && reading.remaining >= reading.limit);
-  if (admitted.length > 0 && stuck.length === admitted.length) {
-    const { probe, reading } = stuck.at(-1)!;
-    return brokenBy(
-      'RL-6',
-      `expected X-RateLimit-Remaining below X-RateLimit-Limit once a request is admitted, got ${reading.remaining} of ${reading.limit} on each of ${admitted.length} admitted requests spaced by the target's own Reset: it never falls, so no window can be measured`,
-      probe,
-    );
-  }
+function noFreshWindow(probes: readonly Exchange[]): { unavailable: string } {
   return { unavailable: `no fresh window after ${probes.length} probes spaced by the target's Reset (Remaining was below the limit minus one each time: another client of the key, or a window that does not end at its Reset)` };
 }
 
 /**
  * Probes until a request finds a fresh window, then runs `then` on it (inside `alone`, with the probe, so no
  * other burst delays it). Between probes it waits for the window to end (Reset) or a refusal to lapse
- * (Retry-After): one request per window.
+ * (Retry-After): one request per window. With `quiet`, it first lets a whole documented minute pass without a
+ * request, after which any minute window is fresh, sliding ones included.
  */
-async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, then: (probe: Exchange) => Promise<T>): Promise<T | { unavailable: string } | Broken> {
-  const { maxWaitMs, wait = client.clock.sleep, alone = together } = options;
+async function inFreshWindow<T>(
+  client: PetStoreClient,
+  options: WindowOptions & { quiet?: boolean },
+  then: (probe: Exchange, by: FreshBy, admitted: number) => Promise<T>,
+): Promise<T | { unavailable: string } | Unlimited> {
+  const { maxWaitMs, quota, wait = client.clock.sleep, alone = together } = options;
   const probes: Exchange[] = [];
   // All waits together stay within twice the longest single one: the test's time is bounded, whatever the target says.
   let waitedMs = 0;
+  let after: FreshBy | undefined;
+  let admitted = 0;
+  if (options.quiet) {
+    await wait(MINUTE_WINDOW_MS + ROUNDING_MS + client.clock.toTargetMs(SLACK_MS));
+    waitedMs = MINUTE_WINDOW_MS + ROUNDING_MS;
+    after = 'quiet';
+  }
   while (probes.length < MAX_PROBES) {
     const outcome = await alone(async () => {
-      const probe = await probeOnce(client);
-      return 'fresh' in probe ? { done: await then(probe.fresh) } : probe;
+      const step = await probeOnce(client, quota, after);
+      admitted += step.admitted;
+      return 'fresh' in step ? { done: await then(step.fresh, step.by, admitted) } : step;
     });
     if ('done' in outcome) return outcome.done;
-    if ('broken' in outcome) return outcome;
+    if ('unavailable' in outcome) return { unavailable: outcome.unavailable };
+    if ('unlimited' in outcome) return { unlimited: outcome.unlimited };
     probes.push(outcome.probe);
     if (outcome.waitMs > maxWaitMs) {
       return {
@@ -109,6 +178,7 @@ async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, 
     }
     if (waitedMs + outcome.waitMs > 2 * maxWaitMs) break;
     waitedMs += outcome.waitMs;
+    after = outcome.refused ? 'refusal' : undefined;
     await wait(outcome.waitMs + client.clock.toTargetMs(SLACK_MS));
   }
   return noFreshWindow(probes);
@@ -116,52 +186,76 @@ async function inFreshWindow<T>(client: PetStoreClient, options: WindowOptions, 
 
 /** A request at the start of a fresh window (see inFreshWindow). */
 export function freshWindow(client: PetStoreClient, options: WindowOptions): Promise<Fresh> {
-  return inFreshWindow(client, options, async (probe) => ({ probe }));
+  return inFreshWindow(client, options, async (probe, by, admitted) => ({ probe, by, admitted }));
 }
 
-/** Sends `count` requests with at most `concurrency` in flight; answers in the order they were sent. */
-export async function sendAtOnce(client: PetStoreClient, count: number, concurrency = BURST_CONCURRENCY): Promise<Exchange[]> {
-  const results: Exchange[] = new Array(count);
+/**
+ * Sends `count` requests with at most `concurrency` in flight; answers in the order they were sent. With
+ * `stopAtRefusal`, nothing more is sent once a 429 has come (those already in flight are answered).
+ */
+export async function sendAtOnce(client: PetStoreClient, count: number, concurrency = BURST_CONCURRENCY, { stopAtRefusal = false } = {}): Promise<Exchange[]> {
+  const results: Exchange[] = [];
   let next = 0;
+  let refused = false;
   const lane = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && !(stopAtRefusal && refused)) {
       const index = next++;
-      results[index] = await measuringRequest(client);
+      const exchange = await measuringRequest(client);
+      results[index] = exchange;
+      if (exchange.response.status === 429) refused = true;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
-  return results;
+  return results.filter((exchange) => exchange !== undefined);
 }
 
 export interface MinuteMeasurement {
   analysis: Extract<BurstAnalysis, { kind: 'measured' }>;
   probe: Exchange;
+  /** How the probe's window was known to be fresh. */
+  by: FreshBy;
   burst: Exchange[];
   extra: Exchange;
   /** Measurements discarded because the window rolled over in the middle, with why. */
   retaken: string[];
 }
 
-export type MinuteResult = MinuteMeasurement | { unavailable: string } | Broken;
+export type MinuteResult = MinuteMeasurement | { unavailable: string } | Unlimited;
 
 /**
- * Fills one fresh window with `limit` requests (the probe and limit-1 at once) and sends one more after
- * them. Retakes the measurement when the window rolled over during it.
+ * Fills one fresh window with the minute quota (the probe and quota-1 at once) and sends one more after them.
+ * Retakes the measurement when the window rolled over during it: at least MIN_ATTEMPTS times, and after that
+ * for as long as a third of the test's time allows, since a busy machine is no reason to leave the quota
+ * unmeasured while a fresh window can still be had. A window found fresh only because a refusal was waited out
+ * that then admits fewer than the quota is measured once more after a whole quiet minute, which frees any
+ * minute window, a sliding one too, before the count stands.
  */
-export async function measureMinuteWindow(client: PetStoreClient, limit: number, options: WindowOptions): Promise<MinuteResult> {
+export async function measureMinuteWindow(client: PetStoreClient, options: WindowOptions): Promise<MinuteResult> {
+  const limit = options.quota.perMinute;
   const retaken: string[] = [];
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const measured = await inFreshWindow(client, options, async (probe) => {
-      const started = Date.now();
+  const started = Date.now();
+  const retakeForMs = client.clock.toRealMs(options.maxWaitMs);
+  let quiet = false;
+  for (let attempt = 1; attempt <= MIN_ATTEMPTS || Date.now() - started < retakeForMs; attempt++) {
+    const measured = await inFreshWindow(client, { ...options, quiet }, async (probe, by) => {
+      const burstStarted = Date.now();
       const burst = await sendAtOnce(client, limit - 1);
-      return { probe, burst, extra: await measuringRequest(client), tookMs: Date.now() - started };
+      return { probe, by, burst, extra: await measuringRequest(client), tookMs: Date.now() - burstStarted };
     });
-    if ('unavailable' in measured || 'broken' in measured) return measured;
-    const { probe, burst, extra, tookMs } = measured;
-    const analysis = analyseBurst({ probe: readingOf(probe), burst: burst.map(readingOf), extra: readingOf(extra) });
-    if (analysis.kind === 'measured') return { analysis, probe, burst, extra, retaken };
+    if ('unavailable' in measured || 'unlimited' in measured) return measured;
+    const { probe, by, burst, extra, tookMs } = measured;
+    const headersTrusted = describesMinuteWindow(readingOf(probe), options.quota);
+    const analysis = analyseBurst({ probe: readingOf(probe), burst: burst.map(readingOf), extra: readingOf(extra), headersTrusted });
+    const quietFits = MINUTE_WINDOW_MS + ROUNDING_MS <= options.maxWaitMs;
+    if (analysis.kind === 'measured' && analysis.refusedInBurst > 0 && by === 'refusal' && quietFits) {
+      retaken.push(`a window found fresh after a 429's wait admitted ${analysis.admitted} of ${limit}; measured again after a whole quiet minute`);
+      quiet = true;
+      continue;
+    }
+    if (analysis.kind === 'measured') return { analysis, probe, by, burst, extra, retaken };
     retaken.push(`${analysis.reason} (the burst of ${limit} took ${tookMs} ms)`);
-    if (extra.response.status === 429) await (options.wait ?? client.clock.sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra)) + client.clock.toTargetMs(SLACK_MS));
+    quiet = false;
+    if (extra.response.status === 429) await (options.wait ?? client.clock.sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra, options.quota)) + client.clock.toTargetMs(SLACK_MS));
   }
-  return { unavailable: `the window rolled over during each of ${MAX_ATTEMPTS} bursts, so ${limit} requests could not be sent within one window: ${retaken.join('; ')}` };
+  return { unavailable: `the window rolled over during each of ${retaken.length} bursts, so ${limit} requests could not be sent within one window: ${retaken.slice(-3).join('; ')}` };
 }

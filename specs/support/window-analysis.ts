@@ -6,8 +6,14 @@
  * A window has ended by the target's own word once the clock passes its X-RateLimit-Reset. Reset is whole
  * seconds and may be rounded either way, so "may have ended" starts one second before it.
  */
+import type { Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import type { Exchange } from './exchange.ts';
+
+/** The documented minute window ("requests per minute"), in the target's time. */
+export const MINUTE_WINDOW_MS = 60_000;
+/** Reset and Retry-After are whole seconds, and may be rounded either way. */
+export const ROUNDING_MS = 1_000;
 
 export interface Reading {
   status: number;
@@ -34,6 +40,31 @@ export function readingOf(exchange: Exchange): Reading {
 
 export const isAdmitted = (reading: Reading): boolean => reading.status !== 429;
 
+/**
+ * Which documented window a response's headers describe, told by its Limit: the plan's per-minute quota or its
+ * per-day one. A server with a minute and a day limiter may send either (RL-5 allows both); a Limit that is
+ * neither (or none) describes no documented window.
+ */
+export type WindowKind = 'minute' | 'day' | 'neither';
+
+export function windowKind(reading: Reading, quota: Quota): WindowKind {
+  if (reading.limit === quota.perMinute) return 'minute';
+  return reading.limit === quota.perDay ? 'day' : 'neither';
+}
+
+/**
+ * Whether the headers can be trusted to say where the minute window stands: they describe the minute window, a
+ * Remaining below the Limit once the request was admitted, and a Reset no later than a minute (and the second it
+ * rounds to) after the request. Anything else (the day's window, a Reset in seconds from now, a Remaining that
+ * never falls) still lets the quota be counted, but not found from the headers.
+ */
+export function describesMinuteWindow(reading: Reading, quota: Quota): boolean {
+  const { limit, remaining, reset } = reading;
+  if (windowKind(reading, quota) !== 'minute' || remaining === undefined || reset === undefined || limit === undefined) return false;
+  if (isAdmitted(reading) && remaining >= limit) return false;
+  return reset * 1000 >= reading.sentAt - ROUNDING_MS && reset * 1000 <= reading.receivedAt + MINUTE_WINDOW_MS + ROUNDING_MS;
+}
+
 /** Whether the window that ends at `reset` (Unix seconds) may have ended by `at` (ms). */
 export function mayHaveEnded(reset: number, at: number): boolean {
   return at >= (reset - 1) * 1000;
@@ -48,12 +79,18 @@ function showsLaterWindow(reading: Reading, reset: number, remaining: number): b
 }
 
 export interface BurstInput {
-  /** The request that found the window fresh (Remaining = Limit - 1). */
+  /** The request that found the window fresh (Remaining = Limit - 1, or the first admitted after a refusal waited out). */
   probe: Reading;
   /** The requests sent at once right after it. */
   burst: readonly Reading[];
   /** The one request sent after the burst had been answered. */
   extra: Reading;
+  /**
+   * The probe's headers describe the minute window (describesMinuteWindow): a window that ends during the burst
+   * shows in them. Otherwise the window is known to hold only while the whole measurement lasts less than a
+   * documented minute from the probe, which opened it.
+   */
+  headersTrusted?: boolean;
 }
 
 export type BurstAnalysis =
@@ -71,16 +108,19 @@ export type BurstAnalysis =
       resetProblem: string | undefined;
     };
 
-export function analyseBurst({ probe, burst, extra }: BurstInput): BurstAnalysis {
-  const reset = probe.reset;
-  const remaining = probe.remaining;
-  if (reset === undefined || remaining === undefined) return { kind: 'rolled-over', reason: 'the probe carried no readable X-RateLimit-* headers' };
-  const later = [...burst, extra].find((reading) => showsLaterWindow(reading, reset, remaining));
-  if (later) {
-    return { kind: 'rolled-over', reason: `a response showed a new window (Reset ${later.reset}, Remaining ${later.remaining}) after the one ending at ${reset}` };
-  }
-  if (isAdmitted(extra) && extra.sentAt >= reset * 1000) {
-    return { kind: 'rolled-over', reason: `the request after the burst was sent after the window's Reset (${reset})` };
+export function analyseBurst({ probe, burst, extra, headersTrusted = true }: BurstInput): BurstAnalysis {
+  const { reset, remaining } = probe;
+  if (headersTrusted) {
+    if (reset === undefined || remaining === undefined) return { kind: 'rolled-over', reason: 'the probe carried no readable X-RateLimit-* headers' };
+    const later = [...burst, extra].find((reading) => showsLaterWindow(reading, reset, remaining));
+    if (later) {
+      return { kind: 'rolled-over', reason: `a response showed a new window (Reset ${later.reset}, Remaining ${later.remaining}) after the one ending at ${reset}` };
+    }
+    if (isAdmitted(extra) && extra.sentAt >= reset * 1000) {
+      return { kind: 'rolled-over', reason: `the request after the burst was sent after the window's Reset (${reset})` };
+    }
+  } else if (extra.sentAt - probe.sentAt >= MINUTE_WINDOW_MS - ROUNDING_MS) {
+    return { kind: 'rolled-over', reason: `the measurement lasted ${((extra.sentAt - probe.sentAt) / 1000).toFixed(1)} s of the target's time, nearly a minute window, and the headers do not say where the window ends` };
   }
   const admitted = burst.filter(isAdmitted);
   return {
@@ -88,8 +128,8 @@ export function analyseBurst({ probe, burst, extra }: BurstInput): BurstAnalysis
     admitted: 1 + admitted.length,
     refusedInBurst: burst.length - admitted.length,
     extraRefused: !isAdmitted(extra),
-    remainingProblem: remainingProblem(remaining, admitted),
-    resetProblem: resetProblem(reset, admitted),
+    remainingProblem: remaining === undefined ? undefined : remainingProblem(remaining, admitted),
+    resetProblem: reset === undefined ? undefined : resetProblem(reset, admitted),
   };
 }
 
@@ -132,6 +172,22 @@ export type Step = 'same-window' | 'new-window' | 'reset-moved';
 export function stepBetween(previous: Reading, next: Reading): Step {
   if (previous.reset === undefined || next.reset === undefined || next.reset === previous.reset) return 'same-window';
   return next.reset > previous.reset && mayHaveEnded(previous.reset, next.receivedAt) ? 'new-window' : 'reset-moved';
+}
+
+/**
+ * How each of requests sent one at a time from the start of a fresh window follows the one before (the first has
+ * no step). With headers that describe the minute window, by them (stepBetween). Otherwise every request sent
+ * less than a documented minute after the first, which opened the window, is still in it, and a Reset that differs
+ * from the one before moved within it.
+ */
+export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean): Step[] {
+  const first = readings[0];
+  return readings.slice(1).map((next, index) => {
+    const previous = readings[index]!;
+    if (headersTrusted) return stepBetween(previous, next);
+    if (next.sentAt - first!.sentAt >= MINUTE_WINDOW_MS - ROUNDING_MS) return 'new-window';
+    return next.reset === previous.reset ? 'same-window' : 'reset-moved';
+  });
 }
 
 function list(items: readonly string[]): string {

@@ -1,11 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
 import { buildMatrix, type ImplementationRun } from '../../matrix/build-matrix.ts';
+import { renderMatrix } from '../../matrix/render-html.ts';
 import { summaryLines } from '../../matrix/summary.ts';
 import { conformanceReport } from './support/conformance-reports.ts';
 
-function run(name: string, report: ImplementationRun['report'], expectations: ImplementationRun['expectations'] = []): ImplementationRun {
-  return { name, target: `http://127.0.0.1:9/${name}`, ...(report ? { report } : { problem: 'the start command printed no base URL within 2 s' }), expectations };
+/** An implementation's run; with expectations, as read from its expectations file. */
+function run(name: string, report: ImplementationRun['report'], expectations?: ImplementationRun['expectations']): ImplementationRun {
+  return {
+    name,
+    target: `http://127.0.0.1:9/${name}`,
+    ...(report ? { report } : { problem: 'the start command printed no base URL within 2 s' }),
+    expectations: expectations ?? [],
+    ...(expectations ? { expectationsFile: `${name}.expectations.yaml` } : {}),
+  };
 }
 
 const matrixOf = (runs: ImplementationRun[]) => buildMatrix(runs, catalogue, '0.1.0', 'hash', new Date('2026-11-23T12:00:00Z'));
@@ -41,6 +49,20 @@ test('a MUST rule one implementation breaks is a disagreement; a GAP rule where 
   // b's failure is nobody's expectation: a regression.
   expect(matrix.implementations[1]!.expectations.unexpectedFailures).toEqual(['LIST-1']);
   expect(matrix.asExpected).toBe(false);
+});
+
+test('without an expectations file a failure is no regression: it is named as a failure of an implementation with no expectations file', () => {
+  const report = conformanceReport({ 'RL-7': { outcome: 'fail' } });
+  const matrix = matrixOf([run('bare', report)]);
+  expect(matrix.asExpected).toBe(false);
+  const summary = summaryLines(matrix, '/tmp/reports/certify').join('\n');
+  expect(summary).toContain('bare: failures (no expectations file): RL-7');
+  expect(summary).not.toContain('regression');
+  const page = renderMatrix(matrix);
+  expect(page).toContain('Not as expected: 0 regressions, 1 failure (no expectations file)');
+  expect(page).toContain('id="without-expectations"');
+  expect(page).not.toContain('(regression)');
+  expect(page).toContain('<span class="expectation">(no expectations file)</span>');
 });
 
 test('a failure the expectations list is expected; a failure they do not list is a regression; a listed rule that passes must be removed', () => {

@@ -125,7 +125,7 @@ function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<Tes
   return {
     id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
     rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
-    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, evidence: [], ...extra,
+    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, judgedWhole: [], evidence: [], ...extra,
   };
 }
 
@@ -181,6 +181,17 @@ test('a test failed only by a rate-limit header of some response still checked i
     verdict: 'partly-checked',
     reason: expect.stringContaining('LIST-1 second test (stopped at a violation of SVC-1)'),
   });
+});
+
+test('a failed test that judged its rules whole keeps their verdicts: a quota counted while a header rule failed in the same test', () => {
+  const allPass = serviceRules.map((rule) => record(rule.id, 'passed'));
+  const resetFinding = { rules: ['RL-7'], message: '[RL-7] X-RateLimit-Reset 60 is not a plausible Unix time' };
+  const withPlan = (judgedWhole: string[]) =>
+    allPass.map((item) => (item.rules[0] === 'PLAN-FREE' ? record('PLAN-FREE', 'failed', { rules: ['PLAN-FREE', 'RL-1', 'RL-7'], failures: [resetFinding], judgedWhole }) : item));
+  const judged = buildReport(withPlan(['PLAN-FREE', 'RL-1', 'RL-7']), catalogue, META, RUN);
+  expect(judged.rules.find((rule) => rule.id === 'PLAN-FREE')?.verdict).toBe('pass');
+  expect(judged.rules.find((rule) => rule.id === 'RL-7')?.verdict).toBe('fail');
+  expect(buildReport(withPlan([]), catalogue, META, RUN).rules.find((rule) => rule.id === 'PLAN-FREE')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('stopped at a violation of RL-7') });
 });
 
 test('the exit code says the verdict: 0 conforming, 1 not conforming, 3 not certified (0 when accepted)', () => {

@@ -33,6 +33,7 @@ export function conformanceReport(outcomes: Readonly<Record<string, RuleOutcome>
         unchecked: [], throttled: [],
         failures: outcome === 'failed' ? [{ rules: [rule.id], message: `[${rule.id}] broke: expected one thing, got another` }] : [],
         ranThrough: false,
+        judgedWhole: [],
         evidence: [],
       };
     });

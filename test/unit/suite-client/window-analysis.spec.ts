@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { analyseBurst, remainingProblem, stepBetween, type Reading } from '../../../specs/support/window-analysis.ts';
+import { analyseBurst, describesMinuteWindow, MINUTE_WINDOW_MS, remainingProblem, stepBetween, stepsFromFresh, windowKind, type Reading } from '../../../specs/support/window-analysis.ts';
 
 /**
  * A one-second window opened by the probe at T0 (0.3 s past a whole second), ending at T0 + 1000 ms, its
@@ -96,4 +96,37 @@ test('one at a time: same Reset is the same window; a later Reset after the wind
   expect(stepBetween(first, reading({ at: T0 + 1500, reset: RESET + 1 }))).toBe('new-window');
   expect(stepBetween(first, reading({ at: T0 + 20, reset: RESET + 5 }))).toBe('reset-moved');
   expect(stepBetween(first, reading({ at: T0 + 20, reset: RESET - 1 }))).toBe('reset-moved');
+});
+
+const FREE = { perMinute: 60, perDay: 1000 };
+
+test("a Limit tells the windows apart: the plan's minute quota, its day quota, or neither", () => {
+  expect(windowKind(reading({ at: T0, limit: 60 }), FREE)).toBe('minute');
+  expect(windowKind(reading({ at: T0, limit: 1000, remaining: 940 }), FREE)).toBe('day');
+  expect(windowKind(reading({ at: T0, limit: 0, remaining: 0 }), FREE)).toBe('neither');
+});
+
+test("only headers of the minute window, with a Reset within a minute and a Remaining below the Limit, say where the minute window stands", () => {
+  expect(describesMinuteWindow(reading({ at: T0 }), FREE)).toBe(true);
+  const dayWindow = reading({ at: T0, limit: 1000, remaining: 940, reset: Math.ceil((T0 + 20 * 3_600_000) / 1000) });
+  expect(describesMinuteWindow(dayWindow, FREE), "the day's window, as the last of two limiters writes it").toBe(false);
+  expect(describesMinuteWindow(reading({ at: T0, reset: 60 }), FREE), 'Reset as seconds until the window ends').toBe(false);
+  expect(describesMinuteWindow(reading({ at: T0, remaining: 60 }), FREE), 'a Remaining that did not fall for an admitted request').toBe(false);
+  expect(describesMinuteWindow(reading({ at: T0, status: 429, remaining: 0 }), FREE)).toBe(true);
+});
+
+test('with headers that say nothing of the minute window, a burst is one window while it lasts less than a documented minute from the probe', () => {
+  const dayReset = Math.ceil((T0 + 20 * 3_600_000) / 1000);
+  const day = (at: number, remaining: number, status = 200): Reading => reading({ at, limit: 1000, remaining, reset: dayReset, status });
+  const burst = Array.from({ length: 59 }, (_, index) => day(T0 + 10 + index, 998 - index));
+  const measured = analyseBurst({ probe: day(T0, 999), burst, extra: reading({ at: T0 + 100, status: 429, limit: 60, remaining: 0 }), headersTrusted: false });
+  expect(measured).toMatchObject({ kind: 'measured', admitted: 60, refusedInBurst: 0, extraRefused: true, remainingProblem: undefined, resetProblem: undefined });
+  const slow = analyseBurst({ probe: day(T0, 999), burst, extra: day(T0 + MINUTE_WINDOW_MS, 900), headersTrusted: false });
+  expect(slow.kind).toBe('rolled-over');
+});
+
+test('one at a time without trusted headers: within a documented minute of the first request every step is the same window, and a Reset that changes moved', () => {
+  const secondsUntil = (at: number, reset: number): Reading => reading({ at, reset });
+  const steps = stepsFromFresh([secondsUntil(T0, 60), secondsUntil(T0 + 10, 60), secondsUntil(T0 + 1010, 59), secondsUntil(T0 + MINUTE_WINDOW_MS, 60)], false);
+  expect(steps).toEqual(['same-window', 'reset-moved', 'new-window']);
 });

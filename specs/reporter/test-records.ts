@@ -25,6 +25,18 @@ export interface Failure {
   message: string;
 }
 
+export interface GeneratedProperty {
+  property: string;
+  /** The test that ran it, and how it ended. */
+  test: string;
+  outcome: TestOutcome;
+  kind: string;
+  requests: number;
+  classes: Record<string, number>;
+  answers: Record<string, number>;
+  seed: number;
+}
+
 export interface Evidence {
   rule: string;
   request?: unknown;
@@ -57,6 +69,8 @@ export interface TestRecord {
   /** Parts of rules the test could not exercise, and why (`check.unchecked`). */
   unchecked: RuleNote[];
   throttled: string[];
+  /** What each property of the generated project sent and got ({type: 'generated'} carries it as JSON). */
+  generated: GeneratedProperty[];
   failures: Failure[];
   /**
    * The test failed only by findings of the contract check that its own logic does not read (a rate-limit
@@ -94,6 +108,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     gists: [],
     unchecked: [],
     throttled: [],
+    generated: [],
     failures: [],
     ranThrough: false,
     evidence: [],
@@ -122,10 +137,20 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     gists: notes('gist'),
     unchecked: notes('unchecked'),
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
+    generated: annotations.filter((a) => a.type === 'generated').flatMap((a) => generatedProperty(a.description ?? '', base.fullTitle, outcome)),
     failures: outcome === 'failed' ? failures(result, primary) : [],
     ranThrough: outcome === 'failed' && annotations.some((a) => a.type === 'ran-through' && Number(a.description) === result.errors.length),
     evidence: evidenceOf(result, primary),
   };
+}
+
+function generatedProperty(json: string, test: string, outcome: TestOutcome): GeneratedProperty[] {
+  try {
+    const summary = JSON.parse(json) as Omit<GeneratedProperty, 'test' | 'outcome'>;
+    return typeof summary.property === 'string' ? [{ ...summary, test, outcome }] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The rule ID and level a title starts with (`LIST-1 MUST …`), if it follows the protocol. */

@@ -32,7 +32,7 @@ test(...rule('GET-1', 'an existing id is answered 200 with that Pet, as it was c
   const expected: JsonObject[] = [];
   if (!target.settings.readOnly) {
     for (const status of PET_STATUSES) {
-      const created = await api.createPet(newPet({ status, categoryId: 3 + expected.length }));
+      const created = await api.createPet(newPet({ status }));
       const pet = objectIn(created);
       if (check.expect(created.response.status === 201 && idOf(pet) !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) expected.push(pet!);
     }

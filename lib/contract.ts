@@ -162,12 +162,24 @@ export function resolveSchema(schema: ContractSchema): ContractSchema {
 }
 
 /** What a request to an operation may carry, as the contract states it. */
-export function requestShape(id: OperationId): { parameters: readonly ContractParameter[]; body: ContractSchema | undefined; bodyOutsideContract: string | undefined } {
+export function requestShape(id: OperationId): {
+  parameters: readonly ContractParameter[];
+  body: ContractSchema | undefined;
+  /** The named schema of the body, for validating one (schemaProblems). */
+  bodySchemaName: SchemaName | undefined;
+  bodyOutsideContract: string | undefined;
+} {
   for (const methods of Object.values(document.paths)) {
     for (const entry of Object.values(methods)) {
       if (entry.operationId !== id) continue;
       const body = entry.requestBody?.content?.['application/json']?.schema;
-      return { parameters: entry.parameters ?? [], body: body ? resolveSchema(body) : undefined, bodyOutsideContract: entry.requestBody?.['x-outside-contract'] };
+      const name = body?.$ref?.replace('#/components/schemas/', '');
+      return {
+        parameters: entry.parameters ?? [],
+        body: body ? resolveSchema(body) : undefined,
+        bodySchemaName: name && name in validators ? (name as SchemaName) : undefined,
+        bodyOutsideContract: entry.requestBody?.['x-outside-contract'],
+      };
     }
   }
   throw new Error(`fixtures/openapi.yaml: no operation ${id}`);

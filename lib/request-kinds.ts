@@ -10,7 +10,7 @@
  *   2^63 - 1). Accepting it exactly or refusing it with 400 and an Error are both fitting; refusing an ordinary
  *   value (a short plain name, category 1) is not.
  */
-import { compileSchema, matchOperation, requestShape, resolveSchema, type ContractSchema, type OperationId } from './contract.ts';
+import { compileSchema, matchOperation, requestShape, resolveSchema, schemaProblems, type ContractSchema, type OperationId } from './contract.ts';
 import { tryParseLossless, type LosslessValue } from './lossless-json.ts';
 
 export type RequestKind = 'within' | 'outside' | 'gap';
@@ -30,7 +30,7 @@ export const DEEPEST_PLAIN_NESTING = 64;
 
 const WITHIN: Classification = { kind: 'within' };
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
-const CANONICAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const INT32 = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
 
@@ -57,21 +57,23 @@ export function classifyRequest(request: RequestToClassify): Classification {
       return { kind: 'outside', gap: parameter['x-outside-contract'], why: `${parameter.name} ${JSON.stringify(text.slice(0, 40))} is not ${describeSchema(parameter.schema)}` };
     }
   }
-  if (shape.body && request.body !== undefined) return classifyBody(shape.body, shape.bodyOutsideContract, request.contentType, request.body);
+  if (shape.body && request.body !== undefined) return classifyBody(shape, request.contentType, request.body);
   return WITHIN;
 }
 
-function classifyBody(schema: ContractSchema, outsideGap: string | undefined, contentType: string | undefined, body: string): Classification {
+function classifyBody(shape: ReturnType<typeof requestShape>, contentType: string | undefined, body: string): Classification {
+  const outsideGap = shape.bodyOutsideContract;
   const outside = (why: string): Classification => (outsideGap ? { kind: 'outside', gap: outsideGap, why } : WITHIN);
   if (contentType === undefined) return outside('a body without a Content-Type');
   if (!JSON_MEDIA_TYPE.test(contentType.trim())) return outside(`a body of Content-Type ${contentType}`);
   if (Buffer.byteLength(body) > LARGEST_PLAIN_BODY) return outside(`a body of ${Buffer.byteLength(body).toLocaleString('en')} bytes`);
-  const shape = jsonShape(body);
-  if (shape.repeatedName) return outside(`a body that gives the name ${shape.repeatedName} twice`);
-  if (shape.depth > DEEPEST_PLAIN_NESTING) return outside(`a body nested ${shape.depth} levels deep`);
+  const { repeatedName, depth } = jsonShape(body);
+  if (repeatedName) return outside(`a body that gives the name ${repeatedName} twice`);
+  if (depth > DEEPEST_PLAIN_NESTING) return outside(`a body nested ${depth} levels deep`);
   const value = tryParseLossless(body);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return WITHIN;
-  const unusual = unusualOpenFields(schema, value);
+  // A body the schema refuses is within the contract: the spec answers it 400, whatever else it holds.
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !shape.bodySchemaName || schemaProblems(shape.bodySchemaName, value).length > 0) return WITHIN;
+  const unusual = unusualOpenFields(shape.body!, value);
   return unusual.length === 0 ? WITHIN : { kind: 'gap', gap: unusual[0]!.gap, why: unusual.map((field) => `${field.name} ${describeValue(value[field.name])}`).join(', ') };
 }
 

@@ -29,7 +29,7 @@ import {
 } from '../support/generated/input-classes.ts';
 import { bodyBreaches, type Breach, type GeneratedBody } from '../support/generated/invalid-bodies.ts';
 import { petSequences, runSequence } from '../support/generated/pet-model.ts';
-import { checkProperty, type Checked, type Problem, type PropertyRun } from '../support/generated/property.ts';
+import { checkProperty, SHRINKING_CLASS, type Checked, type Problem, type PropertyRun } from '../support/generated/property.ts';
 import { unusualKinds, validQuery, type Query } from '../support/generated/query-values.ts';
 import { INT64_MAX, validValue } from '../support/generated/valid-values.ts';
 import type { RuleJudge } from '../support/judge.ts';
@@ -89,9 +89,9 @@ async function run<T>(
     client,
     path,
     values,
-    async ({ value, inputClass }) => {
+    async ({ value, inputClass }, shrinking) => {
       const checked = await send(client, value);
-      tally.note(inputClass, checked.exchange);
+      tally.note(shrinking ? SHRINKING_CLASS : inputClass, checked.exchange);
       return checked;
     },
     settings,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConformanceReport } from '../../../specs/reporter/verdicts.ts';
+import { SHRINKING_CLASS } from '../../../specs/support/generated/property.ts';
 import { faultById } from './faults.ts';
 import { knownCategoriesOnly, limitedNames, malformedIdsAnswered } from './legitimate-variants.ts';
 import { runSuite, VARIANTS_OUTPUT } from './run-suite.ts';
@@ -17,7 +18,7 @@ export interface RepeatServer {
 }
 
 /** Faults that show only on unusual inputs: what a run that tried them by chance would catch one time in some. */
-export const UNUSUAL_INPUT_FAULTS = ['exotic-id-500', 'wrapped-id-served', 'plain-short-name-refused', 'astral-name-500'];
+export const UNUSUAL_INPUT_FAULTS = ['exotic-id-500', 'wrapped-id-served', 'plain-short-name-refused'];
 
 export const REPEAT_SERVERS: Readonly<Record<'legitimate' | 'broken', RepeatServer>> = {
   legitimate: {
@@ -39,11 +40,16 @@ export interface RunOutcome {
   seconds: number;
 }
 
+/**
+ * Each run meets the server as started afresh: the same implementation in the same state. (On one long-lived
+ * store, lists by status fill up past 100 animals after a few runs, and LIST-7 is rightly reported partly
+ * checked from then on: the target changed, not the suite's requests.)
+ */
 export async function repeatRuns(server: RepeatServer, runs: number, options: { label: string; project?: string; onRun?: (outcome: RunOutcome) => void }): Promise<RunOutcome[]> {
-  const target = await server.start();
   const outcomes: RunOutcome[] = [];
-  try {
-    for (let run = 1; run <= runs; run++) {
+  for (let run = 1; run <= runs; run++) {
+    const target = await server.start();
+    try {
       const label = `${options.label}-${run}`;
       const result = await runSuite({ label, baseUrl: target.baseUrl, allReporters: true, ...(options.project ? { project: options.project } : {}), timeoutMs: 300_000 });
       const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, label, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
@@ -51,14 +57,15 @@ export async function repeatRuns(server: RepeatServer, runs: number, options: { 
         run,
         headline: report.verdict.headline,
         failedTests: result.tests.filter((test) => test.status === 'failed' || test.status === 'timedOut').map((test) => test.title).sort(),
-        generatedClasses: JSON.stringify(report.generated.map((item) => [item.property, item.classes]).sort()),
+        // Shrinking is bounded in time: how many requests it takes is the target's speed, not the suite's choice.
+        generatedClasses: JSON.stringify(report.generated.map((item) => [item.property, Object.entries(item.classes).filter(([name]) => name !== SHRINKING_CLASS)]).sort()),
         seconds: result.durationMs / 1000,
       };
       outcomes.push(outcome);
       options.onRun?.(outcome);
+    } finally {
+      await target.close();
     }
-  } finally {
-    await target.close();
   }
   return outcomes;
 }

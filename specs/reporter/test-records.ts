@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
+import type { GeneratedSummary } from '../support/judge.ts';
 
 export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'interrupted' | 'not-run';
 
@@ -25,16 +26,10 @@ export interface Failure {
   message: string;
 }
 
-export interface GeneratedProperty {
-  property: string;
-  /** The test that ran it, and how it ended. */
+/** A generated property's summary (RuleJudge.generated), with the test that ran it and how it ended. */
+export interface GeneratedProperty extends GeneratedSummary {
   test: string;
   outcome: TestOutcome;
-  kind: string;
-  requests: number;
-  classes: Record<string, number>;
-  answers: Record<string, number>;
-  seed: number;
 }
 
 export interface Evidence {
@@ -146,7 +141,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
 
 function generatedProperty(json: string, test: string, outcome: TestOutcome): GeneratedProperty[] {
   try {
-    const summary = JSON.parse(json) as Omit<GeneratedProperty, 'test' | 'outcome'>;
+    const summary = JSON.parse(json) as GeneratedSummary;
     return typeof summary.property === 'string' ? [{ ...summary, test, outcome }] : [];
   } catch {
     return [];

@@ -22,7 +22,7 @@ import {
 } from './support/legitimate-variants.ts';
 import { failed, runSuite, type SuiteRunResult } from './support/run-suite.ts';
 import { recordRows, type VariantRow } from './support/variant-tables.ts';
-import { startVariant } from './support/variant-target.ts';
+import { startVariant, type VariantOptions } from './support/variant-target.ts';
 
 /**
  * Longer "minutes" than the bundled server's second: the suite's bursts (1,000 requests for a Business key) pass
@@ -81,16 +81,21 @@ test('legitimate server "store-and-limiter" (newest first, ids above 2^53, slidi
 });
 
 test('legitimate server "wire-formats" (Retry-After as an HTTP-date, error codes of its own, a clamped limit, known categories only) passes the suite', async ({}, testInfo) => {
+  await passesTheSuite('wire-formats', WIRE_FORMATS, { transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly()], timeScale: TIME_SCALE }, testInfo);
+});
+
+/** Runs the whole suite against the reference server changed as `options` says, and judges the run for `variants`. */
+async function passesTheSuite(name: string, variants: readonly LegitimateVariant[], options: VariantOptions, testInfo: import('@playwright/test').TestInfo): Promise<void> {
   test.setTimeout(240_000);
-  const target = await startVariant({ transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly()], timeScale: TIME_SCALE });
+  const target = await startVariant(options);
   let run: SuiteRunResult;
   try {
-    run = await runSuite({ label: 'legitimate-wire-formats', baseUrl: target.baseUrl });
+    run = await runSuite({ label: `legitimate-${name}`, baseUrl: target.baseUrl });
   } finally {
     await target.close();
   }
-  await judgeVariantRun('wire-formats', WIRE_FORMATS, run, testInfo);
-});
+  await judgeVariantRun(name, variants, run, testInfo);
+}
 
 /** Categories the strict store knows: a shop of cats, dogs and birds. */
 const FEW_CATEGORIES = 3n;
@@ -108,27 +113,11 @@ const FRAMEWORK_STYLE: readonly LegitimateVariant[] = [
 ];
 
 test('legitimate server "strict-validation" (400 for a malformed petId, limited names, three categories) passes the suite', async ({}, testInfo) => {
-  test.setTimeout(240_000);
-  const target = await startVariant({ transforms: [() => malformedIdsAnswered(400), limitedNames, knownCategoriesOnly(FEW_CATEGORIES)], timeScale: TIME_SCALE });
-  let run: SuiteRunResult;
-  try {
-    run = await runSuite({ label: 'legitimate-strict-validation', baseUrl: target.baseUrl });
-  } finally {
-    await target.close();
-  }
-  await judgeVariantRun('strict-validation', STRICT_VALIDATION, run, testInfo);
+  await passesTheSuite('strict-validation', STRICT_VALIDATION, { transforms: [() => malformedIdsAnswered(400), limitedNames, knownCategoriesOnly(FEW_CATEGORIES)], timeScale: TIME_SCALE }, testInfo);
 });
 
 test('legitimate server "framework-style" (422 for a malformed petId or query value, 413 and 415 for bodies beyond JSON) passes the suite', async ({}, testInfo) => {
-  test.setTimeout(240_000);
-  const target = await startVariant({ transforms: [() => malformedIdsAnswered(422, true), frameworkRefusals], timeScale: TIME_SCALE });
-  let run: SuiteRunResult;
-  try {
-    run = await runSuite({ label: 'legitimate-framework-style', baseUrl: target.baseUrl });
-  } finally {
-    await target.close();
-  }
-  await judgeVariantRun('framework-style', FRAMEWORK_STYLE, run, testInfo);
+  await passesTheSuite('framework-style', FRAMEWORK_STYLE, { transforms: [() => malformedIdsAnswered(422, true), frameworkRefusals], timeScale: TIME_SCALE }, testInfo);
 });
 
 async function judgeVariantRun(name: string, variants: readonly LegitimateVariant[], run: SuiteRunResult, testInfo: import('@playwright/test').TestInfo): Promise<void> {

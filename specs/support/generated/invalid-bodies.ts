@@ -13,8 +13,8 @@
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
 import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
-import { DEEPEST_PLAIN_NESTING } from '../../../lib/request-kinds.ts';
-import { anyText, INT64_MAX, INT64_MIN, integerRange, validValue } from './valid-values.ts';
+import { DEEPEST_PLAIN_NESTING, rangeOf } from '../../../lib/request-kinds.ts';
+import { anyText, INT64_MAX, INT64_MIN, validValue } from './valid-values.ts';
 
 export interface GeneratedBody {
   /** Sent as is. */
@@ -131,7 +131,7 @@ function wrongValues(schema: ContractSchema): Array<[string, Wrong]> {
     kinds.push(['a value outside its enum', anyText.filter((value) => !allowed.has(value)).map(outside)]);
   }
   if (schema.type === 'integer') {
-    const { min, max } = integerRange(schema);
+    const { min, max } = rangeOf(schema);
     const beyond = [...(min === INT64_MIN ? [INT64_MIN - 1n, -(2n ** 64n)] : [min - 1n]), ...(max === INT64_MAX ? [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n] : [max + 1n])];
     kinds.push(['an integer outside its range', fc.constantFrom(...beyond).map((value): [LosslessValue, string] => [value, `${value}, outside ${min}..${max}`])]);
     kinds.push(['digits in a string', fc.constantFrom('1', '12', '-3').map((value): [LosslessValue, string] => [value, `the string "${value}"`])]);

@@ -45,13 +45,17 @@ export interface RunOutcome {
  * store, lists by status fill up past 100 animals after a few runs, and LIST-7 is rightly reported partly
  * checked from then on: the target changed, not the suite's requests.)
  */
-export async function repeatRuns(server: RepeatServer, runs: number, options: { label: string; project?: string; onRun?: (outcome: RunOutcome) => void }): Promise<RunOutcome[]> {
+export async function repeatRuns(
+  server: RepeatServer,
+  runs: number,
+  options: { label: string; project?: string; titles?: readonly string[]; onRun?: (outcome: RunOutcome) => void },
+): Promise<RunOutcome[]> {
   const outcomes: RunOutcome[] = [];
   for (let run = 1; run <= runs; run++) {
     const target = await server.start();
     try {
       const label = `${options.label}-${run}`;
-      const result = await runSuite({ label, baseUrl: target.baseUrl, allReporters: true, ...(options.project ? { project: options.project } : {}), timeoutMs: 300_000 });
+      const result = await runSuite({ label, baseUrl: target.baseUrl, allReporters: true, ...(options.project ? { project: options.project } : {}), ...(options.titles ? { titles: options.titles } : {}), timeoutMs: 300_000 });
       const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, label, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
       const outcome: RunOutcome = {
         run,

@@ -5,13 +5,14 @@
  * See the README, "Running the conformance suite", for every variable.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue, rulesHash } from './lib/rules.ts';
 import { establishRun } from './specs/support/run.ts';
 import { BUNDLED_CLOCK_RATE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
+import { SUITE_VERSION } from './specs/support/suite-version.ts';
 
 const run = await establishRun();
 const settings = settingsOrExit();
@@ -46,7 +47,7 @@ export default defineConfig({
     bundled: settings.bundled,
     readOnly: settings.readOnly,
     quotaTests: settings.quotaTests,
-    suiteVersion: (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    suiteVersion: SUITE_VERSION,
     specVersion: catalogue.specVersion,
     gitCommit: gitCommit(),
     enterpriseQuota: settings.enterpriseQuota ? `${settings.enterpriseQuota.perMinute}/min, ${settings.enterpriseQuota.perDay}/day` : '',

@@ -40,6 +40,17 @@ export interface ContractSchema {
   required?: string[];
   properties?: Record<string, ContractSchema>;
   items?: ContractSchema;
+  /** A field whose values the spec leaves open to refuse (lib/request-kinds.ts). */
+  'x-acceptance-open'?: AcceptanceOpen;
+}
+
+/** Where the spec leaves a valid value's acceptance open: which gap, and the values every service must accept. */
+export interface AcceptanceOpen {
+  gap: string;
+  /** A schema of the ordinary values: a refusal of one of them breaks the rule, not the gap. */
+  ordinary: object;
+  /** An ordinary value, to send in place of a refused one. */
+  example: string | number;
 }
 
 export interface ContractParameter {
@@ -47,12 +58,14 @@ export interface ContractParameter {
   in: 'query' | 'path' | 'header';
   required?: boolean;
   schema: ContractSchema;
+  /** The GAP rule where the answer to a value the schema refuses is observed: such a request is outside the contract. */
+  'x-outside-contract'?: string;
 }
 
 interface OpenApiOperation {
   operationId: string;
   parameters?: ContractParameter[];
-  requestBody?: { required?: boolean; content?: { 'application/json'?: { schema?: ContractSchema } } };
+  requestBody?: { required?: boolean; 'x-outside-contract'?: string; content?: { 'application/json'?: { schema?: ContractSchema } } };
   deprecated?: boolean;
   'x-sunset'?: string;
   'x-stability'?: string;
@@ -149,12 +162,24 @@ export function resolveSchema(schema: ContractSchema): ContractSchema {
 }
 
 /** What a request to an operation may carry, as the contract states it. */
-export function requestShape(id: OperationId): { parameters: readonly ContractParameter[]; body: ContractSchema | undefined } {
+export function requestShape(id: OperationId): {
+  parameters: readonly ContractParameter[];
+  body: ContractSchema | undefined;
+  /** The named schema of the body, for validating one (schemaProblems). */
+  bodySchemaName: SchemaName | undefined;
+  bodyOutsideContract: string | undefined;
+} {
   for (const methods of Object.values(document.paths)) {
     for (const entry of Object.values(methods)) {
       if (entry.operationId !== id) continue;
       const body = entry.requestBody?.content?.['application/json']?.schema;
-      return { parameters: entry.parameters ?? [], body: body ? resolveSchema(body) : undefined };
+      const name = body?.$ref?.replace('#/components/schemas/', '');
+      return {
+        parameters: entry.parameters ?? [],
+        body: body ? resolveSchema(body) : undefined,
+        bodySchemaName: name && name in validators ? (name as SchemaName) : undefined,
+        bodyOutsideContract: entry.requestBody?.['x-outside-contract'],
+      };
     }
   }
   throw new Error(`fixtures/openapi.yaml: no operation ${id}`);
@@ -287,4 +312,10 @@ function valueAt(root: LosslessValue, pointer: string): LosslessValue | undefine
     current = (current as Record<string, LosslessValue>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return current;
+}
+
+/** A validator for a schema the contract holds inline (an ordinary value's), with the contract's formats. */
+export function compileSchema(schema: object): (value: LosslessValue) => boolean {
+  const validate = ajv.compile(schema);
+  return (value) => validate(holdsBigInt(value) ? toValidatable(value) : value) === true;
 }

@@ -27,6 +27,12 @@ export interface ResponseToCheck {
    * window it reported may have ended by `now` (a slow answer, a fast target clock): Reset is held to this.
    */
   sentAt?: number;
+  /**
+   * The request was outside the contract (lib/request-kinds.ts): any client error with an Error body fits, a
+   * documented success too (whether it is a lenient reading of the request is for the caller to judge), a
+   * server error never.
+   */
+  outsideContract?: boolean;
 }
 
 export interface Violation {
@@ -42,23 +48,37 @@ const RESET_HORIZON_SECONDS = 2 * 86_400;
 export function checkResponse(response: ResponseToCheck): Violation[] {
   const violations: Violation[] = [];
   const op = operation(response.operation);
-  if (!op.statuses.has(response.status)) {
+  const status = response.status;
+  if (response.outsideContract) {
+    if (!(status >= 400 && status < 500) && !op.statuses.has(status)) {
+      violations.push({
+        rule: 'RESP-1',
+        message: `${op.id} answered ${status} to a request outside the contract, where any client error (4xx) with an Error body or a documented success fits${status >= 500 ? ': a server error never does' : ''}`,
+      });
+    }
+  } else if (!op.statuses.has(status)) {
     violations.push({
       rule: 'RESP-1',
       message: `${op.id} answered ${response.status}, which the spec does not document for it (documented: ${[...op.statuses].join(', ')})`,
     });
   }
-  violations.push(...checkBody(response));
+  violations.push(...checkBody(response, response.outsideContract === true && status >= 400 && status < 500 && status !== 429));
   violations.push(...checkRateLimitHeaders(response));
   return violations;
 }
 
+/** The statuses whose body is an Error whatever the request (ERR-1). */
+const ERROR_STATUSES = new Set([400, 401, 404]);
+
 /** A few megabytes of answers' text: enough for every distinct answer of a long replay of this interface. */
 const bodyVerdicts = new BodyVerdicts(2_000_000);
 
-function checkBody(response: ResponseToCheck): Violation[] {
+/** `errorDue`: an Error body is due whatever the status (a client error answering a request outside the contract). */
+function checkBody(response: ResponseToCheck, errorDue: boolean): Violation[] {
   const body = typeof response.body === 'string' ? new JsonBody(response.body) : response.body;
-  const verdict = bodyVerdicts.verdict(response.operation, response.status, body.text, () => judgeBody(response.operation, response.status, body));
+  const judge = (): BodyVerdict => judgeBody(response.operation, response.status, body, errorDue);
+  // The remembered verdicts are those of documented answers; an undocumented status's Error is judged each time.
+  const verdict = errorDue && !ERROR_STATUSES.has(response.status) ? judge() : bodyVerdicts.verdict(response.operation, response.status, body.text, judge);
   if (verdict.empty) return [...verdict.problems];
   const contentType = response.headers['content-type'] ?? '';
   if (/^application\/json\s*(;|$)/i.test(contentType)) return [...verdict.problems];
@@ -66,9 +86,9 @@ function checkBody(response: ResponseToCheck): Violation[] {
 }
 
 /** What the body's text earns whatever the headers: empty where a body is due, not JSON, or not the schema. */
-function judgeBody(operation: OperationId, status: number, body: JsonBody): BodyVerdict {
+function judgeBody(operation: OperationId, status: number, body: JsonBody, errorDue: boolean): BodyVerdict {
   const schema = bodySchemaFor(operation, status);
-  const isError = status === 400 || status === 401 || status === 404;
+  const isError = errorDue || ERROR_STATUSES.has(status);
   const json = body.json;
   if (json.kind === 'empty') {
     return { empty: true, problems: schema || isError ? [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }] : [] };

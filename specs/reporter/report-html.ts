@@ -34,6 +34,7 @@ ${verdictLegend()}
 <h2>Rules</h2>
 <p class="muted">One row per rule of <code>fixtures/rules.yaml</code>, in the order of the spec. MUST violations fail, SHOULD violations warn, GAP rules (the spec is silent) are observed and never fail.</p>
 ${rulesTable(report.rules, report.counts.bySection)}
+${generatedSection(report)}
 ${throttlingSection(report)}
 ${problemsSection(report)}
 <footer class="muted">Machine-readable: <code>conformance.json</code> next to this page. API keys appear as the variables that hold them (<code>$PETSTORE_API_KEY_FREE</code> …).</footer>`;
@@ -181,6 +182,16 @@ function prettyJson(text: string): string {
   } catch {
     return text;
   }
+}
+
+function generatedSection(report: ConformanceReport): Html {
+  if (report.generated.length === 0) return html``;
+  const counts = (record: Record<string, number>): string => Object.entries(record).map(([name, count]) => `${name} ×${count}`).join(', ');
+  return html`<h2>Generated requests</h2>
+<p class="muted">Each property of the generated project: the kind of request it sends (within the contract: judged by its rule; outside it: any client error with an Error, or a lenient reading; at a gap: accepted exactly, or refused with 400 and an Error), the input classes it sent (every run sends each class, then seeded random requests), and what the target answered. Seed ${String(report.generated[0]!.seed)}.</p>
+<table class="generated"><thead><tr><th>Property</th><th>Kind</th><th>Requests</th><th>Input classes sent</th><th>Answers</th></tr></thead><tbody>
+${report.generated.map((item) => html`<tr><td>${item.property} <span class="muted">(${item.outcome})</span></td><td>${item.kind}</td><td>${String(item.requests)}</td><td>${counts(item.classes)}</td><td>${counts(item.answers)}</td></tr>`)}
+</tbody></table>`;
 }
 
 function throttlingSection(report: ConformanceReport): Html {

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
+import type { GeneratedSummary } from '../support/judge.ts';
 
 export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'interrupted' | 'not-run';
 
@@ -23,6 +24,12 @@ export interface Failure {
   /** The rules the error names, or the test's primary rule when it names none. */
   rules: string[];
   message: string;
+}
+
+/** A generated property's summary (RuleJudge.generated), with the test that ran it and how it ended. */
+export interface GeneratedProperty extends GeneratedSummary {
+  test: string;
+  outcome: TestOutcome;
 }
 
 export interface Evidence {
@@ -57,6 +64,8 @@ export interface TestRecord {
   /** Parts of rules the test could not exercise, and why (`check.unchecked`). */
   unchecked: RuleNote[];
   throttled: string[];
+  /** What each property of the generated project sent and got ({type: 'generated'} carries it as JSON). */
+  generated: GeneratedProperty[];
   failures: Failure[];
   /**
    * The test failed only by findings of the contract check that its own logic does not read (a rate-limit
@@ -96,6 +105,7 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     gists: [],
     unchecked: [],
     throttled: [],
+    generated: [],
     failures: [],
     ranThrough: false,
     judgedWhole: [],
@@ -125,6 +135,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     gists: notes('gist'),
     unchecked: notes('unchecked'),
     throttled: annotations.filter((a) => a.type === 'throttled').map((a) => a.description ?? 'a 429 was waited out'),
+    generated: annotations.filter((a) => a.type === 'generated').flatMap((a) => generatedProperty(a.description ?? '', base.fullTitle, outcome)),
     failures: outcome === 'failed' ? failures(result, primary) : [],
     ranThrough: outcome === 'failed' && annotations.some((a) => a.type === 'ran-through' && Number(a.description) === result.errors.length),
     judgedWhole: outcome === 'failed' ? judgedWhole(annotations, result.errors.length) : [],
@@ -136,6 +147,15 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
 function judgedWhole(annotations: ReadonlyArray<{ type: string; description?: string }>, errors: number): string[] {
   const [count, ...rules] = (annotations.find((a) => a.type === 'judged-whole')?.description ?? '').split(' ');
   return Number(count) === errors ? rules.filter(Boolean) : [];
+}
+
+function generatedProperty(json: string, test: string, outcome: TestOutcome): GeneratedProperty[] {
+  try {
+    const summary = JSON.parse(json) as GeneratedSummary;
+    return typeof summary.property === 'string' ? [{ ...summary, test, outcome }] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The rule ID and level a title starts with (`LIST-1 MUST …`), if it follows the protocol. */

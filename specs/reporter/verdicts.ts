@@ -4,7 +4,7 @@
  * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
  */
 import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
-import type { Evidence, TestOutcome, TestRecord } from './test-records.ts';
+import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-records.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
 export const VERDICTS = ['pass', 'fail', 'warn', 'partly-checked', 'observed', 'skipped', 'not-run'] as const;
@@ -106,6 +106,8 @@ export interface ConformanceReport {
     throttledTests: number;
   };
   throttling: TestNote[];
+  /** Each generated property: its kind of request, how many it sent, from which input classes, and what the target answered. */
+  generated: GeneratedProperty[];
   rules: RuleRow[];
   /** Tests that break the suite's own protocol: unknown rule IDs, a title level that is not the rule's. */
   problems: string[];
@@ -144,6 +146,7 @@ export function buildReport(records: readonly TestRecord[], catalogue: Readonly<
     verdict: runVerdict(rows, records, run, meta),
     counts,
     throttling: records.flatMap((record) => record.throttled.map((text) => ({ test: record.fullTitle, text }))),
+    generated: records.flatMap((record) => record.generated),
     rules: rows,
     problems: protocolProblems(records, catalogue),
   };

@@ -12,6 +12,7 @@ import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossles
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { Exchange, Method, SentRequest, Transport } from './exchange.ts';
 import type { RuleJudge } from './judge.ts';
@@ -152,10 +153,11 @@ export class PetStoreClient {
     const receivedAt = this.clock.now();
     // Parsed once, for the exchange's tree and the contract check alike.
     const answer = new JsonBody(response.body);
-    const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt };
+    const kind = classifyRequest({ operation, method, path, contentType, body });
+    const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt, kind };
     // Only a quota agreed for this run is handed over: a documented plan's is the contract's own.
     const quota = plan === undefined || plans[plan].documented ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
-    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt });
+    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt, outsideContract: kind.kind === 'outside' });
     if (this.options.deferJudgement) exchange.violations = violations;
     else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange, byContractCheck: true });
     return exchange;

@@ -9,8 +9,9 @@ import { settingsFromEnv } from './settings.ts';
 
 export default async function globalSetup(): Promise<void> {
   const settings = settingsFromEnv(process.env, currentRun());
-  const { seed, runs } = settings.generated;
-  process.stdout.write(`Generated requests: seed ${seed}, ${runs} per property (PETSTORE_GENERATED_SEED=${seed} replays them)\n`);
+  const { seed, runs, explore } = settings.generated;
+  const how = explore ? `exploring with the random seed ${seed}` : process.env.PETSTORE_GENERATED_SEED?.trim() ? `seed ${seed}, as given` : `the suite's fixed seed ${seed} (PETSTORE_GENERATED_EXPLORE=1 draws a fresh one)`;
+  process.stdout.write(`Generated requests: every input class, then ${runs} seeded requests per property, ${how}; PETSTORE_GENERATED_SEED=${seed} replays them\n`);
   if (settings.bundled) return;
   const client = new HttpClient(new URL(settings.baseUrl), { maxConnections: 1, timeoutMs: 10_000 });
   try {

@@ -30,6 +30,18 @@ export interface Judgement {
   byContractCheck?: boolean;
 }
 
+export interface GeneratedSummary {
+  property: string;
+  /** Within the contract, outside it, at a gap, or a mix ("within or at a gap"). */
+  kind: string;
+  requests: number;
+  /** Requests per input class (input-classes.ts; "seeded random" for the random phase). */
+  classes: Record<string, number>;
+  /** Requests per answer: a status, with the Error's code for an error. */
+  answers: Record<string, number>;
+  seed: number;
+}
+
 export class RuleJudge {
   private readonly reported = new Map<string, number>();
   private readonly cited: string[];
@@ -123,6 +135,14 @@ export class RuleJudge {
     if (this.failures === 0) return;
     if (this.failures === this.incidentalFailures) this.testInfo.annotations.push({ type: 'ran-through', description: String(this.failures) });
     else if (this.judgedWholeRules.size > 0) this.testInfo.annotations.push({ type: 'judged-whole', description: `${this.failures} ${[...this.judgedWholeRules].join(' ')}` });
+  }
+
+  /**
+   * What one property of the generated project sent and got: its kind of request, how many, from which input
+   * classes, and the answers (the report's table of generated properties).
+   */
+  generated(summary: GeneratedSummary): void {
+    this.testInfo.annotations.push({ type: 'generated', description: JSON.stringify(summary) });
   }
 
   /** Notes that a 429 was waited out (the report counts throttled tests). */

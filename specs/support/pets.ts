@@ -52,7 +52,10 @@ export function answer(exchange: Exchange): string {
   return `${exchange.response.status}${body ? ` ${body.length > 200 ? `${body.slice(0, 200)}…` : body}` : ' with no body'}`;
 }
 
-/** A NewPet with a name that says who made it. */
+/**
+ * A NewPet with a name that says who made it, of ordinary values (a short plain name, category 1: fixtures/openapi.yaml, x-acceptance-open), which every
+ * service must create; `fields` may add values at a gap, which a service may refuse.
+ */
 export function newPet(fields: JsonObject = {}): JsonObject {
   return { name: `conformance ${randomUUID().slice(0, 8)}`, categoryId: 1, status: 'available', ...fields };
 }

@@ -5,6 +5,7 @@
 import { DEMO_KEYS, keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
 import { agreedEnterpriseQuota, type Quota } from '../../lib/plans.ts';
 import { baseUrlFromEnv } from '../../lib/target.ts';
+import { SUITE_VERSION } from './suite-version.ts';
 
 export interface SuiteSettings {
   /** Base URL including /v1, no trailing slash. */
@@ -29,8 +30,13 @@ export interface SuiteSettings {
    * reference server started with PETSTORE_CLOCK_RATE); the wall clock otherwise.
    */
   clock: { rate: number; anchorMs: number };
-  /** The generated project: how many requests each of its properties sends (PETSTORE_GENERATED_RUNS), and from which seed. */
-  generated: { runs: number; seed: number };
+  /**
+   * The generated project: how many seeded random requests each property sends after its input classes'
+   * (PETSTORE_GENERATED_RUNS), and from which seed: the suite version's own by default, so every run of one
+   * target sends the same requests; a fresh one each run with PETSTORE_GENERATED_EXPLORE=1; the one given by
+   * PETSTORE_GENERATED_SEED (which replays a run).
+   */
+  generated: { runs: number; seed: number; explore: boolean };
 }
 
 /**
@@ -67,18 +73,30 @@ export interface BundledServer {
   port: number;
   /** Where the bundled server's fast clock equals the wall clock (milliseconds since the epoch). */
   clockAnchorMs: number;
-  /** The run's seed for generated requests, used when PETSTORE_GENERATED_SEED is unset. */
+  /** A seed drawn for this run, used when PETSTORE_GENERATED_EXPLORE=1 and PETSTORE_GENERATED_SEED is unset. */
   generatedSeed: number;
 }
 
-/** Requests per property of the generated project: its whole run stays near 20 s against the bundled server. */
-export const DEFAULT_GENERATED_RUNS = 20;
+/** Seeded random requests per property of the generated project, after its input classes' (about 20 s in all against the bundled server). */
+export const DEFAULT_GENERATED_RUNS = 12;
+
+/**
+ * The seed of a default run: fixed per suite version (FNV-1a of its name and version), so one target gets the
+ * same requests, and so the same verdict, on every run of one version of the suite.
+ */
+export function suiteSeed(version: string = SUITE_VERSION): number {
+  let hash = 0x811c9dc5;
+  for (const char of `petstore-conformance@${version}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash & 0x7fffffff;
+}
 
 export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): SuiteSettings {
   const baseUrl = baseUrlFromEnv(env as NodeJS.ProcessEnv);
+  const explore = flag(env, 'PETSTORE_GENERATED_EXPLORE');
   const generated = {
     runs: Math.round(positiveNumber(env, 'PETSTORE_GENERATED_RUNS', DEFAULT_GENERATED_RUNS, 'number of requests per property')),
-    seed: wholeNumber(env, 'PETSTORE_GENERATED_SEED', bundled?.generatedSeed ?? 0, 'whole number (the seed a run printed)'),
+    seed: wholeNumber(env, 'PETSTORE_GENERATED_SEED', explore ? (bundled?.generatedSeed ?? suiteSeed()) : suiteSeed(), 'whole number (the seed a run printed)'),
+    explore,
   };
   const quotaBudgetSeconds = positiveNumber(env, 'PETSTORE_QUOTA_BUDGET_SECONDS', baseUrl === undefined ? BUNDLED_QUOTA_BUDGET_SECONDS : DEFAULT_QUOTA_BUDGET_SECONDS);
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');

@@ -52,13 +52,18 @@ const GROUPS: readonly FaultGroup[] = [
   // Faults only generated requests find: the hand-written tests of the same rules run too, and pass.
   {
     name: 'generated-a',
-    faults: ['astral-name-500', 'limit-leading-zero-500', 'status-any-case'],
+    faults: ['astral-name-500', 'limit-leading-zero-500', 'status-any-case', 'wrapped-id-served'],
     controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('CREATE-3', 'a body with an invalid value'), ruleTitle('LIST-3', 'with limit='), ruleTitle('RESP-1', 'every response status')],
   },
   {
     name: 'generated-b',
     faults: ['category-cut-to-int32', 'duplicate-key-500'],
     controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('CREATE-4'), ruleTitle('RESP-1', 'every response status')],
+  },
+  {
+    name: 'generated-c',
+    faults: ['exotic-id-500', 'plain-short-name-refused'],
+    controls: [ruleTitle('GET-3', 'generated int64 ids'), ruleTitle('GET-GAP-1'), ruleTitle('RESP-1', 'every response status')],
   },
   // The bundled certification's setting: a fast server clock whose Reset and Retry-After the suite converts.
   // The faults are still caught, and the window rules still hold where the server keeps them.

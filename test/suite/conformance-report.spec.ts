@@ -63,6 +63,9 @@ test.describe.serial('a run with known outcomes', () => {
     expect(report.verdict.partiallySkipped.map((item) => item.rule)).toEqual(['GET-1']);
     expect(row(report, 'ERR-3')).toMatchObject({ verdict: 'not-run', reason: expect.stringContaining('binds clients') });
     expect(report.counts.throttledTests).toBe(1);
+    expect(report.generated, 'each generated property: kind, requests, input classes, answers').toEqual([
+      expect.objectContaining({ property: 'getPet with a petId that is not an int64', kind: 'outside the contract', requests: 3, classes: { 'petId: letters': 1, 'petId: plus sign': 2 }, answers: { '400 invalid_request': 3 }, outcome: 'passed' }),
+    ]);
     expect(report.problems).toEqual([expect.stringContaining('FOO-9')]);
     expect(report).toMatchObject({ target: { url: 'http://127.0.0.1:9/v1', readOnly: true }, specVersion: '1.0.0', suiteVersion: '0.0.0-sample', gitCommit: 'sample' });
 
@@ -108,6 +111,7 @@ test.describe.serial('a run with known outcomes', () => {
       await expect(page.locator('section.verdict')).toContainText('Not conforming: 2 MUST rules fail (LIST-2, RL-4)');
       await expect(page.locator('table.rules tr[id^="rule-"]')).toHaveCount(catalogue.rules.length);
       await expect(page.locator('figure.chart svg')).toHaveCount(2);
+      await expect(page.locator('table.generated tbody tr')).toContainText(['petId: plus sign ×2']);
       await expect(page.locator('#rule-LIST-2 .badge.fail')).toHaveText('fail');
       await expect(page.locator('pre.curl').first()).toContainText('$PETSTORE_API_KEY_PRO');
       expect(fetched).toEqual([]);
@@ -125,7 +129,7 @@ function record(rule: string, outcome: TestRecord['outcome'], extra: Partial<Tes
   return {
     id: `${rule}-${outcome}`, title: `${rule} test`, fullTitle: `${rule} test`, file: 'x.spec.ts', line: 1, project: 'p', outcome, durationMs: 1, retries: 0,
     rules: [rule], unknownRules: [], titleLevel: undefined, skipReason: outcome === 'skipped' ? 'a reason' : undefined,
-    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, judgedWhole: [], evidence: [], ...extra,
+    warnings: [], observations: [], gists: [], unchecked: [], throttled: [], generated: [], failures: outcome === 'failed' ? [{ rules: [rule], message: `[${rule}] broke` }] : [], ranThrough: false, judgedWhole: [], evidence: [], ...extra,
   };
 }
 

@@ -14,7 +14,10 @@ import {
   bigIds,
   clampedLimit,
   extraFields,
+  frameworkRefusals,
   knownCategoriesOnly,
+  limitedNames,
+  malformedIdsAnswered,
   NewestFirstStore,
   otherClients,
   ownErrorCodes,
@@ -23,7 +26,7 @@ import {
 } from './support/legitimate-variants.ts';
 import { failed, runSuite, VARIANTS_OUTPUT, type SuiteRunResult } from './support/run-suite.ts';
 import { recordRows, type VariantRow } from './support/variant-tables.ts';
-import { agreedEnterpriseEnv, startVariant } from './support/variant-target.ts';
+import { agreedEnterpriseEnv, startVariant, type VariantOptions } from './support/variant-target.ts';
 
 /**
  * Longer "minutes" than the bundled server's second: the suite's bursts (1,000 requests for a Business key) pass
@@ -82,15 +85,43 @@ test('legitimate server "store-and-limiter" (newest first, ids above 2^53, slidi
 });
 
 test('legitimate server "wire-formats" (Retry-After as an HTTP-date, error codes of its own, a clamped limit, known categories only) passes the suite', async ({}, testInfo) => {
+  await passesTheSuite('wire-formats', WIRE_FORMATS, { transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly()], timeScale: TIME_SCALE }, testInfo);
+});
+
+/** Runs the whole suite against the reference server changed as `options` says, and judges the run for `variants`. */
+async function passesTheSuite(name: string, variants: readonly LegitimateVariant[], options: VariantOptions, testInfo: import('@playwright/test').TestInfo): Promise<void> {
   test.setTimeout(240_000);
-  const target = await startVariant({ transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly], timeScale: TIME_SCALE });
+  const target = await startVariant(options);
   let run: SuiteRunResult;
   try {
-    run = await runSuite({ label: 'legitimate-wire-formats', baseUrl: target.baseUrl });
+    run = await runSuite({ label: `legitimate-${name}`, baseUrl: target.baseUrl });
   } finally {
     await target.close();
   }
-  await judgeVariantRun('wire-formats', WIRE_FORMATS, run, testInfo);
+  await judgeVariantRun(name, variants, run, testInfo);
+}
+
+/** Categories the strict store knows: a shop of cats, dogs and birds. */
+const FEW_CATEGORIES = 3n;
+
+const STRICT_VALIDATION: readonly LegitimateVariant[] = [
+  { id: 'malformed-id-400', description: 'answers a petId that is not an int64 (abc, +5, 2^63) with 400 and an Error, as express-openapi-validator or Spring (the reference server answers 404)', freedom: 'such a request is outside the contract (GET-GAP-1)' },
+  { id: 'limited-names', description: 'refuses with 400 and an Error a name that is empty or blank, over 100 characters, with control characters, surrounding spaces or characters outside the BMP', freedom: 'limits on name are not shown (RES-GAP-2)' },
+  { id: 'three-categories', description: `knows only categories 1 to ${FEW_CATEGORIES} and refuses any other with 400`, freedom: 'which categories exist is not shown (RES-GAP-1)' },
+];
+
+const FRAMEWORK_STYLE: readonly LegitimateVariant[] = [
+  { id: 'malformed-id-422', description: 'answers a petId that is not an int64 with 422 and an Error (FastAPI), reading +5, " 5" and 5.0 as pet 5 first', freedom: 'such a request is outside the contract (GET-GAP-1)' },
+  { id: 'query-422', description: 'answers a limit or status outside its schema with 422 and an Error, and reads a status filter case-insensitively', freedom: 'outside the contract (LIST-GAP-2, LIST-GAP-4)' },
+  { id: 'body-413-415', description: 'answers a body over 64 KiB with 413, and one that is not application/json with 415, each with an Error', freedom: 'outside the contract (CREATE-GAP-2)' },
+];
+
+test('legitimate server "strict-validation" (400 for a malformed petId, limited names, three categories) passes the suite', async ({}, testInfo) => {
+  await passesTheSuite('strict-validation', STRICT_VALIDATION, { transforms: [() => malformedIdsAnswered(400), limitedNames, knownCategoriesOnly(FEW_CATEGORIES)], timeScale: TIME_SCALE }, testInfo);
+});
+
+test('legitimate server "framework-style" (422 for a malformed petId or query value, 413 and 415 for bodies beyond JSON) passes the suite', async ({}, testInfo) => {
+  await passesTheSuite('framework-style', FRAMEWORK_STYLE, { transforms: [() => malformedIdsAnswered(422, true), frameworkRefusals], timeScale: TIME_SCALE }, testInfo);
 });
 
 /**

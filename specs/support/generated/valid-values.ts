@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
 import type { LosslessValue } from '../../../lib/lossless-json.ts';
+import { rangeOf } from '../../../lib/request-kinds.ts';
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
@@ -15,16 +16,8 @@ export const INT32_MAX = 2n ** 31n - 1n;
 /** Integers where stacks break: the edges of 32-bit, of exact doubles and of 64-bit. */
 const EDGES = [0n, 1n, -1n, INT32_MAX, INT32_MAX + 1n, INT32_MIN, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, INT64_MAX, INT64_MIN];
 
-export function integerRange(schema: ContractSchema): { min: bigint; max: bigint } {
-  const wide = schema.format === 'int32' ? { min: INT32_MIN, max: INT32_MAX } : { min: INT64_MIN, max: INT64_MAX };
-  return {
-    min: schema.minimum !== undefined ? BigInt(schema.minimum) : wide.min,
-    max: schema.maximum !== undefined ? BigInt(schema.maximum) : wide.max,
-  };
-}
-
 function validInteger(schema: ContractSchema): fc.Arbitrary<LosslessValue> {
-  const { min, max } = integerRange(schema);
+  const { min, max } = rangeOf(schema);
   const edges = [...EDGES, min, max].filter((value) => value >= min && value <= max);
   // Within a double's exact range a plain number is what a JSON parser gives; beyond, the lossless tree holds a bigint.
   const exact = (value: bigint): LosslessValue => (value >= -(2n ** 53n) && value <= 2n ** 53n ? Number(value) : value);

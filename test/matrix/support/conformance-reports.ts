@@ -30,7 +30,7 @@ export function conformanceReport(outcomes: Readonly<Record<string, RuleOutcome>
         warnings: wanted.outcome === 'warn' ? [{ rule: rule.id, text: `[${rule.id}] not as it should be` }] : [],
         observations: rule.level === 'GAP' ? [{ rule: rule.id, text: `[${rule.id}] seen: ${wanted.gist ?? 'as usual'}` }] : [],
         gists: rule.level === 'GAP' ? [{ rule: rule.id, text: wanted.gist ?? 'as usual' }] : [],
-        unchecked: [], throttled: [],
+        unchecked: [], throttled: [], generated: [],
         failures: outcome === 'failed' ? [{ rules: [rule.id], message: `[${rule.id}] broke: expected one thing, got another` }] : [],
         ranThrough: false,
         judgedWhole: [],

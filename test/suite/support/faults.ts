@@ -687,7 +687,7 @@ export const FAULTS: readonly Fault[] = [
   {
     id: 'limit-leading-zero-500',
     rule: 'RESP-1',
-    tests: [ruleTitle('RESP-1', 'generated list queries with limit as an integer with')],
+    tests: [ruleTitle('RESP-1', 'generated list queries with limit outside its schema')],
     description: 'GET /pets?limit=05 or limit=+5 is answered 500: the limit parser chokes on a leading zero or a plus sign',
     proxy: onOperation('listPets', (response, request) => (/^[0+]/.test(queryOf(request).get('limit') ?? '') ? errorBody(500, 'internal', 'NumberFormatException', response.headers) : response)),
   },
@@ -711,6 +711,40 @@ export const FAULTS: readonly Fault[] = [
     tests: [ruleTitle('RESP-1', 'generated bodies with (a field given twice|deep nesting)')],
     description: 'a POST /pets body with a field given twice, or nested deeper than 64 levels, is answered 500 by a strict JSON parser',
     proxy: onOperation('createPet', (response, request) => (hasDuplicateKey(request.body) || /\[{64}/.test(request.body) ? errorBody(500, 'internal', 'duplicate key', response.headers) : response)),
+  },
+  // Issue 18: servers that break only on unusual inputs, where every run's input classes reach.
+  {
+    id: 'exotic-id-500',
+    rule: 'RESP-1',
+    tests: [ruleTitle('RESP-1', 'generated petIds that are not int64')],
+    description: 'GET /pets/{petId} with an id written in hexadecimal or with an exponent (0x10, 1e2) is answered 500: the id parser throws',
+    proxy: onOperation('getPet', (response, request) => (/^0x|e/i.test(petIdOf(request) ?? '') ? errorBody(500, 'internal', 'NumberFormatException', response.headers) : response)),
+  },
+  {
+    id: 'wrapped-id-served',
+    rule: 'GET-3',
+    tests: [ruleTitle('RESP-1', 'generated petIds that are not int64')],
+    description: 'GET /pets/{petId} with an id past int64 wraps it modulo 2^64 and answers with the pet it lands on (2^64 + 1 gives pet 1)',
+    proxy: () => ({
+      request(request) {
+        const id = operationOf(request) === 'getPet' ? petIdOf(request) : undefined;
+        if (id === undefined || !/^\d{19,}$/.test(id) || BigInt(id) < 2n ** 63n) return request;
+        return { ...request, path: `/v1/pets/${BigInt.asIntN(64, BigInt(id))}` };
+      },
+    }),
+  },
+  {
+    id: 'plain-short-name-refused',
+    rule: 'CREATE-1',
+    tests: [ruleTitle('CREATE-1', 'generated')],
+    description: 'POST /pets refuses with 400 and an Error any name shorter than 8 characters, such plain ones as "Rex" among them',
+    proxy: () => ({
+      request(request) {
+        if (operationOf(request) !== 'createPet' || nameOf(request).length >= 8) return request;
+        // Sent on as a body the upstream refuses, so the 400 is the server's own, headers and all.
+        return { ...request, body: stringifyLossless({ name: 0, categoryId: 1 }) };
+      },
+    }),
   },
 ];
 

@@ -3,11 +3,11 @@
  * reference server with one choice changed, in-process (a store or a limiter swapped in) or through the
  * fault proxy (an exchange edited on the way).
  */
-import { idText, parseLossless, stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { idText, stringifyLossless, tryParseLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import { PetStore } from '../../../reference-server/store.ts';
 import type { PetStatus } from '../../../reference-server/pet.ts';
-import type { ExchangeTransform } from '../../support/fault-proxy.ts';
-import { editJsonBody, eachPet, isErrorBody, isObject, operationOf, pathOf, queryOf, withQuery } from './exchange-edits.ts';
+import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
+import { BASE_PATH, editJsonBody, eachPet, isErrorBody, isObject, operationOf, pathOf, petIdOf, queryOf, withQuery, type JsonObject } from './exchange-edits.ts';
 
 export interface LegitimateVariant {
   id: string;
@@ -112,28 +112,130 @@ export function clampedLimit(): ExchangeTransform {
   };
 }
 
-/** The categories `knownCategoriesOnly` says exist. */
+/** The categories `knownCategoriesOnly` says exist by default. */
 export const KNOWN_CATEGORIES = 1_000n;
 
 /**
- * Refuses a pet whose categoryId is not one of its categories (1 to 1,000) with 400 and an Error, as a store that
- * checks categories would: which categories exist the spec does not say (RES-GAP-1). The upstream answers the
- * refusal itself (the categoryId is sent on as text it refuses), so the 400 carries every header a 400 does.
+ * Refuses a pet whose categoryId is not one of its categories (1 to `known`) with 400 and an Error, as a store
+ * that checks categories would: which categories exist the spec does not say (RES-GAP-1).
  */
-export function knownCategoriesOnly(): ExchangeTransform {
+export function knownCategoriesOnly(known: bigint = KNOWN_CATEGORIES): () => ExchangeTransform {
+  return () => ({
+    request(request) {
+      const body = createdPetOf(request);
+      if (!body || body.categoryId === undefined) return request;
+      const category = idText(body.categoryId);
+      if (category !== undefined && BigInt(category) >= 1n && BigInt(category) <= known) return request;
+      return refusedUpstream(request, 400, 'unknown_category');
+    },
+    response: answerRefusal,
+  });
+}
+
+/** The NewPet a POST /pets carries, when it carries a JSON object. */
+function createdPetOf(request: ProxyRequest): JsonObject | undefined {
+  if (operationOf(request) !== 'createPet') return undefined;
+  const body = tryParseLossless(request.body);
+  return isObject(body) ? body : undefined;
+}
+
+const REFUSAL_HEADER = 'x-variant-refusal';
+
+/**
+ * Sends the request on as one the upstream refuses (a name that is not a string), marked with the status and
+ * code the variant answers instead: the refusal then carries every header the upstream gives a 400.
+ */
+function refusedUpstream(request: ProxyRequest, status: number, code: string): ProxyRequest {
+  return { ...request, headers: { ...request.headers, 'content-type': 'application/json', [REFUSAL_HEADER]: `${status} ${code}` }, body: '{"name":0,"categoryId":1}' };
+}
+
+/** Gives a refusal marked by refusedUpstream the variant's own status and code. */
+function answerRefusal(response: ProxyResponse, request: ProxyRequest): ProxyResponse {
+  const mark = request.headers[REFUSAL_HEADER];
+  if (!mark || response.status !== 400) return response;
+  const [status, code] = mark.split(' ');
+  return asError(response, Number(status), code!);
+}
+
+function asError(response: ProxyResponse, status: number, code: string): ProxyResponse {
+  const edited = editJsonBody(response, (body) => (isObject(body) ? { ...body, status, code } : body));
+  return { ...edited, status };
+}
+
+/** What `limitedNames` refuses: names a store with its own rules on names would not take (RES-GAP-2). */
+const REFUSED_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/^\s*$/u, 'name_empty'],
+  [/^[\s\S]{101,}$/u, 'name_too_long'],
+  [/[\u0000-\u001f\u007f]/u, 'name_control_characters'],
+  [/^\s|\s$/u, 'name_surrounding_spaces'],
+  // A database whose text columns hold only the Basic Multilingual Plane (MySQL's utf8mb3).
+  [/[\u{10000}-\u{10FFFF}]/u, 'name_unsupported_characters'],
+];
+
+/** Refuses with 400 and an Error a name that is empty or blank, over 100 characters, with control characters, surrounding spaces or characters outside the BMP. */
+export function limitedNames(): ExchangeTransform {
   return {
     request(request) {
-      if (operationOf(request) !== 'createPet') return request;
-      let body: LosslessValue;
-      try {
-        body = parseLossless(request.body);
-      } catch {
+      const body = createdPetOf(request);
+      if (!body || typeof body.name !== 'string') return request;
+      const name = body.name;
+      const refusal = REFUSED_NAMES.find(([pattern]) => pattern.test(name));
+      return refusal ? refusedUpstream(request, 400, refusal[1]) : request;
+    },
+    response: answerRefusal,
+  };
+}
+
+/**
+ * Answers a petId that is not an int64 with `status` and an Error where the upstream answers 404 (as its route
+ * finds no pet): 400 as express-openapi-validator or Spring, 422 as FastAPI; with `lenient`, +5, " 5" and 5.0
+ * are read as pet 5 first, as a lax integer parser does.
+ */
+export function malformedIdsAnswered(status: 400 | 422, lenient = false): ExchangeTransform {
+  return {
+    request(request) {
+      const id = operationOf(request) === 'getPet' ? petIdOf(request) : undefined;
+      const reading = lenient && id !== undefined ? /^\s*\+?(\d+)(?:\.0+)?\s*$/.exec(id)?.[1] : undefined;
+      return reading === undefined ? request : { ...request, path: request.path.replace(pathOf(request), `${BASE_PATH}/pets/${reading}`) };
+    },
+    response(response, request) {
+      const id = operationOf(request) === 'getPet' ? petIdOf(request) : undefined;
+      if (id === undefined || response.status !== 404 || isInt64Text(id)) return response;
+      return asError(response, status, 'validation_error');
+    },
+  };
+}
+
+function isInt64Text(text: string): boolean {
+  return /^-?(0|[1-9]\d*)$/.test(text) && BigInt(text) >= -(2n ** 63n) && BigInt(text) < 2n ** 63n;
+}
+
+/**
+ * FastAPI's answers to requests outside the contract: 422 for a query value of the wrong type, 415 for a body
+ * that is not JSON, 413 for one over 64 KiB, each with an Error; a status filter read case-insensitively.
+ */
+export function frameworkRefusals(): ExchangeTransform {
+  return {
+    request(request) {
+      if (operationOf(request) === 'listPets') {
+        const query = queryOf(request);
+        const status = query.get('status');
+        const folded = status?.trim().toLowerCase();
+        if (status !== null && folded !== undefined && folded !== status && ['available', 'pending', 'sold'].includes(folded)) {
+          query.set('status', folded);
+          return withQuery(request, query);
+        }
         return request;
       }
-      if (!isObject(body) || body.categoryId === undefined) return request;
-      const category = idText(body.categoryId);
-      if (category !== undefined && BigInt(category) >= 1n && BigInt(category) <= KNOWN_CATEGORIES) return request;
-      return { ...request, body: stringifyLossless({ ...body, categoryId: `no category ${String(category ?? body.categoryId)}` }) };
+      if (operationOf(request) !== 'createPet') return request;
+      if (Buffer.byteLength(request.body) > 64 * 1024) return refusedUpstream(request, 413, 'payload_too_large');
+      const type = request.headers['content-type'];
+      if (request.body.length > 0 && !/^application\/json\s*(;|$)/i.test(type ?? '')) return refusedUpstream(request, 415, 'unsupported_media_type');
+      return request;
+    },
+    response(response, request) {
+      if (operationOf(request) === 'listPets' && response.status === 400) return asError(response, 422, 'validation_error');
+      return answerRefusal(response, request);
     },
   };
 }

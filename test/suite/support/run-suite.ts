@@ -21,6 +21,8 @@ export interface SuiteRunOptions {
   keys?: Readonly<KeysByPlan>;
   /** Run only the tests whose title starts with one of these patterns (see ruleTitle); all tests when absent. */
   titles?: readonly string[];
+  /** Run only this project of the suite (functional, rate-limits, generated). */
+  project?: string;
   quotaTests?: boolean;
   readOnly?: boolean;
   workers?: number;
@@ -85,6 +87,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
     ...(options.allReporters ? [] : ['--reporter=json']),
     `--output=${path.join(outputDir, 'artifacts')}`,
     ...(options.titles ? [`--grep=${grepForTitles(options.titles)}`] : []),
+    ...(options.project ? [`--project=${options.project}`] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []),
   ];
   const started = Date.now();

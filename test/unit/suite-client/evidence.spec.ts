@@ -16,6 +16,7 @@ const exchange = (authorization: string, body?: string): Exchange => ({
   plan: 'pro',
   sentAt: 0,
   receivedAt: 0,
+  kind: { kind: 'within' },
 });
 
 test('evidence names every key by its variable, in headers, bodies and the curl command', () => {

@@ -1,0 +1,63 @@
+/**
+ * A success answering a request outside the contract fits only when it is what a lenient reading of the same
+ * request means: GET /pets/007 may answer pet 7, never pet 8 or a pet an id past int64 wrapped onto; a list
+ * with limit=05 may hold 5 animals (or the default page's 20, the value ignored), never more. Shared by the
+ * generated and the hand-written tests, so both judge such successes alike.
+ */
+import { requestShape, resolveSchema } from '../../lib/contract.ts';
+import { idText, type LosslessValue } from '../../lib/lossless-json.ts';
+import { PAGE_SIZE } from '../../lib/page-size.ts';
+import { isCanonical, lenientEnum, lenientInteger } from '../../lib/request-kinds.ts';
+import type { Exchange } from './exchange.ts';
+import type { Problem } from './generated/property.ts';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** What is wrong with a 200 to GET /pets/{text}, for a `text` outside the contract; undefined when it fits. */
+export function petIdSuccessProblem(text: string, exchange: Exchange): Problem | undefined {
+  if (exchange.response.status !== 200) return undefined;
+  const got = idText((exchange.json as Record<string, LosslessValue> | undefined)?.id ?? null) ?? 'without an id';
+  const reading = lenientInteger(text);
+  if (reading === undefined || reading < INT64_MIN || reading > INT64_MAX) {
+    return { rule: 'GET-3', message: `expected a client error for /pets/${JSON.stringify(text)}, which names no int64, got 200 with pet ${got} (an id wrapped or rounded onto another pet)` };
+  }
+  return got === String(reading) ? undefined : { rule: 'GET-3', message: `expected pet ${reading} (read leniently from ${JSON.stringify(text)}) or a client error, got 200 with pet ${got}` };
+}
+
+const listParameters = requestShape('listPets').parameters;
+const limitSchema = listParameters.find((parameter) => parameter.name === 'limit')!.schema;
+const statusSchema = resolveSchema(listParameters.find((parameter) => parameter.name === 'status')!.schema);
+
+/**
+ * What is wrong with a 200 to GET /pets with `query`: a limit outside the contract may be read leniently
+ * (05 as 5, clamped into 1..100) or ignored (the default page); a status outside it read leniently (Sold as
+ * sold) or ignored. A canonical value holds as written.
+ */
+export function listSuccessProblems(query: Readonly<Record<string, string>>, exchange: Exchange): Problem[] {
+  if (exchange.response.status !== 200 || !Array.isArray(exchange.json)) return [];
+  const pets = exchange.json as Array<Record<string, LosslessValue>>;
+  const problems: Problem[] = [];
+  const asked = JSON.stringify(query);
+  const limit = query.limit;
+  const bound = limit === undefined ? PAGE_SIZE.default : isCanonical(limitSchema, limit) ? Number(limit) : lenientBound(limit);
+  if (pets.length > bound) {
+    problems.push({ rule: limit === undefined ? 'LIST-2' : bound >= PAGE_SIZE.maximum ? 'LIST-4' : 'LIST-3', message: `expected at most ${bound} animals for ${asked}${limit !== undefined && !isCanonical(limitSchema, limit) ? ' (its limit read leniently, clamped, or ignored)' : ''}, got ${pets.length}` });
+  }
+  const status = query.status;
+  if (status !== undefined) {
+    const exact = isCanonical(statusSchema, status);
+    const reading = exact ? status : lenientEnum(statusSchema.enum ?? [], status);
+    const other = reading === undefined ? undefined : pets.find((pet) => pet.status !== reading);
+    // A status outside the contract may also be ignored: only a canonical one must filter.
+    if (exact && other) problems.push({ rule: 'LIST-1', message: `expected only ${reading} animals for ${asked}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
+  }
+  return problems;
+}
+
+/** The most animals a lenient reading of a limit outside the contract allows: the value clamped into range, or the default when ignored. */
+function lenientBound(text: string): number {
+  const reading = lenientInteger(text);
+  const clamped = reading === undefined ? PAGE_SIZE.default : Number(reading < BigInt(PAGE_SIZE.minimum) ? BigInt(PAGE_SIZE.minimum) : reading > BigInt(PAGE_SIZE.maximum) ? BigInt(PAGE_SIZE.maximum) : reading);
+  return Math.max(clamped, PAGE_SIZE.default);
+}

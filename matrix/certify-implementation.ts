@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { DEMO_KEYS, keyVariable, type KeysByPlan } from '../lib/keys.ts';
 import { PLAN_IDS } from '../lib/plans.ts';
 import { Redactor } from '../lib/redact.ts';
-import type { SuiteProgress } from '../specs/reporter/progress-reporter.ts';
+import type { SuiteProgress } from '../specs/reporter/suite-progress.ts';
 import type { ConformanceReport } from '../specs/reporter/verdicts.ts';
 import { reportEnv, suiteNodeArgs } from '../cli/suite-process.ts';
 import { PACKAGE_ROOT } from '../cli/child.ts';

@@ -3,7 +3,7 @@ import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { LEVELS } from '../../lib/rules.ts';
 import { levelBadge, LEVEL_BADGE_CSS } from './level-badge.ts';
 import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from './verdict-chart.ts';
-import type { Evidence, TestOutcome } from './test-records.ts';
+import type { Evidence, TestOutcome } from './test-record.ts';
 import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from './verdicts.ts';
 
 const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partial', observed: 'info', skipped: 'muted', 'not-run': 'muted' };

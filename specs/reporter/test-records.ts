@@ -11,60 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
-
-export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'interrupted' | 'not-run';
-
-export interface RuleNote {
-  rule: string;
-  text: string;
-}
-
-export interface Failure {
-  /** The rules the error names, or the test's primary rule when it names none. */
-  rules: string[];
-  message: string;
-}
-
-export interface Evidence {
-  rule: string;
-  request?: unknown;
-  response?: unknown;
-  curl?: string;
-}
-
-export interface TestRecord {
-  id: string;
-  title: string;
-  /** describe blocks and title, without project and file. */
-  fullTitle: string;
-  file: string;
-  line: number;
-  project: string;
-  outcome: TestOutcome;
-  durationMs: number;
-  retries: number;
-  /** Rules cited, primary first. */
-  rules: string[];
-  /** IDs cited (by annotation or title) that the catalogue does not know. */
-  unknownRules: string[];
-  /** The level the title states, when it states one. */
-  titleLevel: string | undefined;
-  skipReason: string | undefined;
-  warnings: RuleNote[];
-  observations: RuleNote[];
-  /** What the target does where the spec is silent, in a few words (`check.gist`): the matrix's GAP cells. */
-  gists: RuleNote[];
-  /** Parts of rules the test could not exercise, and why (`check.unchecked`). */
-  unchecked: RuleNote[];
-  throttled: string[];
-  failures: Failure[];
-  /**
-   * The test failed only by findings of the contract check that its own logic does not read (a rate-limit
-   * header of some response): it ran through, and its own rules were checked whole.
-   */
-  ranThrough: boolean;
-  evidence: Evidence[];
-}
+import type { Evidence, Failure, RuleNote, TestOutcome, TestRecord } from './test-record.ts';
 
 const RULE_ID_IN_BRACKETS = /\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/g;
 const TITLE_PREFIX = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s+(MUST|SHOULD|GAP)\b/;

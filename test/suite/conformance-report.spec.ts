@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
-import type { TestRecord } from '../../specs/reporter/test-records.ts';
+import type { TestRecord } from '../../specs/reporter/test-record.ts';
 import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
 import { jobSummary } from '../../specs/reporter/job-summary.ts';
 import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';

@@ -3,7 +3,7 @@
  * each implementation's run would have written, without running it.
  */
 import { catalogue } from '../../../lib/rules.ts';
-import type { TestRecord } from '../../../specs/reporter/test-records.ts';
+import type { TestRecord } from '../../../specs/reporter/test-record.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../../specs/reporter/verdicts.ts';
 
 export interface RuleOutcome {

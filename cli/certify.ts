@@ -4,9 +4,9 @@
  * The exit code is the run's own, passed through unchanged.
  */
 import path from 'node:path';
-import { runNode } from './child.ts';
+import { runNode } from '../lib/processes/child.ts';
 import { certifyImplementations } from './certify-implementations.ts';
-import { reportEnv, suiteNodeArgs } from './suite-process.ts';
+import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';

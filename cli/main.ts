@@ -3,7 +3,7 @@
  * caller's working directory, so its reports land there, and exits with the part's own exit code.
  */
 import { certify } from './certify.ts';
-import { runScript } from './child.ts';
+import { runScript } from '../lib/processes/child.ts';
 import { serve } from './serve.ts';
 import { USAGE_EXIT_CODE, UsageError } from './usage-error.ts';
 

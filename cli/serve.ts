@@ -2,7 +2,7 @@
  * `petstore-conformance serve`: the bundled reference server, configured as `npm run serve` is (the
  * environment), with --port and --host as the two settings a caller most often changes.
  */
-import { runScript } from './child.ts';
+import { runScript } from '../lib/processes/child.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 

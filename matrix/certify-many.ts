@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { catalogue } from '../lib/rules.ts';
-import type { SuiteProgress } from '../specs/reporter/suite-progress.ts';
+import type { SuiteProgress } from '../lib/processes/suite-progress.ts';
 import { changesSince, readBaseline, type Baseline } from './baseline.ts';
 import { renderBadge } from './badge.ts';
 import { buildMatrix, type ImplementationRun } from './build-matrix.ts';

@@ -5,7 +5,7 @@
  * still says what it is.
  */
 import type { FullResult } from '@playwright/test/reporter';
-import type { RunState } from './verdicts.ts';
+import type { RunState } from '../../lib/verdicts/model.ts';
 
 export const EXIT_CODES = { conforming: 0, 'not-conforming': 1, incomplete: 3 } as const satisfies Record<RunState, number>;
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
-import type { SuiteProgress } from './suite-progress.ts';
+import type { SuiteProgress } from '../../lib/processes/suite-progress.ts';
 import { rulesNamedIn, titleCitation } from './test-records.ts';
 
 export default class ProgressReporter implements Reporter {

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
-import type { Evidence, Failure, RuleNote, TestOutcome, TestRecord } from './test-record.ts';
+import type { Evidence, Failure, RuleNote, TestOutcome, TestRecord } from '../../lib/verdicts/test-record.ts';
 
 const RULE_ID_IN_BRACKETS = /\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/g;
 const TITLE_PREFIX = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s+(MUST|SHOULD|GAP)\b/;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { TSX } from '../../cli/child.ts';
+import { TSX } from '../../lib/processes/child.ts';
 import { catalogue } from '../../lib/rules.ts';
 import { buildMatrix } from '../../matrix/build-matrix.ts';
 import type { Matrix } from '../../matrix/model.ts';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport } from '../../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { ruleTitle, runSuite, VARIANTS_OUTPUT } from './support/run-suite.ts';
 import { startVariant } from './support/variant-target.ts';
 

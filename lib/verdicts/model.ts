@@ -3,7 +3,7 @@
  * A run is conforming at MUST level only when every MUST rule that binds the service was checked and held:
  * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
  */
-import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
+import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../rules.ts';
 import type { Evidence, TestOutcome, TestRecord } from './test-record.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */

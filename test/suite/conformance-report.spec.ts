@@ -17,6 +17,7 @@ import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { findSecrets } from './support/find-secrets.ts';
 import { VARIANTS_OUTPUT } from './support/run-suite.ts';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
 
 const SAMPLE_CONFIG = path.join(REPO_ROOT, 'test', 'suite', 'report-sample', 'playwright.config.ts');
 const OUT = path.join(VARIANTS_OUTPUT, 'report-sample');
@@ -35,7 +36,7 @@ async function playwright(args: string[], env: Record<string, string>): Promise<
 }
 
 function readReport(folder: string): ConformanceReport {
-  return JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
+  return assertMatchesSchema('conformance-report', JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport);
 }
 
 const row = (report: ConformanceReport, id: string) => report.rules.find((rule) => rule.id === id)!;

@@ -1,0 +1,44 @@
+/** docs/reference/cli.md: every command and flag, as --help prints it (the same text, from the same definitions). */
+import { readFileSync } from 'node:fs';
+import { COMMANDS, HELP } from '../../cli/commands.ts';
+import { generatedNotice, table } from './markdown.ts';
+
+interface PackageJson {
+  scripts: Record<string, string>;
+}
+
+/** The npm scripts a user runs, with what each is; the rest (test and bench) belong to docs/how-to/contribute.md. */
+const USER_SCRIPTS: Readonly<Record<string, string>> = {
+  conformance: 'the conformance suite (Playwright Test); every Playwright flag applies after `--`',
+  certify: '`petstore-conformance certify` from a clone',
+  serve: 'the reference server',
+  load: 'the quota load script',
+  record: 'the recording proxy',
+  replay: 'replay a capture',
+};
+
+export function cliPage(): string {
+  const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson).scripts;
+  const rows = Object.entries(USER_SCRIPTS).map(([name, what]) => {
+    const command = scripts[name];
+    if (command === undefined) throw new Error(`package.json has no script "${name}"; update USER_SCRIPTS in scripts/docs/cli-page.ts`);
+    return [`\`npm run ${name}\``, `\`${command}\``, what];
+  });
+  const commands = Object.entries(COMMANDS).map(([name, command]) => `## \`petstore-conformance ${name}\`\n\n${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.\n\n\`\`\`text\n${command.help}\n\`\`\``);
+  return `${generatedNotice('cli/commands.ts (the text each --help prints) and package.json')}
+
+# Commands and flags
+
+One command, \`petstore-conformance\` (the package's \`bin\`, or \`npx petstore-conformance\` once installed), runs
+every part. From a clone the npm scripts run the same programs. Exit codes: [exit-codes.md](exit-codes.md);
+environment variables: [settings.md](settings.md).
+
+\`\`\`text
+${HELP}
+\`\`\`
+
+${table(['npm script', 'runs', 'what'], rows)}
+
+${commands.join('\n\n')}
+`;
+}

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** tsx's loader, for `node --import`: it runs the package's TypeScript on Node 20 without a build step. */
+/** tsx's loader, for `node --import`: it runs the package's TypeScript without a build step. */
 export const TSX = import.meta.resolve('tsx');
 
 /** A TypeScript entry point of this package (a path from its root) with the caller's arguments. */

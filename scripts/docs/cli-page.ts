@@ -7,7 +7,7 @@ interface PackageJson {
   scripts: Record<string, string>;
 }
 
-/** The npm scripts a user runs, with what each is; the rest (test and bench) belong to docs/how-to/contribute.md. */
+/** The npm scripts a user runs, with what each is; the others (test, bench, docs) are the project's own. */
 const USER_SCRIPTS: Readonly<Record<string, string>> = {
   conformance: 'the conformance suite (Playwright Test); every Playwright flag applies after `--`',
   certify: '`petstore-conformance certify` from a clone',

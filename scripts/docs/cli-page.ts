@@ -1,10 +1,15 @@
-/** docs/reference/cli.md: every command and flag, as --help prints it (the same text, from the same definitions). */
+/** docs/reference/cli.md: every command and flag, as --help prints it (the same text, from the same definitions), and the Action's inputs. */
 import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { COMMANDS, HELP } from '../../cli/commands.ts';
 import { generatedNotice, table } from './markdown.ts';
 
 interface PackageJson {
   scripts: Record<string, string>;
+}
+
+interface ActionYaml {
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
 }
 
 /** The npm scripts a user runs, with what each is; the others (test, bench, docs) are the project's own. */
@@ -24,8 +29,10 @@ export function cliPage(): string {
     if (command === undefined) throw new Error(`package.json has no script "${name}"; update USER_SCRIPTS in scripts/docs/cli-page.ts`);
     return [`\`npm run ${name}\``, `\`${command}\``, what];
   });
+  const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as ActionYaml;
+  const inputs = Object.entries(action.inputs).map(([name, input]) => [`\`${name}\``, input.required ? 'required' : input.default ? `\`${input.default}\`` : '', input.description]);
   const commands = Object.entries(COMMANDS).map(([name, command]) => `## \`petstore-conformance ${name}\`\n\n${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.\n\n\`\`\`text\n${command.help}\n\`\`\``);
-  return `${generatedNotice('cli/commands.ts (the text each --help prints) and package.json')}
+  return `${generatedNotice('cli/commands.ts (the text each --help prints), package.json and action.yml')}
 
 # Commands and flags
 
@@ -40,5 +47,12 @@ ${HELP}
 ${table(['npm script', 'runs', 'what'], rows)}
 
 ${commands.join('\n\n')}
+
+## The GitHub Action (\`action.yml\`)
+
+\`uses: <owner>/petstore-conformance@v1\` runs \`certify\` with these inputs; how to use it:
+[certify staging and production in CI](../how-to/certify-in-ci.md).
+
+${table(['Input', 'Default', 'Meaning'], inputs)}
 `;
 }

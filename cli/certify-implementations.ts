@@ -6,7 +6,7 @@ import { BaselineError } from '../matrix/baseline.ts';
 import { CertifyManyError, certifyMany } from '../matrix/certify-many.ts';
 import { ExpectationsFileError } from '../matrix/expectations-file.ts';
 import { ImplementationsFileError } from '../matrix/implementations-file.ts';
-import { PACKAGE_ROOT } from './child.ts';
+import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -4,11 +4,14 @@
  * The exit code is the run's own, passed through unchanged.
  */
 import path from 'node:path';
-import { runNode } from './child.ts';
+import { runNode } from '../lib/processes/child.ts';
 import { certifyImplementations } from './certify-implementations.ts';
-import { reportEnv, suiteNodeArgs } from './suite-process.ts';
+import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
 import { parseFlags } from './flags.ts';
+import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
+import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
+import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
 import { UsageError } from './usage-error.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
@@ -26,21 +29,18 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
                    to their section of the spec
   -h, --help       this text
 After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
-Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Other variables
-(PETSTORE_FRESH_KEYS, PETSTORE_QUOTA_BUDGET_SECONDS) as documented in the README.
-Exit code: the verdict's: 0 Conforming, 1 Not conforming, 3 Not certified (PETSTORE_ACCEPT_NOT_CERTIFIED=1
-makes it 0); 2 for bad input.
+Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Every other variable
+(PETSTORE_QUOTA_BUDGET_SECONDS, PETSTORE_FRESH_KEYS, ...) is in docs/reference/settings.md.
+${exitCodeHelp(SUITE_EXIT_CODES)}
 
 With an implementations file, every implementation it lists is certified by the same suite, each in
 reports/certify/<name>/ with a badge.svg, and the matrix of all of them is written to reports/certify/
-(index.html, matrix.json). The file's format is in the README ("Certifying several implementations").
+(index.html, matrix.json). The file's format: docs/how-to/certify-several-implementations.md.
   --parallel N            certify N implementations at a time (default 1); refused when two share a key
   --baseline FILE         a matrix.json or conformance.json of an earlier run: list what changed since
   --update-expectations   rewrite each implementation's expectations file from this run
   --output DIR            where the matrix goes (default ./reports/certify)
-Exit code: 0 when every implementation was certified and failed exactly as its expectations file says;
-1 for an unexpected failure, an unexpected pass or an implementation that could not be certified;
-2 for bad input; 130 when interrupted.`;
+${exitCodeHelp(MATRIX_EXIT_CODES)}`;
 
 export interface CertifyOptions {
   help: boolean;

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { jobSummary, type SummaryLinks } from '../specs/reporter/job-summary.ts';
-import type { ConformanceReport } from '../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../lib/verdicts/model.ts';
 
 export function writeJobSummary(outputDir: string, summaryFile: string, env: NodeJS.ProcessEnv): void {
   const reportFile = path.join(outputDir, 'conformance.json');

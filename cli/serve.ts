@@ -2,8 +2,10 @@
  * `petstore-conformance serve`: the bundled reference server, configured as `npm run serve` is (the
  * environment), with --port and --host as the two settings a caller most often changes.
  */
-import { runScript } from './child.ts';
+import { runScript } from '../lib/processes/child.ts';
 import { parseFlags } from './flags.ts';
+import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
+import { SERVER_EXIT_CODES } from '../reference-server/exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 
 export const SERVE_HELP = `usage: petstore-conformance serve [--port N] [--host HOST]
@@ -13,7 +15,8 @@ Starts the Pet Store reference server and prints its base URL; Ctrl-C stops it.
   --host HOST    the address to listen on (default 127.0.0.1, same as HOST)
   -h, --help     this text
 Keys: PETSTORE_API_KEY_<PLAN>, else the documented demo keys. Time: PETSTORE_TIME_SCALE=60 makes a minute
-window last one second. Logs: PETSTORE_LOG=json (default) or off.`;
+window last one second. Logs: PETSTORE_LOG=json (default) or off. Every variable: docs/reference/settings.md.
+${exitCodeHelp(SERVER_EXIT_CODES)}`;
 
 export function serve(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseFlags('serve', args, { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } });

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ConformanceReport } from '../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../lib/verdicts/model.ts';
 import type { BaselineChanges, CellVerdict, Matrix, RuleChange } from './model.ts';
 
 interface BaselineCell {

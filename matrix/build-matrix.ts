@@ -4,7 +4,7 @@
  * went as the expectations say.
  */
 import type { RulesCatalogue } from '../lib/rules.ts';
-import type { ConformanceReport, RuleRow, RunState } from '../specs/reporter/verdicts.ts';
+import type { ConformanceReport, RuleRow, RunState } from '../lib/verdicts/model.ts';
 import type { ExpectedFailure } from './expectations-file.ts';
 import type { CellVerdict, ExpectationOutcome, Matrix, MatrixCell, MatrixImplementation, MatrixRow, MustTally } from './model.ts';
 

@@ -10,10 +10,10 @@ import { createInterface } from 'node:readline';
 import { DEMO_KEYS, keyVariable, type KeysByPlan } from '../lib/keys.ts';
 import { PLAN_IDS } from '../lib/plans.ts';
 import { Redactor } from '../lib/redact.ts';
-import type { SuiteProgress } from '../specs/reporter/progress-reporter.ts';
-import type { ConformanceReport } from '../specs/reporter/verdicts.ts';
-import { reportEnv, suiteNodeArgs } from '../cli/suite-process.ts';
-import { PACKAGE_ROOT } from '../cli/child.ts';
+import type { SuiteProgress } from '../lib/processes/suite-progress.ts';
+import type { ConformanceReport } from '../lib/verdicts/model.ts';
+import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
+import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import type { Implementation } from './implementations-file.ts';
 import { startImplementation, type StartedImplementation } from './start-command.ts';
 

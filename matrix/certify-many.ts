@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import type { ExitCode } from '../lib/docs/exit-codes.ts';
 import { catalogue } from '../lib/rules.ts';
-import type { SuiteProgress } from '../specs/reporter/progress-reporter.ts';
+import type { SuiteProgress } from '../lib/processes/suite-progress.ts';
 import { changesSince, readBaseline, type Baseline } from './baseline.ts';
 import { renderBadge } from './badge.ts';
 import { buildMatrix, type ImplementationRun } from './build-matrix.ts';
@@ -39,6 +40,14 @@ export class CertifyManyError extends Error {
 }
 
 const INTERRUPTED_EXIT_CODE = 130;
+
+/** `certify implementations.yaml`'s exit codes, as its --help and docs/reference/exit-codes.md give them. */
+export const MATRIX_EXIT_CODES: readonly ExitCode[] = [
+  { code: 0, when: 'every implementation was certified and failed exactly as its expectations file says' },
+  { code: 1, when: 'an unexpected failure (a regression), an unexpected pass, or an implementation that could not be certified' },
+  { code: 2, when: 'bad input: the implementations file, a flag, a baseline, an expectations file' },
+  { code: INTERRUPTED_EXIT_CODE, when: 'interrupted (Ctrl-C): what had finished is still written' },
+];
 
 export async function certifyMany(options: CertifyManyOptions): Promise<number> {
   const file = readImplementationsFile(options.implementationsFile);

@@ -6,8 +6,8 @@
 import { formatSeconds } from '../lib/charts.ts';
 import { html, safeHref, type Html } from '../lib/html.ts';
 import { utcMinute } from '../lib/utc-minute.ts';
-import { levelBadge } from '../specs/reporter/level-badge.ts';
-import { VERDICT_COLOURS } from '../specs/reporter/verdict-chart.ts';
+import { levelBadge } from '../lib/verdicts/level-badge.ts';
+import { VERDICT_COLOURS } from '../lib/verdicts/verdict-chart.ts';
 import type { CellVerdict, Matrix, MatrixCell, MatrixImplementation, MatrixRow } from './model.ts';
 import { isRegression, WITHOUT_EXPECTATIONS } from './regressions.ts';
 

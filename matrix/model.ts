@@ -4,7 +4,7 @@
  * badges are drawn from this shape alone.
  */
 import type { Level } from '../lib/rules.ts';
-import type { RuleVerdict, RunState } from '../specs/reporter/verdicts.ts';
+import type { RuleVerdict, RunState } from '../lib/verdicts/model.ts';
 
 /** `no-report`: the implementation could not be certified at all (it did not start, its URL did not answer). */
 export type CellVerdict = RuleVerdict | 'no-report';

@@ -6,9 +6,9 @@
  */
 import { html, htmlPage, safeHref, type Html } from '../lib/html.ts';
 import { utcMinute } from '../lib/utc-minute.ts';
-import { LEVEL_BADGE_CSS } from '../specs/reporter/level-badge.ts';
-import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../specs/reporter/verdict-chart.ts';
-import { emptyCounts, type VerdictCounts } from '../specs/reporter/verdicts.ts';
+import { LEVEL_BADGE_CSS } from '../lib/verdicts/level-badge.ts';
+import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../lib/verdicts/verdict-chart.ts';
+import { emptyCounts, type VerdictCounts } from '../lib/verdicts/model.ts';
 import { badgeSummary, renderBadge } from './badge.ts';
 import { BASELINE_CHANGES_CSS, baselineChanges } from './baseline-changes.ts';
 import { EXPECTATIONS_BANNER_CSS, expectationsBanner } from './expectations-banner.ts';

@@ -3,7 +3,7 @@
  * already listed keeps its reason and link; a new one gets the run's first message as a reason to edit.
  */
 import path from 'node:path';
-import type { RuleRow } from '../specs/reporter/verdicts.ts';
+import type { RuleRow } from '../lib/verdicts/model.ts';
 import type { ImplementationRun } from './build-matrix.ts';
 import { writeExpectations, type ExpectedFailure } from './expectations-file.ts';
 import type { ImplementationsFile } from './implementations-file.ts';

@@ -4,6 +4,7 @@
  */
 import { DEMO_KEYS, keysFromEnv, keyVariable, type KeysByPlan } from '../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId, type Quota } from '../lib/plans.ts';
+import type { SettingsOfPart } from '../lib/docs/setting-docs.ts';
 
 export type LogMode = 'json' | 'off';
 
@@ -125,3 +126,69 @@ function quotas(env: Env): Record<PlanId, Quota> {
   };
   return result;
 }
+
+/** What docs/reference/settings.md says of the server's variables (npm run docs:reference). */
+export const SERVER_SETTINGS: SettingsOfPart = {
+  part: 'The reference server (`npm run serve`, `petstore-conformance serve`, and wherever a tool starts it)',
+  read: (env) => configFromEnv(env),
+  settings: [
+    { name: 'HOST', default: '127.0.0.1', check: 'an address', meaning: 'The address to listen on.' },
+    { name: 'PORT', default: '8080', check: 'a whole number from 0 to 65535', meaning: 'The port; 0 picks a free one (the printed URL says which).', refused: '70000' },
+    {
+      name: 'PETSTORE_API_KEY_<PLAN>',
+      default: 'the demo keys (`demo-free-1` … `demo-enterprise-3`)',
+      check: 'comma-separated keys of visible ASCII, no spaces; a key belongs to one plan',
+      meaning: 'The keys each plan accepts. Set but blank, the plan has no keys.',
+      refused: 'key with space',
+    },
+    {
+      name: 'PETSTORE_TIME_SCALE',
+      default: '1',
+      check: 'a positive number; exclusive with PETSTORE_CLOCK_RATE',
+      meaning: 'Makes every rate-limit window (and the ban) N times shorter in real time: at 60 a "minute" lasts one second. Headers still carry real Unix seconds.',
+      refused: '0',
+    },
+    {
+      name: 'PETSTORE_CLOCK_RATE',
+      default: '1',
+      check: 'a positive number; exclusive with PETSTORE_TIME_SCALE',
+      meaning: "Runs the server's clock N times faster instead: windows pass N times faster and Reset and Retry-After speak of that clock, so a client told N reads them exactly. The bundled certification runs at 480.",
+      refused: 'fast',
+    },
+    {
+      name: 'PETSTORE_CLOCK_ANCHOR_MS',
+      default: 'the moment the server starts',
+      check: 'a whole number of milliseconds since the epoch',
+      meaning: 'With PETSTORE_CLOCK_RATE: the instant at which the fast clock equals the wall clock (the suite: PETSTORE_TARGET_CLOCK_ANCHOR_MS).',
+      refused: 'soon',
+    },
+    {
+      name: 'PETSTORE_ENTERPRISE_PER_MINUTE, PETSTORE_ENTERPRISE_PER_DAY',
+      default: `${plans.enterprise.referenceDefault.perMinute} and ${plans.enterprise.referenceDefault.perDay} (\`referenceDefault\` in fixtures/plans.yaml)`,
+      check: 'whole numbers of 1 or more',
+      meaning: 'The Enterprise quota ("custom" in the spec). The suite reads the same two variables as the agreed quota to certify.',
+      refused: 'lots',
+    },
+    {
+      name: 'PETSTORE_SEED_PETS',
+      default: String(DEFAULT_SEED_PETS),
+      check: `a whole number from 0 to ${MAX_SEED_PETS}`,
+      meaning: 'Pets in the store at start (demo names, statuses cycling available/pending/sold).',
+      refused: '-1',
+    },
+    {
+      name: 'PETSTORE_LOG',
+      default: 'json',
+      check: 'json or off',
+      meaning: '`json`: one line per request on stdout (time, method, path without query, status, plan, duration; never a key); `off`: silent.',
+      refused: 'verbose',
+    },
+    {
+      name: 'PETSTORE_ANONYMOUS_PER_MINUTE',
+      default: String(DEFAULT_ANONYMOUS_PER_MINUTE),
+      check: 'a whole number of 1 or more',
+      meaning: 'Requests per (scaled) minute a client address may send without a valid key before 401 turns into 429.',
+      refused: '0',
+    },
+  ],
+};

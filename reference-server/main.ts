@@ -4,6 +4,7 @@
  * stderr and exit code 2.
  */
 import { ConfigError, configFromEnv, type ServerConfig } from './config.ts';
+import { BAD_SETTING, CANNOT_LISTEN, STOPPED } from './exit-codes.ts';
 import { createReferenceServer } from './server.ts';
 
 let config: ServerConfig;
@@ -12,7 +13,7 @@ try {
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`petstore: ${error.message}\n`);
-  process.exit(2);
+  process.exit(BAD_SETTING);
 }
 
 try {
@@ -24,7 +25,7 @@ try {
     if (stopping) return;
     stopping = true;
     // process.exit drops whatever a pipe has not yet taken; an empty write's callback runs once all before it is written.
-    void running.close().then(() => process.stdout.write('', () => process.exit(0)));
+    void running.close().then(() => process.stdout.write('', () => process.exit(STOPPED)));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -32,5 +33,5 @@ try {
   const { code, message } = error as NodeJS.ErrnoException;
   const reason = code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; set PORT to another port, or 0 for a free one` : message;
   process.stderr.write(`petstore: cannot listen: ${reason}\n`);
-  process.exit(1);
+  process.exit(CANNOT_LISTEN);
 }

@@ -22,5 +22,6 @@ export default defineConfig({
     { name: 'fixtures', testDir: 'fixtures' },
     { name: 'package', testDir: 'package' },
     { name: 'matrix', testDir: 'matrix' },
+    { name: 'docs', testDir: 'docs' },
   ],
 });

@@ -1,5 +1,6 @@
 /** `npm run load -- [flags]`: the flags, their help, and the scenario they describe. */
 import { parseArgs } from 'node:util';
+import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_WORKERS, ENGINES, type Engine } from './engine/locust-engine.ts';
@@ -33,6 +34,14 @@ export interface CliOptions {
 }
 
 export const DEFAULT_OUT_DIR = 'reports/load';
+
+export const LOAD_EXIT_CODES: readonly ExitCode[] = [
+  { code: 0, when: 'every documented quota and rate-limit rule held' },
+  { code: 1, when: 'a documented quota or rate-limit rule was broken' },
+  { code: 2, when: 'bad input or an unreachable target, said in one line' },
+  { code: 3, when: 'the run itself failed (a fault of the script, said in one line)' },
+  { code: 130, when: 'Ctrl-C twice: stopped at once (once: stops early and still writes the report, with the verdict so far)' },
+];
 const DEFAULT_FLAG_RATE = '1.1x';
 const DEFAULT_FLAG_DURATION = '10s';
 
@@ -66,7 +75,7 @@ PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minut
                         verdicts, report and exit code as a run
   -h, --help            this text
 
-Exit code: 0 every documented quota and rate-limit rule held, 1 one was broken, 2 bad input or unreachable target.
+${exitCodeHelp(LOAD_EXIT_CODES)}
 Examples:
   npm run load
   npm run load -- --plan free --rate 2 --duration 3m

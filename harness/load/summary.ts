@@ -68,6 +68,9 @@ export interface PlanSummary {
 }
 
 export interface LoadSummary {
+  /** schemas/load-summary.schema.json */
+  format: 'petstore-load-summary';
+  formatVersion: 1;
   tool: 'petstore-load';
   generatedAt: string;
   specVersion: string;
@@ -148,6 +151,8 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
   const status = failing.length > 0 ? 'fail' : 'pass';
   const cited = new Set(keys.flatMap((key) => key.verdicts.flatMap((v) => v.rules)));
   return {
+    format: 'petstore-load-summary',
+    formatVersion: 1,
     tool: 'petstore-load',
     generatedAt: new Date().toISOString(),
     specVersion: catalogue.specVersion,

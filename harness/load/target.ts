@@ -10,6 +10,7 @@ import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { describeDuration } from './duration.ts';
 import { InputError } from './input-error.ts';
 import type { Scenario, ScenarioKey } from './scenario.ts';
+import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 
 /** The bundled server's time scale when neither flag, environment nor scenario gives one: a minute lasts 1 s. */
 export const DEFAULT_BUNDLED_TIME_SCALE = 60;
@@ -132,3 +133,38 @@ export async function checkReachable(baseUrl: string): Promise<void> {
     socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ECONNREFUSED' ? 'connection refused' : error.code === 'ENOTFOUND' ? `unknown host ${host}` : error.message));
   });
 }
+
+/** What docs/reference/settings.md says of the load script's variables (npm run docs:reference). */
+export const LOAD_SETTINGS: SettingsOfPart = {
+  part: 'The quota load script (`npm run load`, `petstore-conformance load`)',
+  read: (env) => ({ baseUrl: baseUrlFromEnv(env as NodeJS.ProcessEnv), keys: keysFromEnv(env as NodeJS.ProcessEnv), timeScale: parseScale(env.PETSTORE_TIME_SCALE) }),
+  settings: [
+    {
+      name: 'PETSTORE_BASE_URL',
+      default: `unset: a bundled reference server started for the run, time scale ${DEFAULT_BUNDLED_TIME_SCALE} (a minute lasts 1 s), demo keys`,
+      check: 'an http:// or https:// URL without query or fragment',
+      meaning: 'The target to load, `/v1` included.',
+      refused: 'not a url',
+    },
+    {
+      name: 'PETSTORE_API_KEY_<PLAN>',
+      default: 'the demo keys against the bundled server; none against a target (a scenario that needs one stops, naming the variable)',
+      check: 'comma-separated keys of visible ASCII, no spaces',
+      meaning: "The keys of each plan; a scenario's `free #2` is the second Free key.",
+      refused: 'key with space',
+    },
+    {
+      name: 'PETSTORE_TIME_SCALE',
+      default: `the scenario's \`timeScale\`, else ${DEFAULT_BUNDLED_TIME_SCALE} for the bundled server and 1 for a target`,
+      check: 'a positive number',
+      meaning: "The target's time scale: the bundled server runs at it, and `1.1x` rates are scaled by it (`--time-scale` wins).",
+      refused: '0',
+    },
+    {
+      name: 'PETSTORE_LOCUST',
+      default: 'unset: `locust` on the PATH, /usr/bin/locust, or the copy fetched with pip on first use into the user cache',
+      check: 'the path of an existing file',
+      meaning: 'With `--engine locust`: the Locust executable to run.',
+    },
+  ],
+};

@@ -3,6 +3,7 @@
  * then closes the capture so that it is a complete document. Returns the exit code; throws InputError
  * (exit 2) for bad input.
  */
+import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../har/write.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
@@ -11,11 +12,19 @@ import { knownKeys } from './credentials.ts';
 import { startRecordingProxy } from './proxy.ts';
 import { RECORDER } from './recorder-info.ts';
 
-const USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N]
+export const RECORD_EXIT_CODES: readonly ExitCode[] = [
+  { code: 0, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete' },
+  { code: 1, when: 'an unexpected failure, said in one line' },
+  { code: 2, when: 'bad input, said in one line: an option, an unreachable upstream, a port in use, a file that cannot be written' },
+  { code: 130, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
+];
+
+export const RECORD_USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N]
   --upstream  the server to record, e.g. http://127.0.0.1:8080/v1
   --out       the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
   --port      where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
-Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.`;
+Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
+${exitCodeHelp(RECORD_EXIT_CODES)}`;
 
 export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseOptions(
@@ -24,7 +33,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     false,
   );
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${RECORD_USAGE}\n`);
     return 0;
   }
   if (!values.upstream) throw new InputError('--upstream is required (the base URL to record, e.g. http://127.0.0.1:8080/v1)');

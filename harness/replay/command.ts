@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { formatNumber } from '../../lib/charts.ts';
+import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from './base.ts';
@@ -23,14 +24,22 @@ import { surveyCapture } from './survey.ts';
 import { startTarget, targetSettings } from './target.ts';
 import { ThrottleGates } from './throttle.ts';
 
-const USAGE = `usage: npm run replay -- <capture.har | capture.har.ndjson> [options]
+export const REPLAY_EXIT_CODES: readonly ExitCode[] = [
+  { code: 0, when: 'no conformance violation (and, with --strict, no difference from the recording)' },
+  { code: 1, when: 'a conformance violation; an exchange that got no answer or stayed refused (429) after the last retry; with --strict, a difference' },
+  { code: 2, when: 'bad input, said in one line: an option, the capture, a missing key, an unreachable target' },
+  { code: 130, when: 'interrupted (Ctrl-C): the report covers what was replayed' },
+];
+
+export const REPLAY_USAGE = `usage: npm run replay -- <capture.har | capture.har.ndjson> [options]
   --speed N         1 = the recorded pacing (default), 10 = ten times faster, 0 = as fast as possible
   --concurrency N   exchanges in flight at once (default 1); causality is kept either way
   --ignore FILE     more to leave out of the comparison (YAML: headers, body pointers, per operation);
                     may be repeated; fixtures/traffic/replay-ignore.yaml always applies
   --strict          fail on differences from the recording too, not only on conformance violations
   --report-dir DIR  where index.html and summary.json go (default reports/replay)
-Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; unset, the bundled reference server.`;
+Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; unset, the bundled reference server.
+${exitCodeHelp(REPLAY_EXIT_CODES)}`;
 
 /** A target that has not answered by then is not going to. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -49,7 +58,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
     true,
   );
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${REPLAY_USAGE}\n`);
     return 0;
   }
   if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to replay, e.g. npm run replay -- fixtures/traffic/sample.har' : `expected one capture, got ${positionals.length}`);

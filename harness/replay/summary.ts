@@ -43,6 +43,9 @@ export type ReplaySummary = ReturnType<typeof replaySummary>;
 export function replaySummary(run: ReplayRun, survey: Survey, results: ReplayResults) {
   const failed = exitCodeFor(run, results) !== 0;
   return {
+    // schemas/replay-summary.schema.json
+    format: 'petstore-replay-summary' as const,
+    formatVersion: 1 as const,
     verdict: failed ? 'fail' : 'pass',
     exitCode: exitCodeFor(run, results),
     capture: run.capture,

@@ -6,6 +6,7 @@ import { DEMO_KEYS, keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
 import { baseUrlFromEnv } from '../../lib/target.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { assertReachable, InputError } from './cli.ts';
+import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 
 export interface ReplayTarget {
   baseUrl: string;
@@ -33,3 +34,25 @@ export async function startTarget(baseUrl: string | undefined, env: NodeJS.Proce
   const server = await spawnReferenceServer({ env: Object.fromEntries(petstore) });
   return { baseUrl: server.baseUrl, bundled: true, stop: server.stop };
 }
+
+/** What docs/reference/settings.md says of the variables record and replay read (npm run docs:reference). */
+export const RECORD_REPLAY_SETTINGS: SettingsOfPart = {
+  part: 'Record and replay (`npm run record`, `npm run replay`)',
+  read: (env) => targetSettings(env as NodeJS.ProcessEnv),
+  settings: [
+    {
+      name: 'PETSTORE_BASE_URL',
+      default: 'unset: replay starts a reference server for the replay alone, with the demo keys (and the other PETSTORE_* variables of the environment)',
+      check: 'an http:// or https:// URL without query or fragment',
+      meaning: 'The target a capture is replayed against, `/v1` included.',
+      refused: 'mailto:pets@example.com',
+    },
+    {
+      name: 'PETSTORE_API_KEY_<PLAN>',
+      default: 'the demo keys against the bundled server',
+      check: 'comma-separated keys of visible ASCII, no spaces',
+      meaning: 'Replay: the n-th key of a plan replaces the placeholder `$PETSTORE_API_KEY_<PLAN>#n`. Record: the keys whose plan the recorder names (it also knows the demo keys).',
+      refused: 'key with space',
+    },
+  ],
+};

@@ -10,9 +10,10 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { catalogue } from '../../lib/rules.ts';
 import { renderReport } from './report-html.ts';
 import { redactDeep, reportRedactor } from './report-redaction.ts';
-import { finishedRecord, plannedRecord, type TestRecord } from './test-records.ts';
+import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import { finishedRecord, plannedRecord } from './test-records.ts';
 import { exitCodeFor } from './exit-code.ts';
-import { buildReport, type RunMetadata } from './verdicts.ts';
+import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 
 export interface ConformanceReporterOptions {
   /**

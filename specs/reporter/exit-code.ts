@@ -5,9 +5,18 @@
  * still says what it is.
  */
 import type { FullResult } from '@playwright/test/reporter';
-import type { RunState } from './verdicts.ts';
+import type { ExitCode } from '../../lib/docs/exit-codes.ts';
+import type { RunState } from '../../lib/verdicts/model.ts';
 
 export const EXIT_CODES = { conforming: 0, 'not-conforming': 1, incomplete: 3 } as const satisfies Record<RunState, number>;
+
+/** A conformance run's exit codes, as `certify --help` and docs/reference/exit-codes.md give them. */
+export const SUITE_EXIT_CODES: readonly ExitCode[] = [
+  { code: EXIT_CODES.conforming, when: 'Conforming at MUST level (also "Not certified" with PETSTORE_ACCEPT_NOT_CERTIFIED=1)' },
+  { code: EXIT_CODES['not-conforming'], when: 'Not conforming: a MUST rule failed (or the suite itself failed a test outside every rule)' },
+  { code: 2, when: 'bad input: a malformed setting or flag, an unreachable target; one line on stderr' },
+  { code: EXIT_CODES.incomplete, when: 'Not certified: no MUST rule failed, but part of one was not checked' },
+];
 
 export function exitCodeFor(state: RunState, status: FullResult['status'], env: Readonly<Record<string, string | undefined>>): number {
   if (state === 'incomplete') return env.PETSTORE_ACCEPT_NOT_CERTIFIED === '1' ? 0 : EXIT_CODES.incomplete;

@@ -4,7 +4,7 @@
  * when the spec's address is known. The full reports travel as an artifact; this is what a reviewer reads first.
  */
 import { sectionAnchors } from '../../lib/spec-sections.ts';
-import type { ConformanceReport, RuleRow } from './verdicts.ts';
+import type { ConformanceReport, RuleRow } from '../../lib/verdicts/model.ts';
 
 const MAX_ROWS = 20;
 const MAX_CELL = 160;

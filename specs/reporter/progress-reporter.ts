@@ -6,15 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
+import type { SuiteProgress } from '../../lib/processes/suite-progress.ts';
 import { rulesNamedIn, titleCitation } from './test-records.ts';
-
-export interface SuiteProgress {
-  done: number;
-  total: number;
-  /** MUST rules a failed test cites or names. */
-  failingMust: string[];
-  finished: boolean;
-}
 
 export default class ProgressReporter implements Reporter {
   private readonly file = process.env.PETSTORE_PROGRESS_FILE ?? '';

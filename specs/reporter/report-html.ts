@@ -1,10 +1,10 @@
 /** The conformance report as a self-contained HTML page for a reviewer: verdict first, then counts, charts and one row per rule. */
 import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { LEVELS } from '../../lib/rules.ts';
-import { levelBadge, LEVEL_BADGE_CSS } from './level-badge.ts';
-import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from './verdict-chart.ts';
-import type { Evidence, TestOutcome } from './test-records.ts';
-import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from './verdicts.ts';
+import { levelBadge, LEVEL_BADGE_CSS } from '../../lib/verdicts/level-badge.ts';
+import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../../lib/verdicts/verdict-chart.ts';
+import type { Evidence, TestOutcome } from '../../lib/verdicts/test-record.ts';
+import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from '../../lib/verdicts/model.ts';
 
 const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partial', observed: 'info', skipped: 'muted', 'not-run': 'muted' };
 const STATE_CLASS = { conforming: 'pass', 'not-conforming': 'fail', incomplete: 'warn' } as const;

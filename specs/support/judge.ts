@@ -7,6 +7,7 @@
  */
 import { expect, type TestInfo } from '@playwright/test';
 import type { Redactor } from '../../lib/redact.ts';
+import type { GeneratedSummary } from '../../lib/verdicts/test-record.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { evidenceOf } from './evidence.ts';
 import { isIncidental } from './incidental-findings.ts';
@@ -30,17 +31,6 @@ export interface Judgement {
   byContractCheck?: boolean;
 }
 
-export interface GeneratedSummary {
-  property: string;
-  /** Within the contract, outside it, at a gap, or a mix ("within or at a gap"). */
-  kind: string;
-  requests: number;
-  /** Requests per input class (input-classes.ts; "seeded random" for the random phase). */
-  classes: Record<string, number>;
-  /** Requests per answer: a status, with the Error's code for an error. */
-  answers: Record<string, number>;
-  seed: number;
-}
 
 export class RuleJudge {
   private readonly reported = new Map<string, number>();

@@ -13,6 +13,7 @@ import { createReferenceServer } from '../../reference-server/server.ts';
 import { inChromium } from '../support/chromium.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { closedPort } from '../support/closed-port.ts';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'harness/load/main.ts');
@@ -68,7 +69,7 @@ test('a run against the bundled server passes, writes summary.json and a report 
   expect(outcome.stdout).toContain('✔ PASS');
   const json = readFileSync(join(out, 'summary.json'), 'utf8');
   const page = readFileSync(join(out, 'index.html'), 'utf8');
-  const summary = JSON.parse(json) as { status: string; keys: Array<{ label: string; keyVariable: string }> };
+  const summary = assertMatchesSchema('load-summary', JSON.parse(json) as { status: string; keys: Array<{ label: string; keyVariable: string }> });
   expect(summary.status).toBe('pass');
   expect(summary.keys.map((key) => key.label)).toEqual(['free #1 compliant', 'free #2 naive']);
   expect(summary.keys[0]?.keyVariable).toBe('$PETSTORE_API_KEY_FREE');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { TSX } from '../../cli/child.ts';
+import { TSX } from '../../lib/processes/child.ts';
 import { catalogue } from '../../lib/rules.ts';
 import { buildMatrix } from '../../matrix/build-matrix.ts';
 import type { Matrix } from '../../matrix/model.ts';
@@ -18,6 +18,7 @@ import { inChromium } from '../support/chromium.ts';
 import { closedPort } from '../support/closed-port.ts';
 import { findSecrets } from '../suite/support/find-secrets.ts';
 import { conformanceReport } from './support/conformance-reports.ts';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'cli', 'main.ts');
@@ -91,7 +92,7 @@ test('the reference server certified beside implementations that cannot be: a ma
   expect(console).not.toContain(SECRET);
 
   const out = path.join(folder, 'reports', 'certify');
-  const matrix = JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix;
+  const matrix = assertMatchesSchema('matrix', JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix);
   expect(matrix.implementations.map((implementation) => [implementation.name, implementation.verdictLabel])).toEqual([
     ['reference', 'Conforming'],
     ['never-listening', 'Could not certify'],

@@ -11,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
 import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
-import type { ConformanceReport } from '../../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
 
 const execFileAsync = promisify(execFile);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ReplaySummary } from '../../harness/replay/summary.ts';
 import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
 import type { HarEntry } from '../../harness/har/types.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,7 +57,7 @@ export function tempDir(prefix: string): string {
 }
 
 export function readSummary(reportDir: string): ReplaySummary {
-  return JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as ReplaySummary;
+  return assertMatchesSchema('replay-summary', JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as ReplaySummary);
 }
 
 /** A HAR document of the given entries, written to a temporary file. */

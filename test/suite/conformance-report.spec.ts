@@ -9,14 +9,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
-import type { TestRecord } from '../../specs/reporter/test-records.ts';
+import type { TestRecord } from '../../lib/verdicts/test-record.ts';
 import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
 import { jobSummary } from '../../specs/reporter/job-summary.ts';
-import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../specs/reporter/verdicts.ts';
+import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { findSecrets } from './support/find-secrets.ts';
 import { VARIANTS_OUTPUT } from './support/run-suite.ts';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
 
 const SAMPLE_CONFIG = path.join(REPO_ROOT, 'test', 'suite', 'report-sample', 'playwright.config.ts');
 const OUT = path.join(VARIANTS_OUTPUT, 'report-sample');
@@ -35,7 +36,7 @@ async function playwright(args: string[], env: Record<string, string>): Promise<
 }
 
 function readReport(folder: string): ConformanceReport {
-  return JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
+  return assertMatchesSchema('conformance-report', JSON.parse(readFileSync(path.join(folder, 'conformance.json'), 'utf8')) as ConformanceReport);
 }
 
 const row = (report: ConformanceReport, id: string) => report.rules.find((rule) => rule.id === id)!;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport, RuleRow } from '../../specs/reporter/verdicts.ts';
+import type { ConformanceReport, RuleRow } from '../../lib/verdicts/model.ts';
 import { ruleTitle, runSuite, VARIANTS_OUTPUT } from './support/run-suite.ts';
 import { startVariant, type VariantOptions } from './support/variant-target.ts';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport } from '../../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { runSuite, VARIANTS_OUTPUT } from './support/run-suite.ts';
 
 const ANSWER_DELAY_MS = 4_000;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport } from '../../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { ENTERPRISE_AGREED_IN_TESTS, NEIGHBOUR_KEY } from './support/faults.ts';

@@ -3,8 +3,8 @@
  * each implementation's run would have written, without running it.
  */
 import { catalogue } from '../../../lib/rules.ts';
-import type { TestRecord } from '../../../specs/reporter/test-records.ts';
-import { buildReport, type ConformanceReport, type RunMetadata } from '../../../specs/reporter/verdicts.ts';
+import type { TestRecord } from '../../../lib/verdicts/test-record.ts';
+import { buildReport, type ConformanceReport, type RunMetadata } from '../../../lib/verdicts/model.ts';
 
 export interface RuleOutcome {
   /** Default pass; `fail` fails the rule's test; `warn` adds a warning (a SHOULD rule's violation). */

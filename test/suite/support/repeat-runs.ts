@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ConformanceReport } from '../../../specs/reporter/verdicts.ts';
+import type { ConformanceReport } from '../../../lib/verdicts/model.ts';
 import { SHRINKING_CLASS } from '../../../specs/support/generated/property.ts';
 import { faultById } from './faults.ts';
 import { knownCategoriesOnly, limitedNames, malformedIdsAnswered } from './legitimate-variants.ts';

@@ -1,6 +1,6 @@
 /** A stacked bar chart of rule verdicts per group (level, section), as inline SVG: no script, no external asset. */
-import { html, type Html } from '../../lib/html.ts';
-import { VERDICTS, type RuleVerdict, type VerdictCounts } from './verdicts.ts';
+import { html, type Html } from '../html.ts';
+import { VERDICTS, type RuleVerdict, type VerdictCounts } from './model.ts';
 
 export const VERDICT_COLOURS: Record<RuleVerdict, string> = {
   pass: '#1a7f37',

@@ -3,8 +3,8 @@
  * A run is conforming at MUST level only when every MUST rule that binds the service was checked and held:
  * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
  */
-import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../../lib/rules.ts';
-import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-records.ts';
+import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../rules.ts';
+import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-record.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
 export const VERDICTS = ['pass', 'fail', 'warn', 'partly-checked', 'observed', 'skipped', 'not-run'] as const;

@@ -6,13 +6,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** tsx's loader, for `node --import`: it runs the package's TypeScript on Node 20 without a build step. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** tsx's loader, for `node --import`: it runs the package's TypeScript without a build step. */
 export const TSX = import.meta.resolve('tsx');
 
 /** A TypeScript entry point of this package (a path from its root) with the caller's arguments. */
 export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  return runNode(['--import', TSX, fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], env);
+  return runNode(['--import', TSX, fileURLToPath(new URL(`../../${script}`, import.meta.url)), ...args], env);
 }
 
 export function runNode(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {

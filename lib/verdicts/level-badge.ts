@@ -1,6 +1,6 @@
 /** A rule's level as a badge, the same in every report that lists rules. */
-import { html, type Html } from '../../lib/html.ts';
-import type { Level } from '../../lib/rules.ts';
+import { html, type Html } from '../html.ts';
+import type { Level } from '../rules.ts';
 
 export function levelBadge(level: Level): Html {
   return html`<span class="badge level-${level}">${level}</span>`;

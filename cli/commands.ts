@@ -1,0 +1,34 @@
+/** The package's commands and the help that lists them: `petstore-conformance --help`, and docs/reference/cli.md. */
+import { helpText as loadHelp } from '../harness/load/cli.ts';
+import { RECORD_USAGE } from '../harness/record/command.ts';
+import { REPLAY_USAGE } from '../harness/replay/command.ts';
+import { CERTIFY_HELP, certify } from './certify.ts';
+import { SERVE_HELP, serve } from './serve.ts';
+import { runScript } from '../lib/processes/child.ts';
+
+export interface Command {
+  summary: string;
+  /** What `petstore-conformance <command> --help` prints. */
+  help: string;
+  run(args: readonly string[]): Promise<number>;
+}
+
+/** load, record and replay parse their own flags (and print this help); the CLI hands them the arguments as given. */
+const tool = (script: string, summary: string, help: string): Command => ({ summary, help, run: (args) => runScript(script, args) });
+
+export const COMMANDS: Record<string, Command> = {
+  certify: { summary: 'run the conformance suite against --base-url and give a verdict, or certify every implementation of a file side by side', help: CERTIFY_HELP, run: certify },
+  serve: { summary: 'start the bundled reference server', help: SERVE_HELP, run: serve },
+  load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers", loadHelp()),
+  record: tool('harness/record/main.ts', 'record traffic to a target through a proxy, keys left out', RECORD_USAGE),
+  replay: tool('harness/replay/main.ts', 'replay a recording against a target and check every response', REPLAY_USAGE),
+};
+
+export const HELP = `usage: petstore-conformance <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(9)}${command.summary}`)
+  .join('\n')}
+
+petstore-conformance <command> --help describes a command. Reports go under the current folder (./reports/).`;

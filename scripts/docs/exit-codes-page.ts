@@ -1,0 +1,32 @@
+/** docs/reference/exit-codes.md: each command's exit codes, from the tables its --help prints. */
+import type { ExitCode } from '../../lib/docs/exit-codes.ts';
+import { LOAD_EXIT_CODES } from '../../harness/load/cli.ts';
+import { RECORD_EXIT_CODES } from '../../harness/record/command.ts';
+import { REPLAY_EXIT_CODES } from '../../harness/replay/command.ts';
+import { MATRIX_EXIT_CODES } from '../../matrix/certify-many.ts';
+import { SERVER_EXIT_CODES } from '../../reference-server/exit-codes.ts';
+import { SUITE_EXIT_CODES } from '../../specs/reporter/exit-code.ts';
+import { generatedNotice, table } from './markdown.ts';
+
+const COMMANDS: ReadonlyArray<readonly [string, readonly ExitCode[]]> = [
+  ['`npm run conformance`, `petstore-conformance certify`, `npx playwright test`, `playwright merge-reports` (whenever the conformance reporter runs), the GitHub Action', SUITE_EXIT_CODES],
+  ['`petstore-conformance certify implementations.yaml`, `npm run certify -- implementations.yaml`', MATRIX_EXIT_CODES],
+  ['`npm run load`, `petstore-conformance load`', LOAD_EXIT_CODES],
+  ['`npm run record`, `petstore-conformance record`', RECORD_EXIT_CODES],
+  ['`npm run replay`, `petstore-conformance replay`', REPLAY_EXIT_CODES],
+  ['`npm run serve`, `petstore-conformance serve`', SERVER_EXIT_CODES],
+];
+
+export function exitCodesPage(): string {
+  return `${generatedNotice("the exit-code tables each command's --help prints")}
+
+# Exit codes
+
+Every command says its outcome in its exit code, so a CI job can act on it without reading a report. Across
+the project, **2 is always bad input** (a flag, a file, a setting, an unreachable target), said in one line on
+stderr, never a stack trace. \`petstore-conformance\` passes each command's code through unchanged; an unknown
+command or flag of its own is also 2.
+
+${COMMANDS.map(([names, codes]) => `## ${names}\n\n${table(['Code', 'When'], codes.map(({ code, when }) => [String(code), when]))}`).join('\n\n')}
+`;
+}

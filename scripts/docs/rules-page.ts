@@ -1,0 +1,69 @@
+/**
+ * docs/reference/rules.md: every rule of fixtures/rules.yaml with its level, its sentence, the section of the
+ * spec it comes from, and the tests that cite it (as `playwright test --list` finds them, so no test runs).
+ */
+import { catalogue, type Rule } from '../../lib/rules.ts';
+import { sectionAnchors } from '../../lib/spec-sections.ts';
+import { listTests, type ListedTest } from '../../test/fixtures/listed-tests.ts';
+import { generatedNotice } from './markdown.ts';
+
+const SPEC = '../../fixtures/spec/pet-store-interface.md';
+const LEVEL_MEANING = { MUST: 'a violation fails certification', SHOULD: 'a violation is a warning', GAP: 'the spec is silent: observed and reported, never failed' };
+
+interface CitingTest {
+  /** From the repository root. */
+  file: string;
+  title: string;
+}
+
+export async function rulesPage(): Promise<string> {
+  const [suite, own] = await Promise.all([listTests(['-c', 'playwright.config.ts']), listTests(['-c', 'test/playwright.config.ts'])]);
+  const citing = new Map<string, CitingTest[]>();
+  const add = (tests: readonly ListedTest[], folder: string): void => {
+    for (const t of tests) {
+      for (const id of t.rules) {
+        const list = citing.get(id) ?? [];
+        const entry = { file: `${folder}${t.file}`, title: t.fullTitle };
+        if (!list.some((other) => other.file === entry.file && other.title === entry.title)) list.push(entry);
+        citing.set(id, list);
+      }
+    }
+  };
+  add(suite, '');
+  add(own, 'test/');
+  const anchors = sectionAnchors();
+  const counts = (['MUST', 'SHOULD', 'GAP'] as const).map((level) => `${catalogue.rules.filter((r) => r.level === level).length} ${level}`).join(', ');
+  const sections = catalogue.sections
+    .map((section) => {
+      const rules = catalogue.rules.filter((rule) => rule.section === section);
+      if (rules.length === 0) return '';
+      const anchor = anchors.get(section);
+      const where = anchor ? `The spec: [${section}](${SPEC}#${anchor}).` : '';
+      return [`## ${section}`, '', where, '', ...rules.map((rule) => ruleEntry(rule, citing.get(rule.id) ?? []))].join('\n');
+    })
+    .filter(Boolean);
+  return `${generatedNotice('fixtures/rules.yaml and the tests that cite each rule')}
+
+# Rules catalogue
+
+Every rule of the [Pet Store interface ${catalogue.specVersion}](${SPEC}), one entry each, with the ID that
+reports, test titles and expectations files use. ${catalogue.rules.length} rules: ${counts}.
+${Object.entries(LEVEL_MEANING).map(([level, meaning]) => `**${level}**: ${meaning}.`).join(' ')}
+What each verdict means: [how a verdict is earned](../explanation/verdicts.md). To add a rule:
+[add a rule with its test](../how-to/add-a-rule.md).
+
+${sections.join('\n\n')}
+`;
+}
+
+function ruleEntry(rule: Rule, tests: readonly CitingTest[]): string {
+  const facts = [
+    `**${rule.level}**`,
+    rule.subject === 'client' ? 'binds a client (checked on the suite\'s own clients, under test/)' : 'binds the service',
+    ...(rule.appliesWhen === 'enterprise-quota-agreed' ? ['applies only to a run that states an agreed Enterprise quota'] : []),
+  ];
+  const lines = [`### ${rule.id}`, '', `${facts.join(' · ')}`, '', rule.rule];
+  if (rule.silent) lines.push('', `*The spec is silent:* ${rule.silent}`);
+  lines.push('', tests.length === 0 ? 'Tests: none cite it.' : `Tests:\n${tests.map((t) => `- [\`${t.file}\`](../../${t.file}): ${t.title.replace(/\|/g, '\\|')}`).join('\n')}`);
+  return lines.join('\n') + '\n';
+}

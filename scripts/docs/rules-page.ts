@@ -4,7 +4,8 @@
  */
 import { catalogue, type Rule } from '../../lib/rules.ts';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
-import { listTests, type ListedTest } from '../../test/fixtures/listed-tests.ts';
+import type { ListedTest } from '../../test/fixtures/listed-tests.ts';
+import { ownTests, suiteTests } from './listings.ts';
 import { generatedNotice } from './markdown.ts';
 
 const SPEC = '../../fixtures/spec/pet-store-interface.md';
@@ -17,7 +18,7 @@ interface CitingTest {
 }
 
 export async function rulesPage(): Promise<string> {
-  const [suite, own] = await Promise.all([listTests(['-c', 'playwright.config.ts']), listTests(['-c', 'test/playwright.config.ts'])]);
+  const [suite, own] = await Promise.all([suiteTests(), ownTests()]);
   const citing = new Map<string, CitingTest[]>();
   const add = (tests: readonly ListedTest[], folder: string): void => {
     for (const t of tests) {

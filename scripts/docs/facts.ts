@@ -1,0 +1,109 @@
+/**
+ * The numbers the hand-written pages state, each computed from the code it describes: the catalogue, the
+ * bundled server's settings, the verdict model, the broken servers and legitimate variants of test/. A page
+ * marks such a number `<!-- generated:NAME -->…<!-- /generated -->` (scripts/docs/fragments.ts), and
+ * `npm run docs:reference` writes the value below; a number the code no longer gives fails `npm run docs:check`.
+ */
+import { plans, type PlanId } from '../../lib/plans.ts';
+import { catalogue, rulesHash } from '../../lib/rules.ts';
+import { buildReport, type ConformanceReport } from '../../lib/verdicts/model.ts';
+import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import {
+  BUNDLED_CLOCK_RATE,
+  BUNDLED_ENTERPRISE_QUOTA,
+  BUNDLED_QUOTA_BUDGET_SECONDS,
+  BUNDLED_RUN_TIMEOUT_SECONDS,
+  DEFAULT_QUOTA_BUDGET_SECONDS,
+  DEFAULT_RUN_TIMEOUT_SECONDS,
+} from '../../specs/support/settings.ts';
+import { FAULTS } from '../../test/suite/support/faults.ts';
+import { ownTests } from './listings.ts';
+
+export interface Fact {
+  /** Where the number comes from, for a reader of this file and for the error that names an unknown fact. */
+  from: string;
+  value: string;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1_440;
+/** The title every legitimate-server test of test/suite/ begins with. */
+const LEGITIMATE_SERVER_TITLE = 'legitimate server "';
+
+export async function docFacts(): Promise<Record<string, Fact>> {
+  const ofLevel = (level: string): number => catalogue.rules.filter((rule) => rule.level === level).length;
+  const bundled = bundledConformingReport();
+  const legitimateServers = (await ownTests()).filter((t) => t.title.startsWith(LEGITIMATE_SERVER_TITLE)).length;
+  const bundledWindowMs = MINUTE_MS / BUNDLED_CLOCK_RATE;
+  return {
+    rules: { from: 'fixtures/rules.yaml', value: count(catalogue.rules.length) },
+    'must-rules': { from: 'fixtures/rules.yaml: MUST rules', value: count(ofLevel('MUST')) },
+    'should-rules': { from: 'fixtures/rules.yaml: SHOULD rules', value: count(ofLevel('SHOULD')) },
+    'gap-rules': { from: 'fixtures/rules.yaml: GAP rules', value: count(ofLevel('GAP')) },
+    'client-rules': { from: 'fixtures/rules.yaml: rules whose subject is a client', value: count(catalogue.rules.filter((rule) => rule.subject === 'client').length) },
+    'bundled-must-rules': { from: 'the verdict model: the MUST rules a bundled run certifies', value: count(bundled.rules.filter((row) => row.level === 'MUST' && row.subject === 'service' && row.applies).length) },
+    'bundled-pass': { from: 'the verdict model: rules that pass in a conforming bundled run', value: count(bundled.counts.rules.pass) },
+    'bundled-pass-should': { from: 'the verdict model: SHOULD rules that pass in a conforming bundled run', value: count(bundled.counts.byLevel.SHOULD.pass) },
+    'bundled-observed': { from: 'the verdict model: rules observed in a bundled run', value: count(bundled.counts.rules.observed) },
+    'bundled-not-run': { from: 'the verdict model: rules a bundled run does not run', value: count(bundled.counts.rules['not-run']) },
+    'bundled-verdict-output': {
+      from: "the verdict model: the conformance reporter's last lines after a conforming bundled run",
+      value: `\n\`\`\`text\nConformance: ${bundled.verdict.headline}\nReport: reports/conformance/index.html\n\`\`\`\n`,
+    },
+    'bundled-clock-rate': { from: 'BUNDLED_CLOCK_RATE (specs/support/settings.ts)', value: count(BUNDLED_CLOCK_RATE) },
+    'bundled-window-ms': { from: 'a minute at BUNDLED_CLOCK_RATE, in milliseconds', value: count(bundledWindowMs) },
+    'bundled-day-minutes': { from: 'a day at BUNDLED_CLOCK_RATE, in minutes', value: count(DAY_MINUTES / BUNDLED_CLOCK_RATE) },
+    'bundled-business-day-seconds': { from: "Business's minute windows in a day at BUNDLED_CLOCK_RATE, in seconds", value: count((dayWindows('business') * bundledWindowMs) / 1000) },
+    'bundled-enterprise-per-minute': { from: 'BUNDLED_ENTERPRISE_QUOTA (specs/support/settings.ts)', value: count(BUNDLED_ENTERPRISE_QUOTA.perMinute) },
+    'bundled-enterprise-per-day': { from: 'BUNDLED_ENTERPRISE_QUOTA (specs/support/settings.ts)', value: count(BUNDLED_ENTERPRISE_QUOTA.perDay) },
+    'quota-budget-seconds': { from: 'DEFAULT_QUOTA_BUDGET_SECONDS (specs/support/settings.ts)', value: count(DEFAULT_QUOTA_BUDGET_SECONDS) },
+    'bundled-quota-budget-seconds': { from: 'BUNDLED_QUOTA_BUDGET_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_QUOTA_BUDGET_SECONDS) },
+    'run-timeout-seconds': { from: 'DEFAULT_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(DEFAULT_RUN_TIMEOUT_SECONDS) },
+    'bundled-run-timeout-seconds': { from: 'BUNDLED_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_RUN_TIMEOUT_SECONDS) },
+    'free-day-windows': { from: "fixtures/plans.yaml: Free's minute windows in a day", value: count(dayWindows('free')) },
+    'pro-day-windows': { from: "fixtures/plans.yaml: Pro's minute windows in a day", value: count(dayWindows('pro')) },
+    'business-day-windows': { from: "fixtures/plans.yaml: Business's minute windows in a day", value: count(dayWindows('business')) },
+    'broken-servers': { from: 'FAULTS (test/suite/support/faults.ts)', value: count(FAULTS.length) },
+    'broken-servers-rules': { from: 'FAULTS (test/suite/support/faults.ts): the MUST rules they break', value: count(new Set(FAULTS.map((fault) => fault.rule)).size) },
+    'legitimate-servers': { from: `the tests of test/ titled ${LEGITIMATE_SERVER_TITLE}…"`, value: count(legitimateServers) },
+  };
+}
+
+/** Minute windows a plan's documented day takes: the day's quota over the minute's, rounded up. */
+function dayWindows(plan: PlanId): number {
+  const quota = plans[plan].documented;
+  if (!quota) throw new Error(`fixtures/plans.yaml: ${plan} documents no quota`);
+  return Math.ceil(quota.perDay / quota.perMinute);
+}
+
+function count(value: number | string): string {
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw new Error(`a fact is not a number: ${String(value)}`);
+  return number.toLocaleString('en');
+}
+
+/**
+ * The report the suite's own verdict model writes for a bundled run in which every test of every rule that
+ * binds the service passed (GAP rules observed): the bundled server states its Enterprise quota, so every
+ * conditional rule binds.
+ */
+function bundledConformingReport(): ConformanceReport {
+  const records = catalogue.rules
+    .filter((rule) => rule.subject === 'service')
+    .map((rule): TestRecord => {
+      const title = `${rule.id} ${rule.level} test`;
+      const note = [{ rule: rule.id, text: 'observed' }];
+      return {
+        id: rule.id, title, fullTitle: title, file: 'x.spec.ts', line: 1, project: 'p', outcome: 'passed', durationMs: 1, retries: 0,
+        rules: [rule.id], unknownRules: [], titleLevel: rule.level, skipReason: undefined, warnings: [],
+        observations: rule.level === 'GAP' ? note : [], gists: rule.level === 'GAP' ? note : [],
+        unchecked: [], throttled: [], generated: [], failures: [], ranThrough: false, judgedWhole: [], evidence: [],
+      };
+    });
+  const enterpriseQuota = `${count(BUNDLED_ENTERPRISE_QUOTA.perMinute)}/min, ${count(BUNDLED_ENTERPRISE_QUOTA.perDay)}/day`;
+  const meta = { targetUrl: 'bundled', bundled: true, readOnly: false, quotaTests: true, suiteVersion: '', specVersion: catalogue.specVersion, gitCommit: '', rulesHash: rulesHash(), enterpriseQuota };
+  const at = new Date(0).toISOString();
+  const report = buildReport(records, catalogue, meta, { status: 'passed', startedAt: at, durationMs: 0, generatedAt: at });
+  if (!report.verdict.conforming) throw new Error(`a bundled run passing every test is not conforming: ${report.verdict.headline}`);
+  return report;
+}

@@ -9,7 +9,6 @@ import { join, relative, resolve } from 'node:path';
 import { DEMO_KEYS, keysFromEnv } from '../../lib/keys.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { plans } from '../../lib/plans.ts';
-import { baseUrlFromEnv } from '../../lib/target.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
 import { exportReadme, readRunPlan, resultFromFile, runPlanOf, runWithLocust, scenarioFromPlan, writeLocustTest } from './engine/locust-engine.ts';
@@ -20,7 +19,7 @@ import { reportHtml } from './report-html.ts';
 import { runLoad, type RunKey, type RunResult } from './runner.ts';
 import type { Scenario } from './scenario.ts';
 import { summarise } from './summary.ts';
-import { resolveTarget, type ResolvedTarget } from './target.ts';
+import { resolveTarget, targetSettingsFromEnv, type ResolvedTarget } from './target.ts';
 import type { JudgedTarget } from './summary.ts';
 import { textSummary } from './text-summary.ts';
 
@@ -121,9 +120,9 @@ function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTar
 /** `--engine locust --export DIR`: the test and its README; no target is started or reached. */
 function exportEngineTest(options: CliOptions, dir: string): number {
   const { scenario } = options;
-  const baseUrl = baseUrlFromEnv(process.env) ?? 'http://127.0.0.1:8080/v1';
-  const envScale = Number(process.env.PETSTORE_TIME_SCALE);
-  const scale = options.timeScale ?? (Number.isFinite(envScale) && envScale > 0 ? envScale : 1);
+  const settings = targetSettingsFromEnv(process.env);
+  const baseUrl = settings.baseUrl ?? 'http://127.0.0.1:8080/v1';
+  const scale = options.timeScale ?? settings.timeScale ?? 1;
   const plan = runPlanOf(scenario, runKeysOf(scenario, () => '', scale), baseUrl, scale, options.seed, options.workers);
   writeLocustTest(dir, plan);
   writeFileSync(join(dir, 'README.md'), exportReadme(plan, options.workers));

@@ -36,14 +36,22 @@ export interface TargetRequest {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function resolveTarget({ scenario, timeScale: flagScale, env = process.env }: TargetRequest): Promise<ResolvedTarget> {
+/**
+ * PETSTORE_BASE_URL and PETSTORE_TIME_SCALE as given (undefined when unset): a run and an export read them
+ * alike, and a bad value of either is bad input, one line naming the variable.
+ */
+export function targetSettingsFromEnv(env: NodeJS.ProcessEnv): { baseUrl: string | undefined; timeScale: number | undefined } {
   let baseUrl: string | undefined;
   try {
     baseUrl = baseUrlFromEnv(env);
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }
-  const envScale = parseScale(env.PETSTORE_TIME_SCALE);
+  return { baseUrl, timeScale: parseScale(env.PETSTORE_TIME_SCALE) };
+}
+
+export async function resolveTarget({ scenario, timeScale: flagScale, env = process.env }: TargetRequest): Promise<ResolvedTarget> {
+  const { baseUrl, timeScale: envScale } = targetSettingsFromEnv(env);
   if (baseUrl !== undefined) {
     const keys = readKeys(env, undefined);
     requireKeys(scenario.keys, keys, false);

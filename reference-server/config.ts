@@ -152,7 +152,7 @@ export const SERVER_SETTINGS: SettingsOfPart = {
       name: 'PETSTORE_CLOCK_RATE',
       default: '1',
       check: 'a positive number; exclusive with PETSTORE_TIME_SCALE',
-      meaning: "Runs the server's clock N times faster instead: windows pass N times faster and Reset and Retry-After speak of that clock, so a client told N reads them exactly. The bundled certification runs at 480.",
+      meaning: "Runs the server's clock N times faster instead: windows pass N times faster and Reset and Retry-After speak of that clock, so a client told N reads them exactly. The bundled certification's rate is the suite's PETSTORE_TARGET_CLOCK_RATE default.",
       refused: 'fast',
     },
     {

@@ -205,7 +205,7 @@ export const SUITE_SETTINGS: SettingsOfPart = {
       name: 'PETSTORE_QUOTA_BUDGET_SECONDS',
       default: `${DEFAULT_QUOTA_BUDGET_SECONDS} against a target, ${BUNDLED_QUOTA_BUDGET_SECONDS} against the bundled server`,
       check: 'a positive number of seconds',
-      meaning: "A daily-quota test first estimates its cost from the target's minute window (its Reset when the headers describe the minute window, else the documented minute) and quota, and is skipped (its rule partly checked) when the estimate exceeds this.",
+      meaning: "A daily-quota test first takes its key and waits for a fresh minute window, then estimates its cost from that window's length (its Reset when the headers describe the minute window, else the documented minute) and the quota, and is skipped (its rule partly checked) when the estimate exceeds this.",
       refused: '0',
     },
     {

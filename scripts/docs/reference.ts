@@ -44,7 +44,7 @@ export function unknownFactLine(page: string, line: number, name: string): strin
 }
 
 /** Each hand-written page of the manual (README.md and docs/ outside the generated reference), as its numbers should read. */
-async function handWrittenPages(): Promise<Array<{ page: string; written: string; generated: string; problems: string[] }>> {
+export async function handWrittenPages(): Promise<Array<{ page: string; written: string; generated: string; problems: string[] }>> {
   const facts = Object.fromEntries(Object.entries(await docFacts()).map(([name, fact]) => [name, fact.value]));
   return manualFiles(ROOT)
     .filter((page) => !(page in PAGES))

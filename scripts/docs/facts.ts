@@ -8,11 +8,14 @@ import { plans, type PlanId } from '../../lib/plans.ts';
 import { catalogue, rulesHash } from '../../lib/rules.ts';
 import { buildReport, type ConformanceReport } from '../../lib/verdicts/model.ts';
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import { DEFAULT_ANONYMOUS_PER_MINUTE } from '../../reference-server/config.ts';
+import { BAN_AFTER_REFUSALS, BAN_MINUTES } from '../../reference-server/limiter.ts';
 import {
   BUNDLED_CLOCK_RATE,
   BUNDLED_ENTERPRISE_QUOTA,
   BUNDLED_QUOTA_BUDGET_SECONDS,
   BUNDLED_RUN_TIMEOUT_SECONDS,
+  DEFAULT_GENERATED_RUNS,
   DEFAULT_QUOTA_BUDGET_SECONDS,
   DEFAULT_RUN_TIMEOUT_SECONDS,
 } from '../../specs/support/settings.ts';
@@ -60,6 +63,13 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'bundled-quota-budget-seconds': { from: 'BUNDLED_QUOTA_BUDGET_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_QUOTA_BUDGET_SECONDS) },
     'run-timeout-seconds': { from: 'DEFAULT_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(DEFAULT_RUN_TIMEOUT_SECONDS) },
     'bundled-run-timeout-seconds': { from: 'BUNDLED_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_RUN_TIMEOUT_SECONDS) },
+    'generated-runs': { from: 'DEFAULT_GENERATED_RUNS (specs/support/settings.ts)', value: count(DEFAULT_GENERATED_RUNS) },
+    'server-ban-after-refusals': { from: 'BAN_AFTER_REFUSALS (reference-server/limiter.ts)', value: count(BAN_AFTER_REFUSALS) },
+    'server-ban-minutes': { from: 'BAN_MINUTES (reference-server/limiter.ts)', value: count(BAN_MINUTES) },
+    'server-ban-seconds': { from: 'BAN_MINUTES (reference-server/limiter.ts), in seconds', value: count(BAN_MINUTES * 60) },
+    'server-anonymous-per-minute': { from: 'DEFAULT_ANONYMOUS_PER_MINUTE (reference-server/config.ts)', value: count(DEFAULT_ANONYMOUS_PER_MINUTE) },
+    'enterprise-default-per-minute': { from: 'referenceDefault of Enterprise in fixtures/plans.yaml', value: count(plans.enterprise.referenceDefault.perMinute) },
+    'enterprise-default-per-day': { from: 'referenceDefault of Enterprise in fixtures/plans.yaml', value: count(plans.enterprise.referenceDefault.perDay) },
     'free-day-windows': { from: "fixtures/plans.yaml: Free's minute windows in a day", value: count(dayWindows('free')) },
     'pro-day-windows': { from: "fixtures/plans.yaml: Pro's minute windows in a day", value: count(dayWindows('pro')) },
     'business-day-windows': { from: "fixtures/plans.yaml: Business's minute windows in a day", value: count(dayWindows('business')) },

@@ -20,7 +20,7 @@ import {
   DEFAULT_RUN_TIMEOUT_SECONDS,
 } from '../../specs/support/settings.ts';
 import { FAULTS } from '../../test/suite/support/faults.ts';
-import { ownTests } from './listings.ts';
+import { ownTests, suiteTests } from './listings.ts';
 
 export interface Fact {
   /** Where the number comes from, for a reader of this file and for the error that names an unknown fact. */
@@ -75,6 +75,7 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'business-day-windows': { from: "fixtures/plans.yaml: Business's minute windows in a day", value: count(dayWindows('business')) },
     'broken-servers': { from: 'FAULTS (test/suite/support/faults.ts)', value: count(FAULTS.length) },
     'broken-servers-rules': { from: 'FAULTS (test/suite/support/faults.ts): the MUST rules they break', value: count(new Set(FAULTS.map((fault) => fault.rule)).size) },
+    'suite-tests': { from: 'the tests of the conformance suite (playwright.config.ts), as --list finds them', value: count((await suiteTests()).length) },
     'legitimate-servers': { from: `the tests of test/ titled ${LEGITIMATE_SERVER_TITLE}…"`, value: count(legitimateServers) },
   };
 }

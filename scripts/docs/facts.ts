@@ -31,7 +31,7 @@ export interface Fact {
 const MINUTE_MS = 60_000;
 const DAY_MINUTES = 1_440;
 /** The title every legitimate-server test of test/suite/ begins with. */
-const LEGITIMATE_SERVER_TITLE = 'legitimate server "';
+export const LEGITIMATE_SERVER_TITLE = 'legitimate server "';
 
 export async function docFacts(): Promise<Record<string, Fact>> {
   const ofLevel = (level: string): number => catalogue.rules.filter((rule) => rule.level === level).length;

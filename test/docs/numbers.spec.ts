@@ -6,7 +6,8 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { docFacts } from '../../scripts/docs/facts.ts';
+import { docFacts, LEGITIMATE_SERVER_TITLE } from '../../scripts/docs/facts.ts';
+import { ownTests } from '../../scripts/docs/listings.ts';
 import { fillFragments, fragmentNames } from '../../scripts/docs/fragments.ts';
 import { manualFiles } from '../../scripts/docs/links.ts';
 import { handWrittenPages, staleNumbersLine, unknownFactLine } from '../../scripts/docs/reference.ts';
@@ -56,6 +57,11 @@ test('a mark never begins a line inside a paragraph, where Markdown would take i
     written.split('\n').flatMap((line, index) => (/^\s*<!-- generated:[a-z0-9-]+ -->./.test(line) ? [`${page}:${index + 1}: ${line.trim().slice(0, 60)}`] : [])),
   );
   expect(misplaced).toEqual([]);
+});
+
+test('every test of the legitimate-variants file is counted as a legitimate server', async () => {
+  const uncounted = (await ownTests()).filter((t) => t.file.endsWith('legitimate-variants.spec.ts') && !t.title.startsWith(LEGITIMATE_SERVER_TITLE)).map((t) => t.title);
+  expect(uncounted, `title them ${LEGITIMATE_SERVER_TITLE}<name>" … so the manual's count of legitimate servers (scripts/docs/facts.ts) includes them`).toEqual([]);
 });
 
 /** Counts the code decides, as prose states them: a number typed without a mark must still be the code's. */

@@ -43,7 +43,6 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'must-rules': { from: 'fixtures/rules.yaml: MUST rules', value: count(ofLevel('MUST')) },
     'should-rules': { from: 'fixtures/rules.yaml: SHOULD rules', value: count(ofLevel('SHOULD')) },
     'gap-rules': { from: 'fixtures/rules.yaml: GAP rules', value: count(ofLevel('GAP')) },
-    'client-rules': { from: 'fixtures/rules.yaml: rules whose subject is a client', value: count(catalogue.rules.filter((rule) => rule.subject === 'client').length) },
     'bundled-must-rules': { from: 'the verdict model: the MUST rules a bundled run certifies', value: count(bundled.rules.filter((row) => row.level === 'MUST' && row.subject === 'service' && row.applies).length) },
     'bundled-pass': { from: 'the verdict model: rules that pass in a conforming bundled run', value: count(bundled.counts.rules.pass) },
     'bundled-pass-should': { from: 'the verdict model: SHOULD rules that pass in a conforming bundled run', value: count(bundled.counts.byLevel.SHOULD.pass) },

@@ -23,7 +23,7 @@ import { FAULTS } from '../../test/suite/support/faults.ts';
 import { ownTests, suiteTests } from './listings.ts';
 
 export interface Fact {
-  /** Where the number comes from, for a reader of this file and for the error that names an unknown fact. */
+  /** Where the number comes from, for a reader of this file and in the messages of test/docs/numbers.spec.ts. */
   from: string;
   value: string;
 }

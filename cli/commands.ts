@@ -3,6 +3,7 @@ import { helpText as loadHelp } from '../harness/load/cli.ts';
 import { RECORD_USAGE } from '../harness/record/command.ts';
 import { REPLAY_USAGE } from '../harness/replay/command.ts';
 import { CERTIFY_HELP, certify } from './certify.ts';
+import { JUDGE_HELP, judge } from './judge.ts';
 import { SERVE_HELP, serve } from './serve.ts';
 import { runScript } from '../lib/processes/child.ts';
 
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, Command> = {
   load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers", loadHelp()),
   record: tool('harness/record/main.ts', 'record traffic to a target through a proxy, keys left out', RECORD_USAGE),
   replay: tool('harness/replay/main.ts', 'replay a recording against a target and check every response', REPLAY_USAGE),
+  judge: { summary: 'judge recorded traffic (HAR, NDJSON, a gateway log) against every rule traffic can show', help: JUDGE_HELP, run: judge },
 };
 
 export const HELP = `usage: petstore-conformance <command> [options]

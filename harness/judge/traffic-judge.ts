@@ -124,7 +124,8 @@ export class TrafficJudge {
     if (withBody && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) rules.push('ERR-1', 'ERR-2');
     if (exchange.responseHeaders['x-ratelimit-remaining'] !== undefined) rules.push('RL-6');
     if (exchange.responseHeaders['x-ratelimit-reset'] !== undefined) rules.push('RL-7');
-    if (exchange.status === 429) rules.push('RL-1', 'RL-2');
+    if (exchange.status === 429) rules.push('RL-1');
+    if (exchange.status === 429 && exchange.responseHeaders['retry-after'] !== undefined) rules.push('RL-2');
     if (plan && exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) rules.push('RL-5');
     else if (exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined) this.tallies.unchecked('RL-5', 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)');
     return rules;

@@ -110,10 +110,10 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   };
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
-  if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: the capture holds no ${needs.replace(/^an? /, '')}` };
+  if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}` };
 
   const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
-  record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')}` : ''}` });
+  record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });
   if (WINDOW_RULES.has(id) && tally.windows === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
   for (const [reason, times] of tally.unchecked) record.unchecked.push({ rule: id, text: `${reason} (${count(times, 'time')})` });
   const never = NEVER_SHOWN[id];
@@ -129,6 +129,12 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
     record.evidence = tally.evidence;
   }
   return record;
+}
+
+/** Keys by pseudonym, the first few: enough to tell whose traffic backed a rule. */
+function keyNames(keys: ReadonlySet<string>): string {
+  const names = [...keys].sort();
+  return names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
 }
 
 function count(n: number, singular: string): string {

@@ -108,6 +108,7 @@ export class TrafficJudge {
     };
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
+    if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
     for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName, evidence);
     this.account(exchange, keyName, plan);
   }

@@ -1,7 +1,7 @@
 /**
  * Debian's nginx as a gateway in front of a server, on 127.0.0.1 with its own prefix, pid and temp paths in a
- * temporary folder, writing its access log in the NDJSON exchange format (the log_format of
- * docs/how-to/judge-traffic.md, kept here in the one place the test and the how-to both show).
+ * temporary folder, writing its access log in the NDJSON exchange format with the log_format the how-to
+ * gives (docs/how-to/judge-traffic.md), read from the page itself so that what it shows is what is proved.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,14 @@ export function nginxPath(): string | undefined {
 }
 
 /** The how-to's log_format: one line of the exchange format per request, the upstream's rate-limit headers included. */
-export const EXCHANGE_LOG_FORMAT = readFileSync(new URL('./exchange-log-format.conf', import.meta.url), 'utf8').trim();
+export const EXCHANGE_LOG_FORMAT = howToLogFormat();
+
+function howToLogFormat(): string {
+  const page = readFileSync(new URL('../../docs/how-to/judge-traffic.md', import.meta.url), 'utf8');
+  const statement = /```nginx\n(log_format petstore_exchange [\s\S]*?;)\n/.exec(page)?.[1];
+  if (!statement) throw new Error('docs/how-to/judge-traffic.md has no nginx block starting with log_format petstore_exchange');
+  return statement;
+}
 
 export interface Gateway {
   baseUrl: string;

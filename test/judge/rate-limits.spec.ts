@@ -33,6 +33,13 @@ test('load through the proxy from the correct server is judged with no rule fail
   expect(verdictOf(half, 'RL-6')).toBe('partly-checked');
 });
 
+test('at the bundled clock (240: a 250 ms minute) windows cannot be compared: no rule fails, and the window rules say why', async () => {
+  const capture = await recordLoad({ timeScale: 240, keys: TRAFFIC, durationMs: 3_000 });
+  const report = await judged(capture);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'PLAN-FREE')?.reason).toMatch(/not judged|no window/);
+});
+
 const FAST_FREE = [{ plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) }];
 
 test('a limiter admitting limit+1 per window fails PLAN-FREE, with the exchanges that prove it', async () => {

@@ -2,13 +2,21 @@
  * A key's rate-limit windows, judged from whatever part of its traffic a capture holds. Windows are told
  * apart as the load harness tells them (harness/load/windows.ts): by X-RateLimit-Limit (which quota binds,
  * classOf) and X-RateLimit-Reset (when it ends). Partial traffic is the normal case (sampling, several
- * proxies, other clients on the key), so a window fails only on a contradiction that holds whatever was not
- * seen, and only among answers that came while nothing could have refilled or aged out: more than `slackMs`
- * before the Reset the window names (Reset's whole seconds, plus the capture's clock against the target's).
- * Unseen requests only ever take from a window, so in that stretch:
- * - no two admitted answers say the same Remaining, and an answer decided after another says less (RL-6);
- * - Reset stays put (RL-7);
- * - no more are admitted than the limit, and none after one said 0 were left (the plan's quota).
+ * proxies, other clients on the key), and the spec leaves the limiter's kind open (RL-GAP-2): fixed windows,
+ * a sliding log, a sliding counter, a token bucket. So a window fails only on a contradiction that holds
+ * whatever was not seen, under every kind:
+ *
+ * - Reset never moves back: a window's end, a sliding log's oldest request leaving, a bucket's being full
+ *   again only ever come later. An answer decided after another (its request left once that answer was in)
+ *   that names an earlier Reset for the same Limit contradicts it (RL-7).
+ * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before
+ *   it (Reset's whole seconds, plus at least a second of the capture's clock against the target's): a fixed
+ *   window, a sliding log and a sliding counter's current window give nothing back before their Reset, and a
+ *   bucket full again at that Reset, more than a second ahead, cannot have taken more than its limit while its
+ *   Reset stayed in one second (the plan's quota).
+ * A Remaining said twice, or rising, within one Reset is what a bucket or a sliding counter does; it is
+ * observed (the limiter's kind), never failed.
+ *
  * A window is closed, and forgotten but for its counts, once the capture's clock passed its Reset by
  * `slackMs`: memory is bounded by the keys and their open windows, never by the exchanges.
  */
@@ -28,7 +36,7 @@ export interface Reading {
 
 export interface Contradiction {
   /** 'quota': admitted past the window's limit; the caller names the plan's rule. */
-  rule: 'RL-6' | 'RL-7' | 'quota';
+  rule: 'RL-7' | 'quota';
   message: string;
   /** The exchanges that prove it, by their position in the capture. */
   exchanges: number[];
@@ -53,8 +61,6 @@ interface OpenWindow {
   firmAdmissions: number;
   /** Remaining of each firm admission, with the exchange that said it. */
   remaining: Map<number, number>;
-  /** Firm admissions past the limit, the first few. */
-  overLimit: number[];
 }
 
 /** Evidence of one contradiction: this many exchanges are enough to follow it. */
@@ -64,6 +70,8 @@ export class KeyWindows {
   private readonly open = new Map<string, OpenWindow>();
   /** The latest admitted answer per limit: what the next one is compared with. */
   private readonly latest = new Map<number, Reading>();
+  /** Per Limit: whether answers showed quota given back before Reset (a bucket, a sliding counter), and how. */
+  private readonly givenBack = new Map<number, string>();
   private readonly limitsSeen: number[] = [];
 
   constructor(
@@ -71,30 +79,25 @@ export class KeyWindows {
     private readonly slackMs: number,
   ) {}
 
-  /** Takes one answer that carried all three headers; returns what it contradicts. */
+  /** Takes one answer that carried all three headers; reports what contradicts every kind of limiter. */
   add(reading: Reading, found: (contradiction: Contradiction) => void): void {
     if (!this.limitsSeen.includes(reading.limit)) this.limitsSeen.push(reading.limit);
     if (!reading.admitted) return;
-    const firm = reading.answeredAt < reading.reset * 1000 - this.slackMs;
     this.compareWithLatest(reading, found);
-    if (!firm) return;
+    if (reading.answeredAt >= reading.reset * 1000 - this.slackMs) return;
     const id = `${reading.limit}|${reading.reset}`;
     let window = this.open.get(id);
     if (!window) {
-      window = { windowClass: classOf(reading.limit, this.plan ?? 'enterprise', this.limitsSeen), limit: reading.limit, reset: reading.reset, firmAdmissions: 0, remaining: new Map(), overLimit: [] };
+      window = { windowClass: classOf(reading.limit, this.plan ?? 'enterprise', this.limitsSeen), limit: reading.limit, reset: reading.reset, firmAdmissions: 0, remaining: new Map() };
       this.open.set(id, window);
     }
     window.firmAdmissions++;
     const twin = window.remaining.get(reading.remaining);
-    if (twin !== undefined) {
-      found({ rule: 'RL-6', message: `two admitted answers of one window (Limit ${reading.limit}, Reset ${reading.reset}) both said Remaining ${reading.remaining}, more than ${seconds(this.slackMs)} before that Reset`, exchanges: [twin, reading.number] });
-    } else window.remaining.set(reading.remaining, reading.number);
-    if (window.firmAdmissions > window.limit) {
-      window.overLimit.push(reading.number);
-      if (window.firmAdmissions === window.limit + 1) {
-        const first = [...window.remaining.values()].slice(0, MAX_EXCHANGES - 1);
-        found({ rule: 'quota', message: `${window.limit + 1} admitted in one window whose limit is ${window.limit} (Reset ${reading.reset}), every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, reading.number] });
-      }
+    if (twin === undefined) window.remaining.set(reading.remaining, reading.number);
+    else if (!this.givenBack.has(reading.limit)) this.givenBack.set(reading.limit, `two admitted answers under one Reset both said Remaining ${reading.remaining} (exchanges ${twin}, ${reading.number})`);
+    if (window.firmAdmissions === window.limit + 1) {
+      const first = [...window.remaining.values()].slice(0, MAX_EXCHANGES - 1);
+      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, reading.number] });
     }
   }
 
@@ -103,42 +106,48 @@ export class KeyWindows {
     for (const [id, window] of this.open) {
       if (window.reset * 1000 + this.slackMs >= now) continue;
       this.open.delete(id);
-      closed(this.summary(window));
+      closed(summary(window));
     }
   }
 
+  /** The capture ended: every window closes. */
   closeAll(closed: (window: ClosedWindow) => void): void {
-    for (const window of this.open.values()) closed(this.summary(window));
+    for (const window of this.open.values()) closed(summary(window));
     this.open.clear();
+  }
+
+  /** What the answers showed of the limiter's kind, per Limit: quota given back before Reset, or not seen to be. */
+  kinds(): Array<{ limit: number; givenBack: string | undefined }> {
+    return [...this.latest.keys()].map((limit) => ({ limit, givenBack: this.givenBack.get(limit) }));
   }
 
   get openWindows(): number {
     return this.open.size;
   }
 
-  private summary(window: OpenWindow): ClosedWindow {
-    let whole = window.remaining.size === window.firmAdmissions;
-    for (let left = window.limit - 1; whole && left > window.limit - 1 - window.firmAdmissions; left--) whole = window.remaining.has(left);
-    return { windowClass: window.windowClass, limit: window.limit, firmAdmissions: window.firmAdmissions, whole };
-  }
-
-  /**
-   * An admitted answer decided after the latest one of the same limit (its request left once that answer
-   * was in), while the latest one's window could not have ended: Reset the same, and Remaining lower.
-   */
+  /** An admitted answer decided after the latest one of the same limit (its request left once that answer was in). */
   private compareWithLatest(reading: Reading, found: (contradiction: Contradiction) => void): void {
     const before = this.latest.get(reading.limit);
     if (before !== undefined && reading.sentAt < before.answeredAt) return;
     this.latest.set(reading.limit, reading);
-    if (before === undefined || reading.answeredAt >= before.reset * 1000 - this.slackMs) return;
-    const left = `${seconds(before.reset * 1000 - reading.answeredAt)} before the Reset the earlier answer named`;
-    if (reading.reset !== before.reset) {
-      found({ rule: 'RL-7', message: `X-RateLimit-Reset moved from ${before.reset} to ${reading.reset} within one window (Limit ${reading.limit}), ${left}`, exchanges: [before.number, reading.number] });
-    } else if (reading.remaining > before.remaining) {
-      // The same value twice is the window's own check (add), whatever the order the answers came in.
-      found({ rule: 'RL-6', message: `X-RateLimit-Remaining rose from ${before.remaining} to ${reading.remaining} from one admitted request to the next (Limit ${reading.limit}, Reset ${reading.reset}), ${left}: nothing can have refilled`, exchanges: [before.number, reading.number] });
+    if (before === undefined) return;
+    const exchanges = [before.number, reading.number];
+    if (reading.reset < before.reset) {
+      found({ rule: 'RL-7', message: `X-RateLimit-Reset moved back from ${before.reset} to ${reading.reset} (Limit ${reading.limit}): no kind of window or bucket ends earlier than it said`, exchanges });
+      return;
     }
+    if (reading.answeredAt >= before.reset * 1000 - this.slackMs) return;
+    const left = `${seconds(before.reset * 1000 - reading.answeredAt)} before the Reset the earlier answer named`;
+    if (this.givenBack.has(reading.limit)) return;
+    if (reading.reset > before.reset) this.givenBack.set(reading.limit, `Reset moved forward from ${before.reset} to ${reading.reset}, ${left} (exchanges ${exchanges.join(', ')})`);
+    else if (reading.remaining > before.remaining) this.givenBack.set(reading.limit, `Remaining rose from ${before.remaining} to ${reading.remaining} under one Reset, ${left} (exchanges ${exchanges.join(', ')})`);
   }
+}
+
+function summary(window: OpenWindow): ClosedWindow {
+  let whole = window.remaining.size === window.firmAdmissions;
+  for (let left = window.limit - 1; whole && left > window.limit - 1 - window.firmAdmissions; left--) whole = window.remaining.has(left);
+  return { windowClass: window.windowClass, limit: window.limit, firmAdmissions: window.firmAdmissions, whole };
 }
 
 function seconds(ms: number): string {

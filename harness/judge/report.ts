@@ -35,6 +35,9 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'AUTH-5': 'a request with a key of known plan',
   'DEP-2': 'a getPet answer with a Sunset header',
   'DEP-3': 'a getPet answer with a Deprecation header',
+  'ORD-GAP-2': 'an answer to GET /store/orders',
+  'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
+  'DEP-GAP-1': 'a getPet answer',
   'PLAN-FREE': "a window of a Free key's answers, more than a second before its Reset",
   'PLAN-PRO': "a window of a Pro key's answers, more than a second before its Reset",
   'PLAN-BUSINESS': "a window of a Business key's answers, more than a second before its Reset",
@@ -43,6 +46,7 @@ export const NEEDS: Readonly<Record<string, string>> = {
 
 /** What traffic never shows of a rule it judges, however much of it there is. */
 const NEVER_SHOWN: Readonly<Record<string, string>> = {
+  'RL-6': 'that Remaining falls by one with each admission: a token bucket or a sliding counter may give quota back within a window, so traffic judges each value (a whole number from 0 to the limit), not its countdown',
   'PLAN-FREE': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-PRO': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-BUSINESS': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
@@ -115,6 +119,10 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
   record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });
   if (WINDOW_RULES.has(id) && tally.windows === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
+  for (const [what, times] of tally.seen) {
+    record.observations.push({ rule: id, text: `${what} (${count(times, 'answer')})` });
+    if (record.gists.length === 0) record.gists.push({ rule: id, text: what });
+  }
   for (const [reason, times] of tally.unchecked) record.unchecked.push({ rule: id, text: `${reason} (${count(times, 'time')})` });
   const never = NEVER_SHOWN[id];
   if (never) record.unchecked.push({ rule: id, text: never });

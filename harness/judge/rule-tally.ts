@@ -18,7 +18,12 @@ export interface RuleTally {
   evidence: Evidence[];
   /** What of the rule this traffic could not show, by reason, with how often. */
   unchecked: Map<string, number>;
+  /** Where the spec is silent: what the target did, the first few kinds, with how often. */
+  seen: Map<string, number>;
 }
+
+/** Kinds of what a GAP rule saw kept apart; the rest are counted under the last. */
+const MAX_SEEN = 8;
 
 export class RuleTallies {
   private readonly byRule = new Map<string, RuleTally>();
@@ -46,6 +51,12 @@ export class RuleTallies {
     tally.unchecked.set(reason, (tally.unchecked.get(reason) ?? 0) + 1);
   }
 
+  observed(rule: string, what: string): void {
+    const tally = this.tally(rule);
+    const kind = tally.seen.has(what) || tally.seen.size < MAX_SEEN ? what : 'other';
+    tally.seen.set(kind, (tally.seen.get(kind) ?? 0) + 1);
+  }
+
   /** Rules with a failure so far, for the live summary. */
   failing(): string[] {
     return [...this.byRule].filter(([, tally]) => tally.violations > 0).map(([rule]) => rule);
@@ -54,7 +65,7 @@ export class RuleTallies {
   private tally(rule: string): RuleTally {
     let tally = this.byRule.get(rule);
     if (!tally) {
-      tally = { exchanges: 0, windows: 0, keys: new Set(), violations: 0, messages: [], evidence: [], unchecked: new Map() };
+      tally = { exchanges: 0, windows: 0, keys: new Set(), violations: 0, messages: [], evidence: [], unchecked: new Map(), seen: new Map() };
       this.byRule.set(rule, tally);
     }
     return tally;

@@ -4,7 +4,7 @@
  * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
  * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
  */
-import { matchOperation } from '../../lib/contract.ts';
+import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
@@ -19,8 +19,9 @@ import { RuleTallies } from './rule-tally.ts';
 export interface JudgeOptions {
   env: NodeJS.ProcessEnv;
   /**
-   * How far the capture's clock may be from the target's, in ms. Answers within this (plus Reset's whole
-   * second) of the Reset they name are not used to compare a window's answers: it may have ended by then.
+   * How far the capture's clock may be from the target's, in ms (at least a second is assumed). Answers within
+   * this (plus Reset's whole second) of the Reset they name are not counted in their window: it may have
+   * ended by then.
    */
   clockSkewMs: number;
 }
@@ -28,6 +29,11 @@ export interface JudgeOptions {
 /** The rules a body shows: not judged on an answer whose body the capture does not hold. */
 const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
 const SWEEP_EVERY_MS = 1_000;
+/**
+ * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
+ * bucket from looking like a window admitting past its limit (key-windows.ts).
+ */
+const LEAST_SKEW_MS = 1_000;
 /** Reset's whole-second resolution. */
 const RESET_RESOLUTION_MS = 1_000;
 
@@ -50,7 +56,7 @@ export class TrafficJudge {
   private readonly firstAt: { value: number | undefined } = { value: undefined };
 
   constructor(options: JudgeOptions) {
-    this.slackMs = RESET_RESOLUTION_MS + options.clockSkewMs;
+    this.slackMs = RESET_RESOLUTION_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
   }
 
@@ -110,12 +116,32 @@ export class TrafficJudge {
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
     if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
     for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName, evidence);
+    if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
     this.account(exchange, keyName, plan);
+  }
+
+  /** Where the spec leaves open how a marker reaches a client: what each answer of the operation carried. */
+  private observeMarkers(operation: OperationId, exchange: JudgedExchange, keyName: string | undefined): void {
+    if (operation === 'listOrders') {
+      const marked = Object.entries(exchange.responseHeaders).filter(([name, value]) => !name.startsWith('x-ratelimit-') && /experimental|beta/i.test(value));
+      this.tallies.judged('ORD-GAP-2', keyName);
+      this.tallies.observed('ORD-GAP-2', marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability');
+    } else if (operation === 'getPet') {
+      const signals = ['deprecation', 'sunset', 'link'].filter((name) => exchange.responseHeaders[name] !== undefined);
+      this.tallies.judged('DEP-GAP-1', keyName);
+      this.tallies.observed('DEP-GAP-1', signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header");
+    }
   }
 
   /** Closes every window still open (the capture ended) and hands back the tallies. */
   finish(): RuleTallies {
-    for (const [name, key] of this.keys) key.windows.closeAll((window) => this.windowClosed(window, name, key.plan));
+    for (const [name, key] of this.keys) {
+      key.windows.closeAll((window) => this.windowClosed(window, name, key.plan));
+      for (const { limit, givenBack } of key.windows.kinds()) {
+        this.tallies.judged('RL-GAP-2', name);
+        this.tallies.observed('RL-GAP-2', givenBack ? `key ${name}, Limit ${limit}: quota given back before Reset (a token bucket or a sliding counter): ${givenBack}` : `key ${name}, Limit ${limit}: nothing seen given back before Reset (fixed windows or a sliding log, as far as this traffic shows)`);
+      }
+    }
     return this.tallies;
   }
 
@@ -160,7 +186,8 @@ export class TrafficJudge {
 
   private contradiction(contradiction: Contradiction, keyName: string, plan: PlanId | undefined): void {
     const rule = contradiction.rule === 'quota' ? this.quotaRule(plan) : contradiction.rule;
-    this.tallies.violated(rule, `${contradiction.message} (key ${keyName}; exchanges ${contradiction.exchanges.join(', ')})`, undefined);
+    const exchanges = contradiction.exchanges.length > 0 ? `; exchanges ${contradiction.exchanges.join(', ')}` : '';
+    this.tallies.violated(rule, `${contradiction.message} (key ${keyName}${exchanges})`, undefined);
   }
 
   /** The rule a window admitting past its limit breaks: the plan's quota, or, for a quota no one stated, the Limit the target itself sent. */

@@ -58,20 +58,23 @@ test('a log without bodies is judged on its headers; the rules of bodies are not
   expect(JSON.stringify(report)).toContain('pro-1');
 });
 
-test('two admitted answers of one window with the same Remaining fail RL-6, in whatever order they were logged', async () => {
-  const report = await judged(capture([line(START + 100, 200, 250), line(START, 200, 251), line(START + 200, 200, 250)]), ENV);
-  expect(failures(report)['RL-6']).toMatch(/both said Remaining 250.*key pro-1; exchanges 1, 3/);
+test('a Remaining said twice or rising under one Reset is what a bucket does: observed, never failed', async () => {
+  const report = await judged(capture([line(START, 200, 250), line(START + 100, 200, 251), line(START + 200, 200, 251), line(START + 300, 429, 0)]), ENV);
+  expect(Object.keys(failures(report))).toEqual(['RL-1']);
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300: quota given back before Reset .*Remaining rose from 250 to 251/);
 });
 
-test('Remaining rising within a window that cannot have refilled fails RL-6; a 429 without Retry-After fails RL-1', async () => {
-  const report = await judged(capture([line(START, 200, 100), line(START + 100, 200, 120), line(START + 200, 429, 0)]), ENV);
-  expect(Object.keys(failures(report)).sort()).toEqual(['RL-1', 'RL-6']);
-  expect(failures(report)['RL-6']).toContain('rose from 100 to 120');
+test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back fails RL-7', async () => {
+  const over = Array.from({ length: 301 }, (_, i) => line(START + (300 - i) * 10, 200, Math.max(0, 299 - i)));
+  expect(failures(await judged(capture(over), ENV))['PLAN-PRO']).toMatch(/301 admitted under one Reset \(4000000000\) whose limit is 300.*key pro-1; exchanges/);
+  const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 1), 'content-type': 'application/json' } })];
+  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`moved back from ${RESET} to ${RESET - 1}`);
 });
 
-test('answers near the Reset they name are not compared: the window may have ended, or several shared a second', async () => {
-  const nearReset = RESET * 1000 - 500;
-  expect(failures(await judged(capture([line(nearReset, 200, 10), line(nearReset + 100, 200, 10)]), ENV))).toEqual({});
+test('answers near the Reset they name are not counted in their window: it may have ended, or several shared a second', async () => {
+  const nearReset = RESET * 1000 - 1_500;
+  const many = Array.from({ length: 301 }, (_, i) => line(nearReset + i, 200, Math.max(0, 299 - i)));
+  expect(failures(await judged(capture(many), ENV))).toEqual({});
 });
 
 test('the command writes the reports and exits 3 for a capture that cannot certify; bad input is one line and exit 2', () => {

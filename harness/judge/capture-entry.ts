@@ -33,69 +33,77 @@ interface LooseExchange {
   responseBody?: unknown;
 }
 
+// Runs for every exchange of a capture: so no closure is made per call.
 export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook): JudgedExchange | undefined {
   const entry = raw.entry as LooseHarEntry & LooseExchange;
-  const bad = (what: string): never => {
-    throw new CaptureInputError(`${file}: entry ${raw.number} ${what}`);
-  };
-  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, bad);
-  return fromExchangeLine(raw.number, entry, keys, bad);
+  const where: Where = { file, number: raw.number };
+  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where);
+  return fromExchangeLine(raw.number, entry, keys, where);
 }
 
-function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, bad: (what: string) => never): JudgedExchange | undefined {
-  const request = entry.request ?? bad('has no "request"');
-  const response = entry.response ?? bad('has no "response"');
-  if (typeof request.method !== 'string') bad('has no request.method');
-  if (typeof response.status !== 'number') bad('has no numeric response.status');
+interface Where {
+  file: string;
+  number: number;
+}
+
+function bad(where: Where, what: string): never {
+  throw new CaptureInputError(`${where.file}: entry ${where.number} ${what}`);
+}
+
+function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where): JudgedExchange | undefined {
+  const request = entry.request ?? bad(where, 'has no "request"');
+  const response = entry.response ?? bad(where, 'has no "response"');
+  if (typeof request.method !== 'string') bad(where, 'has no request.method');
+  if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
   if (response.status === 0) return undefined;
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
-  if (Number.isNaN(started)) bad('has no startedDateTime that is a date (ISO 8601)');
+  if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
   const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
-  const requestHeaders = headerRecord(request.headers, bad, 'request.headers');
+  const requestHeaders = headerRecord(request.headers, where, 'request.headers');
   const content = response.content;
   const responseBody = typeof content?.text === 'string' ? (content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text) : undefined;
   const postData = request.postData;
-  return build(number, request.method as string, String(request.url), bad, keys, {
+  return build(number, request.method as string, String(request.url), where, keys, {
     answeredAt: started + took,
     sentAt: started,
     status: response.status as number,
     requestHeaders,
     requestBody: typeof postData?.text === 'string' ? postData.text : undefined,
     requestContentType: requestHeaders['content-type'] ?? (typeof postData?.mimeType === 'string' && postData.mimeType ? postData.mimeType : undefined),
-    responseHeaders: headerRecord(response.headers, bad, 'response.headers'),
+    responseHeaders: headerRecord(response.headers, where, 'response.headers'),
     responseBody,
     named: undefined,
     authorizationKnown: Array.isArray(request.headers) && request.headers.length > 0,
   });
 }
 
-function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, bad: (what: string) => never): JudgedExchange | undefined {
-  if (typeof entry.method !== 'string' || !/^[A-Za-z]+$/.test(entry.method)) bad('has no "method" (e.g. "GET"); expected a HAR entry or a line of the exchange format (schemas/exchange.schema.json)');
-  if (typeof entry.url !== 'string' || entry.url === '') bad('has no "url" (the request\'s URL, or its path and query as sent)');
+function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, where: Where): JudgedExchange | undefined {
+  if (typeof entry.method !== 'string' || !/^[A-Za-z]+$/.test(entry.method)) bad(where, 'has no "method" (e.g. "GET"); expected a HAR entry or a line of the exchange format (schemas/exchange.schema.json)');
+  if (typeof entry.url !== 'string' || entry.url === '') bad(where, 'has no "url" (the request\'s URL, or its path and query as sent)');
   const status = wholeNumberOf(entry.status);
-  if (status === undefined || status < 100 || status > 599) bad(`has a "status" that is not an HTTP status from 100 to 599: ${JSON.stringify(entry.status)}`);
-  const answeredAt = timeOf(entry.time) ?? bad(`has a "time" that is neither Unix seconds nor an ISO 8601 date: ${JSON.stringify(entry.time)}`);
+  if (status === undefined || status < 100 || status > 599) bad(where, `has a "status" that is not an HTTP status from 100 to 599: ${JSON.stringify(entry.status)}`);
+  const answeredAt = timeOf(entry.time) ?? bad(where, `has a "time" that is neither Unix seconds nor an ISO 8601 date: ${JSON.stringify(entry.time)}`);
   const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
-  if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(`has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
-  const requestHeaders = headerRecord(entry.requestHeaders, bad, '"requestHeaders"', true);
+  if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
+  const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
   let named: KeyIdentity | undefined;
   if (typeof entry.key === 'string' && entry.key !== '') {
     let plan: PlanId | undefined;
     try {
       plan = typeof entry.plan === 'string' && entry.plan !== '' ? parsePlanId(entry.plan) : undefined;
     } catch (error) {
-      bad(`has a "plan" that ${(error as Error).message.replace(/^unknown plan/, 'is not a plan:')}`);
+      bad(where, `has a "plan" that ${(error as Error).message.replace(/^unknown plan/, 'is not a plan:')}`);
     }
     named = keys.named(entry.key, plan);
   }
-  return build(number, entry.method as string, entry.url as string, bad, keys, {
+  return build(number, entry.method as string, entry.url as string, where, keys, {
     answeredAt,
     sentAt: duration === undefined ? undefined : answeredAt - duration * 1000,
     status: status as number,
     requestHeaders,
     requestBody: typeof entry.requestBody === 'string' && entry.requestBody !== '' ? entry.requestBody : undefined,
     requestContentType: requestHeaders['content-type'],
-    responseHeaders: headerRecord(entry.responseHeaders, bad, '"responseHeaders"', true),
+    responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
     responseBody: typeof entry.responseBody === 'string' && entry.responseBody !== '' ? entry.responseBody : undefined,
     named,
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
@@ -117,17 +125,17 @@ interface Parts {
   authorizationKnown: boolean;
 }
 
-function build(number: number, method: string, url: string, bad: (what: string) => never, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
+function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url, 'http://capture.invalid');
   } catch {
-    return bad(`has a URL that cannot be read: ${JSON.stringify(url.slice(0, 80))}`);
+    return bad(where, `has a URL that cannot be read: ${JSON.stringify(url.slice(0, 80))}`);
   }
   const upper = method.toUpperCase();
   const base = operationBase(upper, parsed);
   if (base === undefined) return undefined;
-  const basePathLength = new URL(base).pathname.replace(/\/+$/, '').length;
+  const basePathLength = base.length - parsed.origin.length;
   const authorization = parts.requestHeaders.authorization;
   const carried = authorization === undefined ? undefined : keys.fromAuthorization(authorization);
   return {
@@ -150,27 +158,30 @@ function build(number: number, method: string, url: string, bad: (what: string) 
  * Headers as a record with lower-case names, from HAR's [{name, value}] or the exchange format's object.
  * `emptyIsAbsent`: a gateway's log writes "" for a header the message did not have.
  */
-function headerRecord(value: unknown, bad: (what: string) => never, where: string, emptyIsAbsent = false): Record<string, string> {
+function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = false): Record<string, string> {
   const record: Record<string, string> = {};
   if (value === undefined || value === null) return record;
-  const add = (name: string, text: string): void => {
-    if (emptyIsAbsent && text === '') return;
-    const lower = name.toLowerCase();
-    record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
-  };
   if (Array.isArray(value)) {
     for (const pair of value as Array<{ name?: unknown; value?: unknown }>) {
-      if (typeof pair?.name !== 'string') bad(`has ${where} that are not a list of {name, value}`);
-      add(pair.name as string, pair.value === undefined || pair.value === null ? '' : String(pair.value));
+      if (typeof pair?.name !== 'string') bad(at, `has ${part} that are not a list of {name, value}`);
+      addHeader(record, pair.name as string, pair.value === undefined || pair.value === null ? '' : String(pair.value), emptyIsAbsent);
     }
     return record;
   }
-  if (typeof value !== 'object') return bad(`has ${where} that are neither an object of names and values nor a HAR list`);
-  for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof text !== 'string') bad(`has ${where} whose "${name}" is not a string`);
-    add(name, text as string);
+  if (typeof value !== 'object') return bad(at, `has ${part} that are neither an object of names and values nor a HAR list`);
+  for (const name in value) {
+    const text = (value as Record<string, unknown>)[name];
+    if (typeof text !== 'string') bad(at, `has ${part} whose "${name}" is not a string`);
+    addHeader(record, name, text as string, emptyIsAbsent);
   }
   return record;
+}
+
+/** A repeated header joins the first, as a proxy may combine them. */
+function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
+  if (emptyIsAbsent && text === '') return;
+  const lower = name.toLowerCase();
+  record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
 }
 
 const NUMBER = /^\s*\d+(\.\d+)?\s*$/;

@@ -53,7 +53,7 @@ export class TrafficJudge {
   /** When windows were last closed: once a second of the capture's clock is often enough. */
   private lastSweep = 0;
   private exchanges = 0;
-  private readonly firstAt: { value: number | undefined } = { value: undefined };
+  private firstAnswer: number | undefined;
 
   constructor(options: JudgeOptions) {
     this.slackMs = RESET_RESOLUTION_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
@@ -68,7 +68,7 @@ export class TrafficJudge {
 
   /** The span of the capture's clock, ms since the epoch. */
   get span(): { first: number | undefined; last: number } {
-    return { first: this.firstAt.value, last: this.latestAnswer };
+    return { first: this.firstAnswer, last: this.latestAnswer };
   }
 
   get agreedEnterprise(): Quota | undefined {
@@ -79,11 +79,10 @@ export class TrafficJudge {
     const operation = matchOperation(exchange.method, exchange.path.split('?')[0] ?? exchange.path)?.operation;
     if (!operation) return;
     this.exchanges++;
-    this.firstAt.value ??= exchange.answeredAt;
+    this.firstAnswer ??= exchange.answeredAt;
     const keyName = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
     const plan = typeof exchange.key === 'object' ? exchange.key.plan : undefined;
     const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
-    const evidence = (): { request: unknown; response: unknown } => evidenceOf(exchange);
 
     const outside = exchange.method === 'POST' && exchange.requestBody === undefined
       ? true
@@ -115,7 +114,7 @@ export class TrafficJudge {
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
     if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
-    for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName, evidence);
+    for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
     if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
     this.account(exchange, keyName, plan);
   }
@@ -158,8 +157,8 @@ export class TrafficJudge {
     return rules;
   }
 
-  private violation(violation: Violation, exchange: JudgedExchange, keyName: string | undefined, evidence: () => { request: unknown; response: unknown }): void {
-    this.tallies.violated(violation.rule, `${violation.message} (exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''})`, evidence());
+  private violation(violation: Violation, exchange: JudgedExchange, keyName: string | undefined): void {
+    this.tallies.violated(violation.rule, `${violation.message} (exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''})`, evidenceOf(exchange));
   }
 
   private account(exchange: JudgedExchange, keyName: string | undefined, plan: PlanId | undefined): void {

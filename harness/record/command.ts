@@ -135,6 +135,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
   status.clear();
   process.stdout.write(`${counts()} to ${values.out}\n`);
   if (!judging) return 0;
+  process.stdout.write(`${liveSummary(judging.judge)}\n`);
   const report = judgeReport(judging.judge.finish(), {
     ...judging.reporting.facts,
     target: `traffic through the recording proxy to ${safeUrl(upstream)}, ${writer.count.toLocaleString('en-US')} exchanges${spanText(judging.judge.span)}`,

@@ -150,5 +150,5 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
 /** One line of what the judge has seen so far: how much, and which rules have failed. */
 function liveSummary(judge: TrafficJudge): string {
   const { exchanges, keys, failing } = judge.progress;
-  return `judged ${exchanges.toLocaleString('en-US')} of ${keys} key${keys === 1 ? '' : 's'}: ${failing.length === 0 ? 'no rule failed so far' : `failing ${failing.join(', ')}`}`;
+  return `judged ${exchanges.toLocaleString('en-US')} exchange${exchanges === 1 ? '' : 's'} of ${keys} key${keys === 1 ? '' : 's'}: ${failing.length === 0 ? 'no rule failed so far' : `failing ${failing.join(', ')}`}`;
 }

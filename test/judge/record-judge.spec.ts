@@ -37,7 +37,7 @@ test('a replay of the sample through record --judge is judged live, with no rule
     const recorded = await done;
     // Traffic never certifies (most rules need requests of the suite's own): Not certified, exit 3.
     expect(recorded.code, explain(recorded)).toBe(3);
-    expect(recorded.stdout).toMatch(/judged \d+ of \d+ keys?: no rule failed so far/);
+    expect(recorded.stdout).toMatch(/judged \d+ exchanges? of \d+ keys?: no rule failed so far/);
     expect(recorded.stdout).toContain('Judged: Not certified');
     const report = assertMatchesSchema('conformance-report', JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport);
     expect(failures(report)).toEqual({});

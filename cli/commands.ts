@@ -3,6 +3,8 @@ import { helpText as loadHelp } from '../harness/load/cli.ts';
 import { RECORD_USAGE } from '../harness/record/command.ts';
 import { REPLAY_USAGE } from '../harness/replay/command.ts';
 import { CERTIFY_HELP, certify } from './certify.ts';
+import { JUDGE_HELP, judge } from './judge.ts';
+import { record } from './record.ts';
 import { SERVE_HELP, serve } from './serve.ts';
 import { runScript } from '../lib/processes/child.ts';
 
@@ -13,15 +15,16 @@ export interface Command {
   run(args: readonly string[]): Promise<number>;
 }
 
-/** load, record and replay parse their own flags (and print this help); the CLI hands them the arguments as given. */
+/** load and replay parse their own flags (and print this help); the CLI hands them the arguments as given. */
 const tool = (script: string, summary: string, help: string): Command => ({ summary, help, run: (args) => runScript(script, args) });
 
 export const COMMANDS: Record<string, Command> = {
   certify: { summary: 'run the conformance suite against --base-url and give a verdict, or certify every implementation of a file side by side', help: CERTIFY_HELP, run: certify },
   serve: { summary: 'start the bundled reference server', help: SERVE_HELP, run: serve },
   load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers", loadHelp()),
-  record: tool('harness/record/main.ts', 'record traffic to a target through a proxy, keys left out', RECORD_USAGE),
+  record: { summary: 'record traffic to a target through a proxy, keys left out; --judge judges it as it passes', help: RECORD_USAGE, run: record },
   replay: tool('harness/replay/main.ts', 'replay a recording against a target and check every response', REPLAY_USAGE),
+  judge: { summary: 'judge recorded traffic (HAR, NDJSON, a gateway log) against every rule traffic can show', help: JUDGE_HELP, run: judge },
 };
 
 export const HELP = `usage: petstore-conformance <command> [options]

@@ -19,6 +19,7 @@ export default defineConfig({
     { name: 'suite', testDir: 'suite' },
     { name: 'load', testDir: 'load' },
     { name: 'replay', testDir: 'replay' },
+    { name: 'judge', testDir: 'judge' },
     { name: 'fixtures', testDir: 'fixtures' },
     { name: 'package', testDir: 'package' },
     { name: 'matrix', testDir: 'matrix' },

@@ -27,9 +27,9 @@ export interface RawEntry {
 const CHUNK_BYTES = 1 << 20;
 
 /** Every entry of the capture, parsed as plain JSON (bodies are strings in HAR, so no number is rounded). */
-export async function* readCapture(path: string): AsyncGenerator<RawEntry> {
+export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path)): AsyncGenerator<RawEntry> {
   const name = basename(path);
-  const batches = captureFormat(path) === 'ndjson' ? ndjsonEntries(path) : harEntries(path);
+  const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path);
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {

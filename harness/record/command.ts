@@ -9,6 +9,12 @@ import { CaptureWriter } from '../har/write.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
 import { StatusLine } from '../replay/status-line.ts';
 import { knownKeys } from './credentials.ts';
+import { toJudgedExchange } from '../judge/capture-entry.ts';
+import { enterpriseText, spanText } from '../judge/judge-capture.ts';
+import { KeyBook } from '../judge/key-book.ts';
+import { judgeReport, type JudgeRun } from '../judge/report.ts';
+import { TrafficJudge } from '../judge/traffic-judge.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { startRecordingProxy } from './proxy.ts';
 import { RECORDER } from './recorder-info.ts';
 
@@ -17,19 +23,35 @@ export const RECORD_EXIT_CODES: readonly ExitCode[] = [
   { code: 1, when: 'an unexpected failure, said in one line' },
   { code: 2, when: 'bad input, said in one line: an option, an unreachable upstream, a port in use, a file that cannot be written' },
   { code: 130, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
+  { code: 3, when: 'with --judge: the verdict of the traffic, as the suite gives it (0 Conforming, 1 Not conforming, 3 Not certified)' },
 ];
 
-export const RECORD_USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N]
-  --upstream  the server to record, e.g. http://127.0.0.1:8080/v1
-  --out       the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
-  --port      where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
+/**
+ * Writes the judge's report (HTML, JSON, JUnit) under `outputDir` and returns the exit code its verdict calls
+ * for. The CLI supplies it: the HTML report is the suite's, a layer above the harness.
+ */
+export type JudgeReportWriter = (report: ConformanceReport, outputDir: string) => number;
+
+/** The facts a judged recording's report carries (the package's version, the commit, the rules' fingerprint). */
+export interface JudgeReporting {
+  write: JudgeReportWriter;
+  facts: Pick<JudgeRun, 'suiteVersion' | 'rulesHash' | 'gitCommit'>;
+}
+
+export const RECORD_USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N] [--judge [--report-dir DIR]]
+  --upstream    the server to record, e.g. http://127.0.0.1:8080/v1
+  --out         the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
+  --port        where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
+  --judge       judge the traffic as it passes, as \`judge\` judges a capture: a live summary, and the
+                conformance report when stopped (exit code: its verdict)
+  --report-dir  where --judge writes the report (default ./reports/judge)
 Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
 ${exitCodeHelp(RECORD_EXIT_CODES)}`;
 
-export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env, reporting?: JudgeReporting): Promise<number> {
   const { values } = parseOptions(
     args,
-    { upstream: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { upstream: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, judge: { type: 'boolean' }, 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     false,
   );
   if (values.help) {
@@ -45,6 +67,9 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     throw new InputError((error as Error).message);
   }
   const port = wholeNumberOption(values.port, 'port', 8081, 0, 65_535);
+  if (values['report-dir'] !== undefined && !values.judge) throw new InputError('--report-dir goes with --judge');
+  if (values.judge && !reporting) throw new InputError('--judge needs the reports of the CLI: run npm run record -- --judge, or petstore-conformance record --judge');
+  const judging = values.judge && reporting ? { judge: new TrafficJudge({ env, clockSkewMs: 1_000 }), keys: new KeyBook(env), startedAt: new Date(), reporting } : undefined;
   await assertReachable(upstream, 'the upstream');
 
   let writer: CaptureWriter;
@@ -67,10 +92,14 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
       port,
       writer,
       keys: knownKeys(env),
-      onExchange: ({ status: code }) => {
+      onExchange: ({ status: code, entry }) => {
         const name = `${Math.floor(code / 100)}xx`;
         byClass.set(name, (byClass.get(name) ?? 0) + 1);
-        status.update(counts);
+        if (judging) {
+          const exchange = toJudgedExchange({ number: writer.count, entry }, 'proxy', judging.keys);
+          if (exchange) judging.judge.add(exchange);
+        }
+        status.update(judging ? () => `${counts()}; ${liveSummary(judging.judge)}` : counts);
       },
       onWarning: (message) => {
         status.clear();
@@ -105,5 +134,21 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
   });
   status.clear();
   process.stdout.write(`${counts()} to ${values.out}\n`);
-  return 0;
+  if (!judging) return 0;
+  process.stdout.write(`${liveSummary(judging.judge)}\n`);
+  const report = judgeReport(judging.judge.finish(), {
+    ...judging.reporting.facts,
+    target: `traffic through the recording proxy to ${safeUrl(upstream)}, ${writer.count.toLocaleString('en-US')} exchanges${spanText(judging.judge.span)}`,
+    file: values.out,
+    startedAt: judging.startedAt,
+    durationMs: Date.now() - judging.startedAt.getTime(),
+    enterpriseQuota: enterpriseText(judging.judge),
+  });
+  return judging.reporting.write(report, values['report-dir'] ?? 'reports/judge');
+}
+
+/** One line of what the judge has seen so far: how much, and which rules have failed. */
+function liveSummary(judge: TrafficJudge): string {
+  const { exchanges, keys, failing } = judge.progress;
+  return `judged ${exchanges.toLocaleString('en-US')} exchange${exchanges === 1 ? '' : 's'} of ${keys} key${keys === 1 ? '' : 's'}: ${failing.length === 0 ? 'no rule failed so far' : `failing ${failing.join(', ')}`}`;
 }

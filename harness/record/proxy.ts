@@ -9,6 +9,7 @@ import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import type { KeysByPlan } from '../../lib/keys.ts';
 import { splitAuthorization } from '../har/credentials.ts';
+import type { HarEntry } from '../har/types.ts';
 import type { CaptureWriter } from '../har/write.ts';
 import { CredentialNamer } from './credentials.ts';
 import { harEntry, type CapturedExchange } from './har-entry.ts';
@@ -21,7 +22,8 @@ export interface RecordingProxyOptions {
   writer: CaptureWriter;
   /** Keys to recognise by plan and to keep out of the capture. */
   keys: Readonly<KeysByPlan>;
-  onExchange?(exchange: { method: string; path: string; status: number }): void;
+  /** After each exchange is written: `entry` as written, keys replaced by placeholders. */
+  onExchange?(exchange: { method: string; path: string; status: number; entry: HarEntry }): void;
   onWarning?(message: string): void;
 }
 
@@ -129,8 +131,9 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         authorizationText = scheme ? `${scheme} ${naming.placeholder}` : naming.placeholder;
       }
     }
-    options.writer.write(harEntry(exchange, scrub, authorizationText));
-    options.onExchange?.({ method, path: scrub(target.pathname + target.search), status });
+    const entry = harEntry(exchange, scrub, authorizationText);
+    options.writer.write(entry);
+    options.onExchange?.({ method, path: scrub(target.pathname + target.search), status, entry });
   }
 
   await new Promise<void>((resolve, reject) => {

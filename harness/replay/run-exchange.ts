@@ -16,6 +16,7 @@ import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import { judgeRequestAnswer } from '../judge/request-rules.ts';
 import type { CaptureBase } from './base.ts';
 import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
 import type { CredentialResolver } from './credentials.ts';
@@ -175,6 +176,20 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       plan: response.status === 401 ? undefined : credential?.plan,
       now: response.receivedAt,
     });
+    // The rules one exchange shows beyond the contract, as the judge applies them to captured traffic.
+    result.violations.push(
+      ...judgeRequestAnswer({
+        operation: operation.id,
+        method: recorded.method,
+        path: sentPathOnly + search,
+        requestContentType: headers.find(([name]) => name === 'content-type')?.[1],
+        requestBody: body,
+        credential: authorization === undefined ? 'none' : credential?.plan ? 'configured' : 'other',
+        status: response.status,
+        responseHeaders: response.headers,
+        responseBody: replayedJson,
+      }).violations,
+    );
   }
 
   if (expectRefusal) {

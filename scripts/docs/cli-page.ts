@@ -20,6 +20,7 @@ const USER_SCRIPTS: Readonly<Record<string, string>> = {
   load: 'the quota load script',
   record: 'the recording proxy',
   replay: 'replay a capture',
+  judge: 'judge a capture (HAR, NDJSON, a gateway log) against the rules traffic can show',
 };
 
 export function cliPage(): string {

@@ -14,6 +14,7 @@ const COMMANDS: ReadonlyArray<readonly [string, readonly ExitCode[]]> = [
   ['`npm run load`, `petstore-conformance load`', LOAD_EXIT_CODES],
   ['`npm run record`, `petstore-conformance record`', RECORD_EXIT_CODES],
   ['`npm run replay`, `petstore-conformance replay`', REPLAY_EXIT_CODES],
+  ['`npm run judge`, `petstore-conformance judge`', SUITE_EXIT_CODES],
   ['`npm run serve`, `petstore-conformance serve`', SERVER_EXIT_CODES],
 ];
 

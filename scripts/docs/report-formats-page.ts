@@ -20,7 +20,7 @@ interface Schema {
 }
 
 const FORMATS = [
-  { file: 'conformance-report.schema.json', writtenBy: '`npm run conformance`, `certify`, the Action: `reports/conformance/conformance.json`' },
+  { file: 'conformance-report.schema.json', writtenBy: '`npm run conformance`, `certify`, the Action: `reports/conformance/conformance.json`; `npm run judge` and `record --judge`: `reports/judge/conformance.json`' },
   { file: 'matrix.schema.json', writtenBy: '`certify implementations.yaml`: `reports/certify/matrix.json`' },
   { file: 'load-summary.schema.json', writtenBy: '`npm run load`: `reports/load/summary.json`' },
   { file: 'replay-summary.schema.json', writtenBy: '`npm run replay`: `reports/replay/summary.json`' },

@@ -1,0 +1,79 @@
+/**
+ * A generated capture for the judge's benchmark, in the NDJSON exchange format a gateway writes: `keys` Pro
+ * keys, each behind a correct fixed-window limiter (300 a minute), sending faster than that, so every window
+ * runs out and refuses; lists filtered by status, fetches and creations with their bodies, a thousand
+ * exchanges a second of the capture's clock. The same arguments give the same file.
+ */
+import { createWriteStream, existsSync, renameSync } from 'node:fs';
+import { once } from 'node:events';
+import { seededRandom } from '../../harness/load/random.ts';
+import { countLines } from '../replay/capture.ts';
+
+const PER_MINUTE = 300;
+const PER_SECOND = 1_000;
+const START_MS = Date.UTC(2026, 10, 1, 0, 0, 0);
+const STATUSES = ['available', 'pending', 'sold'] as const;
+
+interface KeyState {
+  windowEnd: number;
+  admitted: number;
+}
+
+export async function ensureJudgeCapture(path: string, exchanges: number, keys: number, log: (line: string) => void): Promise<void> {
+  if (existsSync(path) && (await countLines(path)) === exchanges) {
+    log(`using ${path} (${exchanges.toLocaleString('en-US')} exchanges)`);
+    return;
+  }
+  log(`generating ${exchanges.toLocaleString('en-US')} exchanges to ${path} ...`);
+  const partial = `${path}.partial`;
+  const out = createWriteStream(partial);
+  const random = seededRandom(7);
+  const states: KeyState[] = Array.from({ length: keys }, () => ({ windowEnd: 0, admitted: 0 }));
+  let nextId = 1;
+  let chunk: string[] = [];
+  for (let n = 0; n < exchanges; n++) {
+    const at = START_MS + (n * 1000) / PER_SECOND;
+    const keyIndex = Math.floor(random() * keys);
+    const state = states[keyIndex] as KeyState;
+    if (at >= state.windowEnd) {
+      state.windowEnd = at + 60_000;
+      state.admitted = 0;
+    }
+    const admitted = state.admitted < PER_MINUTE;
+    if (admitted) state.admitted++;
+    const reset = Math.ceil(state.windowEnd / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': String(PER_MINUTE),
+      'x-ratelimit-remaining': String(PER_MINUTE - state.admitted),
+      'x-ratelimit-reset': String(reset),
+    };
+    const base = { time: (at / 1000).toFixed(3), duration: '0.003', key: `pro-${keyIndex + 1}`, plan: 'pro' };
+    const authorization = { authorization: 'Bearer <gateway-redacted>' };
+    let line: object;
+    if (!admitted) {
+      headers['retry-after'] = String(Math.max(1, reset - Math.floor(at / 1000)));
+      line = { ...base, method: 'GET', url: '/v1/pets?limit=3', status: 429, requestHeaders: authorization, responseHeaders: headers, responseBody: '{"code":"rate_limited","message":"Too many requests","status":429}' };
+    } else {
+      const pick = random();
+      const status = STATUSES[Math.floor(random() * 3)] as string;
+      if (pick < 0.6) {
+        const pets = [0, 1, 2].map((i) => ({ id: 1 + ((nextId + i * 7) % 5_000), name: `pet ${i}`, categoryId: 1 + i, status }));
+        line = { ...base, method: 'GET', url: `/v1/pets?status=${status}&limit=3`, status: 200, requestHeaders: authorization, responseHeaders: headers, responseBody: JSON.stringify(pets) };
+      } else if (pick < 0.9) {
+        line = { ...base, method: 'GET', url: `/v1/pets/${1 + (n % 5_000)}`, status: 200, requestHeaders: authorization, responseHeaders: { ...headers, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' }, responseBody: JSON.stringify({ id: 1 + (n % 5_000), name: 'rex', categoryId: 2, status }) };
+      } else {
+        const pet = { name: `new ${n}`, categoryId: 3, status };
+        line = { ...base, method: 'POST', url: '/v1/pets', status: 201, requestHeaders: { ...authorization, 'content-type': 'application/json' }, requestBody: JSON.stringify(pet), responseHeaders: headers, responseBody: JSON.stringify({ id: nextId++, ...pet }) };
+      }
+    }
+    chunk.push(JSON.stringify(line));
+    if (chunk.length === 10_000) {
+      if (!out.write(`${chunk.join('\n')}\n`)) await once(out, 'drain');
+      chunk = [];
+    }
+  }
+  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
+  await once(out, 'finish');
+  renameSync(partial, path);
+}

@@ -1,0 +1,98 @@
+/**
+ * `petstore-conformance judge <capture>` (and `npm run judge -- <capture>`): the conformance report of a
+ * capture's traffic, without sending a request. See harness/judge/ for what is judged and how.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { CaptureInputError } from '../harness/har/read.ts';
+import { judgeCapture, judgeFormat } from '../harness/judge/judge-capture.ts';
+import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
+import { PACKAGE_ROOT } from '../lib/processes/child.ts';
+import { rulesHash } from '../lib/rules.ts';
+import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
+import { parseFlags } from './flags.ts';
+import { writeJudgeReports } from './judge-reports.ts';
+import { UsageError } from './usage-error.ts';
+
+export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S]
+       npm run judge -- <capture> [options]
+
+Judges recorded traffic against the rules one exchange, and each key's windows, can show, without sending
+a request, and writes the conformance report the suite writes. A rule the traffic cannot show (no 429 in
+it, a key's traffic only partly captured) is reported as not judged or partly checked, never as passed.
+  <capture>          a HAR 1.2 file (the recorder's, a browser's, any HAR tool's), or one exchange per line:
+                     .ndjson, .jsonl or .log, each line a HAR entry or the exchange format
+                     (schemas/exchange.schema.json; a gateway's access log, docs/how-to/judge-traffic.md)
+  --format F         har or ndjson, when the file's name does not say
+  --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml
+  --summary FILE     also append the verdict and a table of failing rules, in Markdown, to FILE
+                     (in a GitHub Actions job: --summary "$GITHUB_STEP_SUMMARY")
+  --clock-skew S     how many seconds the capture's clock may be off the target's (default 1); answers this
+                     close to the Reset they name are not compared within their window
+  -h, --help         this text
+Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
+the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
+PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY.
+${exitCodeHelp(SUITE_EXIT_CODES)}`;
+
+export interface JudgeArgs {
+  help: boolean;
+  capture: string;
+  format: 'har' | 'ndjson';
+  outputDir: string;
+  summaryFile: string | undefined;
+  clockSkewMs: number;
+}
+
+export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
+  const { values, positionals } = parseFlags('judge', args, {
+    output: { type: 'string' },
+    summary: { type: 'string' },
+    format: { type: 'string' },
+    'clock-skew': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0 };
+  if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
+  if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
+  const skew = values['clock-skew'] ?? '1';
+  if (!/^\d+(\.\d+)?$/.test(skew) || Number(skew) > 3600) throw new UsageError(`judge: --clock-skew must be a number of seconds from 0 to 3600, not "${skew}"`);
+  if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
+  const capture = path.resolve(cwd, positionals[0] as string);
+  return {
+    help: false,
+    capture,
+    format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
+    outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'judge')),
+    summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
+    clockSkewMs: Number(skew) * 1000,
+  };
+}
+
+export async function judge(args: readonly string[]): Promise<number> {
+  const options = parseJudgeArgs(args, process.cwd());
+  if (options.help) {
+    process.stdout.write(`${JUDGE_HELP}\n`);
+    return 0;
+  }
+  try {
+    const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
+    return writeJudgeReports(report, options, process.env);
+  } catch (error) {
+    if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
+    if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The facts every report carries: the package's version, the commit, the rules' fingerprint. */
+export function runFacts(): { suiteVersion: string; rulesHash: string; gitCommit: string } {
+  let gitCommit = 'unknown';
+  try {
+    gitCommit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // Installed from the registry: no repository to ask.
+  }
+  return { suiteVersion: (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version, rulesHash: rulesHash(), gitCommit };
+}

@@ -1,0 +1,23 @@
+/**
+ * `petstore-conformance record` (and `npm run record`): the recording proxy, run in this process so that
+ * `--judge` can write the suite's own HTML report, which lives a layer above the harness.
+ */
+import path from 'node:path';
+import { CaptureInputError } from '../harness/har/read.ts';
+import { recordCommand } from '../harness/record/command.ts';
+import { InputError } from '../harness/replay/cli.ts';
+import { runFacts } from './judge.ts';
+import { writeJudgeReports } from './judge-reports.ts';
+import { UsageError } from './usage-error.ts';
+
+export async function record(args: readonly string[]): Promise<number> {
+  try {
+    return await recordCommand([...args], process.env, {
+      write: (report, outputDir) => writeJudgeReports(report, { outputDir: path.resolve(outputDir), summaryFile: undefined }, process.env),
+      facts: runFacts(),
+    });
+  } catch (error) {
+    if (error instanceof InputError || error instanceof CaptureInputError) throw new UsageError(`record: ${error.message}`);
+    throw error;
+  }
+}

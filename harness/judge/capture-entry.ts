@@ -1,0 +1,206 @@
+/**
+ * One entry of a capture as a JudgedExchange. Two shapes are read, told apart by their fields:
+ * - a HAR 1.2 entry (`request` and `response` objects): a .har document, or a .har.ndjson line, from the
+ *   recorder or any HAR tool;
+ * - a line of the NDJSON exchange format (schemas/exchange.schema.json): flat, what a gateway's access log
+ *   can write (docs/how-to/judge-traffic.md).
+ * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged.
+ */
+import { operationBase } from '../replay/base.ts';
+import { CaptureInputError, type RawEntry } from '../har/read.ts';
+import { parsePlanId, type PlanId } from '../../lib/plans.ts';
+import type { JudgedExchange, KeyIdentity } from './exchange.ts';
+import type { KeyBook } from './key-book.ts';
+
+interface LooseHarEntry {
+  startedDateTime?: unknown;
+  time?: unknown;
+  request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown; mimeType?: unknown } };
+  response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
+}
+
+interface LooseExchange {
+  time?: unknown;
+  duration?: unknown;
+  method?: unknown;
+  url?: unknown;
+  status?: unknown;
+  key?: unknown;
+  plan?: unknown;
+  requestHeaders?: unknown;
+  requestBody?: unknown;
+  responseHeaders?: unknown;
+  responseBody?: unknown;
+}
+
+// Runs for every exchange of a capture: so no closure is made per call.
+export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook): JudgedExchange | undefined {
+  const entry = raw.entry as LooseHarEntry & LooseExchange;
+  const where: Where = { file, number: raw.number };
+  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where);
+  return fromExchangeLine(raw.number, entry, keys, where);
+}
+
+interface Where {
+  file: string;
+  number: number;
+}
+
+function bad(where: Where, what: string): never {
+  throw new CaptureInputError(`${where.file}: entry ${where.number} ${what}`);
+}
+
+function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where): JudgedExchange | undefined {
+  const request = entry.request ?? bad(where, 'has no "request"');
+  const response = entry.response ?? bad(where, 'has no "response"');
+  if (typeof request.method !== 'string') bad(where, 'has no request.method');
+  if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
+  if (response.status === 0) return undefined;
+  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
+  if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
+  const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
+  const requestHeaders = headerRecord(request.headers, where, 'request.headers');
+  const content = response.content;
+  const responseBody = typeof content?.text === 'string' ? (content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text) : undefined;
+  const postData = request.postData;
+  return build(number, request.method as string, String(request.url), where, keys, {
+    answeredAt: started + took,
+    sentAt: started,
+    status: response.status as number,
+    requestHeaders,
+    requestBody: typeof postData?.text === 'string' ? postData.text : undefined,
+    requestContentType: requestHeaders['content-type'] ?? (typeof postData?.mimeType === 'string' && postData.mimeType ? postData.mimeType : undefined),
+    responseHeaders: headerRecord(response.headers, where, 'response.headers'),
+    responseBody,
+    named: undefined,
+    authorizationKnown: Array.isArray(request.headers) && request.headers.length > 0,
+  });
+}
+
+function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, where: Where): JudgedExchange | undefined {
+  if (typeof entry.method !== 'string' || !/^[A-Za-z]+$/.test(entry.method)) bad(where, 'has no "method" (e.g. "GET"); expected a HAR entry or a line of the exchange format (schemas/exchange.schema.json)');
+  if (typeof entry.url !== 'string' || entry.url === '') bad(where, 'has no "url" (the request\'s URL, or its path and query as sent)');
+  const status = wholeNumberOf(entry.status);
+  if (status === undefined || status < 100 || status > 599) bad(where, `has a "status" that is not an HTTP status from 100 to 599: ${JSON.stringify(entry.status)}`);
+  const answeredAt = timeOf(entry.time) ?? bad(where, `has a "time" that is neither Unix seconds nor an ISO 8601 date: ${JSON.stringify(entry.time)}`);
+  const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
+  if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
+  const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
+  let named: KeyIdentity | undefined;
+  if (typeof entry.key === 'string' && entry.key !== '') {
+    let plan: PlanId | undefined;
+    try {
+      plan = typeof entry.plan === 'string' && entry.plan !== '' ? parsePlanId(entry.plan) : undefined;
+    } catch (error) {
+      bad(where, `has a "plan" that ${(error as Error).message.replace(/^unknown plan/, 'is not a plan:')}`);
+    }
+    named = keys.named(entry.key, plan);
+  }
+  return build(number, entry.method as string, entry.url as string, where, keys, {
+    answeredAt,
+    sentAt: duration === undefined ? undefined : answeredAt - duration * 1000,
+    status: status as number,
+    requestHeaders,
+    requestBody: typeof entry.requestBody === 'string' && entry.requestBody !== '' ? entry.requestBody : undefined,
+    requestContentType: requestHeaders['content-type'],
+    responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
+    responseBody: typeof entry.responseBody === 'string' && entry.responseBody !== '' ? entry.responseBody : undefined,
+    named,
+    authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
+  });
+}
+
+interface Parts {
+  answeredAt: number;
+  sentAt: number | undefined;
+  status: number;
+  requestHeaders: Record<string, string>;
+  requestBody: string | undefined;
+  requestContentType: string | undefined;
+  responseHeaders: Record<string, string>;
+  responseBody: string | undefined;
+  /** A key the capture named itself (the exchange format's "key"). */
+  named: KeyIdentity | undefined;
+  /** Whether the capture says what Authorization the request carried, none included. */
+  authorizationKnown: boolean;
+}
+
+function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://capture.invalid');
+  } catch {
+    return bad(where, `has a URL that cannot be read: ${JSON.stringify(url.slice(0, 80))}`);
+  }
+  const upper = method.toUpperCase();
+  const base = operationBase(upper, parsed);
+  if (base === undefined) return undefined;
+  const basePathLength = base.length - parsed.origin.length;
+  const authorization = parts.requestHeaders.authorization;
+  const carried = authorization === undefined ? undefined : keys.fromAuthorization(authorization);
+  return {
+    number,
+    method: upper,
+    path: parsed.pathname.slice(basePathLength) + parsed.search,
+    answeredAt: parts.answeredAt,
+    sentAt: parts.sentAt,
+    status: parts.status,
+    key: parts.named ?? (carried ? carried.key : parts.authorizationKnown ? undefined : 'unknown'),
+    scheme: carried?.scheme,
+    requestContentType: parts.requestContentType,
+    requestBody: parts.requestBody,
+    responseHeaders: parts.responseHeaders,
+    responseBody: parts.responseBody,
+  };
+}
+
+/**
+ * Headers as a record with lower-case names, from HAR's [{name, value}] or the exchange format's object.
+ * `emptyIsAbsent`: a gateway's log writes "" for a header the message did not have.
+ */
+function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = false): Record<string, string> {
+  const record: Record<string, string> = {};
+  if (value === undefined || value === null) return record;
+  if (Array.isArray(value)) {
+    for (const pair of value as Array<{ name?: unknown; value?: unknown }>) {
+      if (typeof pair?.name !== 'string') bad(at, `has ${part} that are not a list of {name, value}`);
+      addHeader(record, pair.name as string, pair.value === undefined || pair.value === null ? '' : String(pair.value), emptyIsAbsent);
+    }
+    return record;
+  }
+  if (typeof value !== 'object') return bad(at, `has ${part} that are neither an object of names and values nor a HAR list`);
+  for (const name in value) {
+    const text = (value as Record<string, unknown>)[name];
+    if (typeof text !== 'string') bad(at, `has ${part} whose "${name}" is not a string`);
+    addHeader(record, name, text as string, emptyIsAbsent);
+  }
+  return record;
+}
+
+/** A repeated header joins the first, as a proxy may combine them. */
+function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
+  if (emptyIsAbsent && text === '') return;
+  const lower = name.toLowerCase();
+  record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
+}
+
+const NUMBER = /^\s*\d+(\.\d+)?\s*$/;
+
+function secondsOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  return typeof value === 'string' && NUMBER.test(value) ? Number(value) : undefined;
+}
+
+function wholeNumberOf(value: unknown): number | undefined {
+  const number = secondsOf(value);
+  return number !== undefined && Number.isInteger(number) ? number : undefined;
+}
+
+/** Milliseconds since the epoch from Unix seconds (a number or its text, fractions allowed) or an ISO 8601 date. */
+function timeOf(value: unknown): number | undefined {
+  const seconds = secondsOf(value);
+  if (seconds !== undefined) return seconds * 1000;
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}

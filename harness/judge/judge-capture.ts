@@ -1,0 +1,55 @@
+/**
+ * A capture judged whole, in one pass: each entry read (readCapture streams it), turned into an exchange
+ * and handed to the judge, then the report built from the tallies. Memory is that of one entry plus the
+ * judge's keys and open windows.
+ */
+import { basename } from 'node:path';
+import { readCapture, type CaptureFormat } from '../har/read.ts';
+import { toJudgedExchange } from './capture-entry.ts';
+import { KeyBook } from './key-book.ts';
+import { judgeReport, type JudgeRun } from './report.ts';
+import { TrafficJudge } from './traffic-judge.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+
+/** .ndjson, .jsonl and .log hold one exchange per line (a gateway's access log is a .log); anything else is HAR. */
+export function judgeFormat(path: string): CaptureFormat {
+  return /\.(ndjson|jsonl|log)$/i.test(path) ? 'ndjson' : 'har';
+}
+
+export interface CaptureJudgement {
+  report: ConformanceReport;
+  exchanges: number;
+  keys: number;
+}
+
+export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
+  const started = new Date();
+  const file = basename(path);
+  const keys = new KeyBook(options.env);
+  const judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
+  for await (const raw of readCapture(path, options.format ?? judgeFormat(path))) {
+    const exchange = toJudgedExchange(raw, file, keys);
+    if (exchange) judge.add(exchange);
+  }
+  const { exchanges, keys: keyCount } = judge.progress;
+  const report = judgeReport(judge.finish(), {
+    ...options.run,
+    target: `capture ${file} (${exchanges.toLocaleString('en-US')} exchanges${spanText(judge.span)})`,
+    file,
+    startedAt: started,
+    durationMs: Date.now() - started.getTime(),
+    enterpriseQuota: enterpriseText(judge),
+  });
+  return { report, exchanges, keys: keyCount };
+}
+
+export function spanText({ first, last }: { first: number | undefined; last: number }): string {
+  if (first === undefined) return '';
+  const at = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  return `, ${at(Math.min(first, last))} to ${at(last)} UTC`;
+}
+
+export function enterpriseText(judge: TrafficJudge): string | undefined {
+  const quota = judge.agreedEnterprise;
+  return quota ? `${quota.perMinute.toLocaleString('en-US')}/min, ${quota.perDay.toLocaleString('en-US')}/day` : undefined;
+}

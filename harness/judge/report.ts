@@ -1,0 +1,150 @@
+/**
+ * The judge's tallies as the conformance report the suite writes (lib/verdicts/model.ts): one record per
+ * rule, as the suite has one test per rule, so the same verdicts follow. A rule the traffic put to the test
+ * and that held is `pass` only when nothing of it was left out; a rule this traffic cannot show is skipped
+ * with why (no 429 in the capture, a key of no known plan), never passed.
+ */
+import { catalogue, ruleById } from '../../lib/rules.ts';
+import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
+import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import type { RuleTallies } from './rule-tally.ts';
+
+/** What a rule needs in the traffic to be judged: said when the capture had none of it. */
+export const NEEDS: Readonly<Record<string, string>> = {
+  'SVC-1': 'an answer whose body the capture holds',
+  'RESP-1': "an exchange of one of the contract's operations",
+  'RESP-2': 'an answer whose body the capture holds',
+  'ERR-1': 'a client error whose body the capture holds',
+  'ERR-2': 'a client error whose body the capture holds',
+  'RL-1': 'a 429 (no request in the capture was refused)',
+  'RL-2': 'a 429 (no request in the capture was refused)',
+  'RL-4': "an exchange of one of the contract's operations",
+  'RL-5': 'an answer to a key of known plan (PETSTORE_API_KEY_<PLAN>, or a recording that names plans)',
+  'RL-6': 'an answer with X-RateLimit-Remaining',
+  'RL-7': 'an answer with X-RateLimit-Reset',
+  'LIST-1': 'a 200 to GET /pets?status=… whose body the capture holds',
+  'LIST-2': 'a 200 to GET /pets without limit whose body the capture holds',
+  'LIST-3': 'a 200 to GET /pets?limit=N whose body the capture holds',
+  'LIST-4': 'a 200 to GET /pets whose body the capture holds',
+  'LIST-5': 'a 200 to GET /pets whose body the capture holds',
+  'CREATE-1': 'a POST /pets with a valid NewPet whose body the capture holds',
+  'CREATE-2': 'a POST /pets whose body lacks name or categoryId',
+  'CREATE-3': 'a POST /pets whose body holds an invalid value',
+  'CREATE-4': 'a POST /pets whose body is empty or not JSON',
+  'AUTH-1': 'a request without an Authorization header',
+  'AUTH-5': 'a request with a key of known plan',
+  'DEP-2': 'a getPet answer with a Sunset header',
+  'DEP-3': 'a getPet answer with a Deprecation header',
+  'ORD-GAP-2': 'an answer to GET /store/orders',
+  'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
+  'DEP-GAP-1': 'a getPet answer',
+  'PLAN-FREE': "a window of a Free key's answers, more than a second before its Reset",
+  'PLAN-PRO': "a window of a Pro key's answers, more than a second before its Reset",
+  'PLAN-BUSINESS': "a window of a Business key's answers, more than a second before its Reset",
+  'PLAN-ENTERPRISE-AGREED': "a window of an Enterprise key's answers, with the agreed quota stated (PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)",
+};
+
+/** What traffic never shows of a rule it judges, however much of it there is. */
+const NEVER_SHOWN: Readonly<Record<string, string>> = {
+  'RL-6': 'that Remaining falls by one with each admission: a token bucket or a sliding counter may give quota back within a window, so traffic judges each value (a whole number from 0 to the limit), not its countdown',
+  'PLAN-FREE': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
+  'PLAN-PRO': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
+  'PLAN-BUSINESS': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
+  'PLAN-ENTERPRISE-AGREED': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
+};
+
+const WINDOW_RULES = new Set(['RL-6', 'RL-7', 'PLAN-FREE', 'PLAN-PRO', 'PLAN-BUSINESS', 'PLAN-ENTERPRISE-AGREED']);
+
+export interface JudgeRun {
+  /** What was judged, as the report's target: "capture session.har". */
+  target: string;
+  file: string;
+  startedAt: Date;
+  durationMs: number;
+  suiteVersion: string;
+  rulesHash: string;
+  gitCommit: string;
+  enterpriseQuota: string | undefined;
+}
+
+export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceReport {
+  const records = catalogue.rules.filter((rule) => rule.subject === 'service').map((rule) => recordOf(rule.id, tallies, run.file));
+  const meta: RunMetadata = {
+    targetUrl: run.target,
+    bundled: false,
+    readOnly: false,
+    quotaTests: false,
+    suiteVersion: run.suiteVersion,
+    specVersion: catalogue.specVersion,
+    gitCommit: run.gitCommit,
+    rulesHash: run.rulesHash,
+    ...(run.enterpriseQuota ? { enterpriseQuota: run.enterpriseQuota } : {}),
+  };
+  return buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() });
+}
+
+function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
+  const rule = ruleById(id);
+  const tally = tallies.get(id);
+  const title = `${id} ${rule.level} judged from traffic`;
+  const record: TestRecord = {
+    id: `judge-${id}`,
+    title,
+    fullTitle: title,
+    file,
+    line: 0,
+    project: 'judge',
+    outcome: 'passed',
+    durationMs: 0,
+    retries: 0,
+    rules: [id],
+    unknownRules: [],
+    titleLevel: rule.level,
+    skipReason: undefined,
+    warnings: [],
+    observations: [],
+    gists: [],
+    unchecked: [],
+    throttled: [],
+    generated: [],
+    failures: [],
+    ranThrough: true,
+    judgedWhole: [],
+    evidence: [],
+  };
+  const needs = NEEDS[id];
+  if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
+  if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}` };
+
+  const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
+  record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });
+  if (WINDOW_RULES.has(id) && tally.windows === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
+  for (const [what, times] of tally.seen) {
+    record.observations.push({ rule: id, text: `${what} (${count(times, 'answer')})` });
+    if (record.gists.length === 0) record.gists.push({ rule: id, text: what });
+  }
+  for (const [reason, times] of tally.unchecked) record.unchecked.push({ rule: id, text: `${reason} (${count(times, 'time')})` });
+  const never = NEVER_SHOWN[id];
+  if (never) record.unchecked.push({ rule: id, text: never });
+  if (tally.violations > 0) {
+    const more = tally.violations > tally.messages.length ? [`…and ${count(tally.violations - tally.messages.length, 'more violation')}`] : [];
+    const notes = [...tally.messages, ...more].map((message) => `[${id}] ${message}`);
+    if (rule.level === 'MUST') {
+      record.outcome = 'failed';
+      record.failures = notes.map((message) => ({ rules: [id], message }));
+    } else if (rule.level === 'SHOULD') record.warnings = notes.map((text) => ({ rule: id, text }));
+    else record.observations.push(...notes.map((text) => ({ rule: id, text })));
+    record.evidence = tally.evidence;
+  }
+  return record;
+}
+
+/** Keys by pseudonym, the first few: enough to tell whose traffic backed a rule. */
+function keyNames(keys: ReadonlySet<string>): string {
+  const names = [...keys].sort();
+  return names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
+}
+
+function count(n: number, singular: string): string {
+  return `${n.toLocaleString('en-US')} ${singular}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,171 @@
+/**
+ * The rules one exchange can show beyond the contract check every response gets (lib/response-checks.ts):
+ * what the answer must be given what was asked. A list filtered by status holds only that status (LIST-1),
+ * pages hold no more than asked (LIST-2, -3, -4), a list is a plain array (LIST-5), a valid NewPet is
+ * created as sent (CREATE-1), an invalid one refused (CREATE-2, -3, -4), a request without a key refused
+ * and a configured key accepted (AUTH-1, AUTH-5), and getPet's deprecation headers right (DEP-2, DEP-3).
+ * The judge and replay both call it, so a replayed answer is judged as a captured one is.
+ *
+ * Requests outside the contract (lib/request-kinds.ts) are left to the contract check, and nothing is
+ * judged on what the capture does not hold (a body a gateway's log left out).
+ */
+import { operation as operationById, schemaProblems, type OperationId } from '../../lib/contract.ts';
+import { JsonBody } from '../../lib/json-body.ts';
+import type { LosslessValue } from '../../lib/lossless-json.ts';
+import { parseHttpDate } from '../../lib/rate-limit-headers.ts';
+import { classifyRequest, isCanonical } from '../../lib/request-kinds.ts';
+import type { Violation } from '../../lib/response-checks.ts';
+
+export interface RequestAnswer {
+  operation: OperationId;
+  method: string;
+  /** Below the base URL, query included. */
+  path: string;
+  requestContentType: string | undefined;
+  /** undefined: not captured. */
+  requestBody: string | undefined;
+  /** undefined: the request carried no key; 'unknown': the capture does not say. */
+  credential: 'none' | 'configured' | 'other' | 'unknown';
+  status: number;
+  responseHeaders: Readonly<Record<string, string | undefined>>;
+  /** undefined: not captured. */
+  responseBody: JsonBody | undefined;
+}
+
+export interface RuleFindings {
+  /** The rules this exchange put to the test. */
+  judged: string[];
+  violations: Violation[];
+}
+
+const PET_STATUSES = ['available', 'pending', 'sold'];
+const DEFAULT_PAGE = 20;
+const LARGEST_PAGE = 100;
+const SUNSET_DAY = operationById('getPet').sunset ?? '2030-12-05';
+const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
+const DEPRECATION = /^@(-?\d+)$/;
+/** Statuses any operation may answer whatever the request: the limiter's refusal. */
+const REFUSED = 429;
+
+export function judgeRequestAnswer(exchange: RequestAnswer): RuleFindings {
+  const findings: RuleFindings = { judged: [], violations: [] };
+  judgeAuthentication(exchange, findings);
+  if (exchange.status === 401 || exchange.status === REFUSED) return findings;
+  if (exchange.operation === 'listPets') judgeList(exchange, findings);
+  else if (exchange.operation === 'createPet') judgeCreation(exchange, findings);
+  else if (exchange.operation === 'getPet') judgeDeprecationHeaders(exchange, findings);
+  return findings;
+}
+
+function judgeAuthentication(exchange: RequestAnswer, findings: RuleFindings): void {
+  if (exchange.credential === 'none') {
+    findings.judged.push('AUTH-1');
+    if (exchange.status !== 401) findings.violations.push({ rule: 'AUTH-1', message: `${exchange.method} ${exchange.path} without an Authorization header was answered ${exchange.status}, not 401` });
+  } else if (exchange.credential === 'configured') {
+    findings.judged.push('AUTH-5');
+    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-5', message: `${exchange.method} ${exchange.path} with a configured key was answered 401` });
+  }
+}
+
+function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
+  if (exchange.status !== 200 || exchange.responseBody === undefined) return;
+  const value = exchange.responseBody.value;
+  if (value === undefined) return;
+  findings.judged.push('LIST-5');
+  if (!Array.isArray(value)) {
+    findings.violations.push({ rule: 'LIST-5', message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
+    return;
+  }
+  const query = new URLSearchParams(exchange.path.includes('?') ? exchange.path.slice(exchange.path.indexOf('?') + 1) : '');
+  const size = value.length;
+  findings.judged.push('LIST-4');
+  if (size > LARGEST_PAGE) findings.violations.push({ rule: 'LIST-4', message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
+  const limits = query.getAll('limit');
+  if (limits.length === 0) {
+    findings.judged.push('LIST-2');
+    if (size > DEFAULT_PAGE) findings.violations.push({ rule: 'LIST-2', message: `GET ${exchange.path} without limit returned ${size} animals; at most ${DEFAULT_PAGE} are due` });
+  } else if (limits.length === 1 && isCanonical({ type: 'integer', minimum: 1, maximum: LARGEST_PAGE }, limits[0] as string)) {
+    const limit = Number(limits[0]);
+    findings.judged.push('LIST-3');
+    if (size > limit) findings.violations.push({ rule: 'LIST-3', message: `GET ${exchange.path} returned ${size} animals; at most ${limit} were asked for` });
+  }
+  const statuses = query.getAll('status');
+  if (statuses.length === 1 && PET_STATUSES.includes(statuses[0] as string)) {
+    const wanted = statuses[0] as string;
+    findings.judged.push('LIST-1');
+    const others = value.filter((pet) => !isObject(pet) || pet.status !== wanted);
+    if (others.length > 0) {
+      const shown = others.slice(0, 3).map((pet) => (isObject(pet) ? `id ${String(pet.id)} is ${pet.status === undefined ? 'without status' : JSON.stringify(pet.status)}` : 'an item that is not a Pet'));
+      findings.violations.push({ rule: 'LIST-1', message: `GET ${exchange.path} returned ${others.length} of ${size} animals of another status (${shown.join(', ')}${others.length > 3 ? ', …' : ''})` });
+    }
+  }
+}
+
+function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
+  const sent = exchange.requestBody;
+  if (sent === undefined) return;
+  const kind = classifyRequest({ operation: 'createPet', method: exchange.method, path: exchange.path, ...(exchange.requestContentType === undefined ? {} : { contentType: exchange.requestContentType }), body: sent });
+  if (kind.kind === 'outside') return;
+  const body = new JsonBody(sent);
+  const json = body.json;
+  const refusal = (rule: string, what: string): void => {
+    findings.judged.push(rule);
+    if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
+  };
+  if (json.kind !== 'json') return refusal('CREATE-4', json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
+  const problems = schemaProblems('NewPet', json.value);
+  if (problems.length > 0) {
+    const missing = problems.find((problem) => /^(name|categoryId) is required$/.test(problem));
+    return refusal(missing ? 'CREATE-2' : 'CREATE-3', `a body the NewPet schema refuses (${missing ?? problems[0]})`);
+  }
+  findings.judged.push('CREATE-1');
+  if (exchange.status === 400 && kind.kind === 'gap') return;
+  if (exchange.status !== 201) {
+    findings.violations.push({ rule: 'CREATE-1', message: `POST ${exchange.path} with a valid NewPet was answered ${exchange.status}, not 201` });
+    return;
+  }
+  const created = exchange.responseBody?.value;
+  if (exchange.responseBody === undefined || !isObject(created) || !isObject(json.value)) return;
+  const mismatches: string[] = [];
+  if (created.id === undefined) mismatches.push('no id');
+  for (const field of ['name', 'categoryId', 'status']) {
+    const asSent = json.value[field];
+    if (asSent === undefined) continue;
+    if (!sameValue(asSent, created[field])) mismatches.push(`${field} ${shown(created[field])} where ${shown(asSent)} was sent`);
+  }
+  if (mismatches.length > 0) findings.violations.push({ rule: 'CREATE-1', message: `POST ${exchange.path} created a pet with ${mismatches.join(', ')}` });
+}
+
+function judgeDeprecationHeaders(exchange: RequestAnswer, findings: RuleFindings): void {
+  const sunset = exchange.responseHeaders.sunset;
+  let sunsetMs = SUNSET_MS;
+  if (sunset !== undefined) {
+    findings.judged.push('DEP-2');
+    const at = parseHttpDate(sunset);
+    if (at === undefined) findings.violations.push({ rule: 'DEP-2', message: `Sunset "${sunset}" on getPet is not an HTTP-date (RFC 8594)` });
+    else if (new Date(at).toISOString().slice(0, 10) !== SUNSET_DAY) findings.violations.push({ rule: 'DEP-2', message: `Sunset "${sunset}" on getPet is not on ${SUNSET_DAY}` });
+    else sunsetMs = at;
+  }
+  const deprecation = exchange.responseHeaders.deprecation;
+  if (deprecation !== undefined) {
+    findings.judged.push('DEP-3');
+    const match = DEPRECATION.exec(deprecation.trim());
+    if (!match) findings.violations.push({ rule: 'DEP-3', message: `Deprecation "${deprecation}" is not an RFC 9745 date (@ followed by Unix seconds)` });
+    else if (Number(match[1]) * 1000 > sunsetMs) findings.violations.push({ rule: 'DEP-3', message: `Deprecation "${deprecation}" is after the sunset, ${SUNSET_DAY}` });
+  }
+}
+
+function isObject(value: LosslessValue | undefined): value is { [key: string]: LosslessValue } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Numbers compare by their digits, so 7 and 7n (a BigInt from a large id's neighbourhood) are the same. */
+function sameValue(a: LosslessValue, b: LosslessValue | undefined): boolean {
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return String(a) === String(b);
+  return a === b;
+}
+
+function shown(value: LosslessValue | undefined): string {
+  if (value === undefined) return 'missing';
+  return typeof value === 'bigint' ? String(value) : JSON.stringify(value);
+}

@@ -1,0 +1,73 @@
+/**
+ * What the traffic showed about each rule: how many exchanges (and windows) put it to the test, of which
+ * keys, the violations with the exchanges that prove them (the first few; the rest counted), and what was
+ * left unchecked and why. Bounded: a few messages per rule, keys by pseudonym.
+ */
+import type { Evidence } from '../../lib/verdicts/test-record.ts';
+
+/** A reviewer follows a broken rule from a handful of cases; the rest are counted. */
+const MAX_MESSAGES = 5;
+const MAX_EVIDENCE = 3;
+
+export interface RuleTally {
+  exchanges: number;
+  windows: number;
+  keys: Set<string>;
+  violations: number;
+  messages: string[];
+  evidence: Evidence[];
+  /** What of the rule this traffic could not show, by reason, with how often. */
+  unchecked: Map<string, number>;
+  /** Where the spec is silent: what the target did, the first few kinds, with how often. */
+  seen: Map<string, number>;
+}
+
+/** Kinds of what a GAP rule saw kept apart; the rest are counted under the last. */
+const MAX_SEEN = 8;
+
+export class RuleTallies {
+  private readonly byRule = new Map<string, RuleTally>();
+
+  get(rule: string): RuleTally | undefined {
+    return this.byRule.get(rule);
+  }
+
+  judged(rule: string, key: string | undefined, windows = 0): void {
+    const tally = this.tally(rule);
+    if (windows > 0) tally.windows += windows;
+    else tally.exchanges++;
+    if (key !== undefined) tally.keys.add(key);
+  }
+
+  violated(rule: string, message: string, evidence: Omit<Evidence, 'rule'> | undefined): void {
+    const tally = this.tally(rule);
+    tally.violations++;
+    if (tally.messages.length < MAX_MESSAGES) tally.messages.push(message);
+    if (evidence && tally.evidence.length < MAX_EVIDENCE) tally.evidence.push({ rule, ...evidence });
+  }
+
+  unchecked(rule: string, reason: string): void {
+    const tally = this.tally(rule);
+    tally.unchecked.set(reason, (tally.unchecked.get(reason) ?? 0) + 1);
+  }
+
+  observed(rule: string, what: string): void {
+    const tally = this.tally(rule);
+    const kind = tally.seen.has(what) || tally.seen.size < MAX_SEEN ? what : 'other';
+    tally.seen.set(kind, (tally.seen.get(kind) ?? 0) + 1);
+  }
+
+  /** Rules with a failure so far, for the live summary. */
+  failing(): string[] {
+    return [...this.byRule].filter(([, tally]) => tally.violations > 0).map(([rule]) => rule);
+  }
+
+  private tally(rule: string): RuleTally {
+    let tally = this.byRule.get(rule);
+    if (!tally) {
+      tally = { exchanges: 0, windows: 0, keys: new Set(), violations: 0, messages: [], evidence: [], unchecked: new Map(), seen: new Map() };
+      this.byRule.set(rule, tally);
+    }
+    return tally;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Judges exchanges one at a time, in one pass, as they come from a capture, the recording proxy or a
+ * replay: every exchange against the contract and the rules one exchange can show (response-checks.ts,
+ * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
+ * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
+ */
+import { matchOperation, type OperationId } from '../../lib/contract.ts';
+import { JsonBody } from '../../lib/json-body.ts';
+import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
+import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { classifyRequest } from '../../lib/request-kinds.ts';
+import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import { outcomeOf } from '../load/observation.ts';
+import type { JudgedExchange } from './exchange.ts';
+import { KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
+import { judgeRequestAnswer, type RequestAnswer } from './request-rules.ts';
+import { RuleTallies } from './rule-tally.ts';
+
+export interface JudgeOptions {
+  env: NodeJS.ProcessEnv;
+  /**
+   * How far the capture's clock may be from the target's, in ms (at least a second is assumed). Answers within
+   * this (plus Reset's whole second) of the Reset they name are not counted in their window: it may have
+   * ended by then.
+   */
+  clockSkewMs: number;
+}
+
+/** The rules a body shows: not judged on an answer whose body the capture does not hold. */
+const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
+const SWEEP_EVERY_MS = 1_000;
+/**
+ * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
+ * bucket from looking like a window admitting past its limit (key-windows.ts).
+ */
+const LEAST_SKEW_MS = 1_000;
+/** Reset's whole-second resolution. */
+const RESET_RESOLUTION_MS = 1_000;
+
+export interface JudgeProgress {
+  exchanges: number;
+  keys: number;
+  openWindows: number;
+  failing: string[];
+}
+
+export class TrafficJudge {
+  readonly tallies = new RuleTallies();
+  private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
+  private readonly slackMs: number;
+  private readonly enterpriseQuota: Quota | undefined;
+  private latestAnswer = 0;
+  /** When windows were last closed: once a second of the capture's clock is often enough. */
+  private lastSweep = 0;
+  private exchanges = 0;
+  private firstAnswer: number | undefined;
+
+  constructor(options: JudgeOptions) {
+    this.slackMs = RESET_RESOLUTION_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
+    this.enterpriseQuota = agreedEnterpriseQuota(options.env);
+  }
+
+  get progress(): JudgeProgress {
+    let openWindows = 0;
+    for (const key of this.keys.values()) openWindows += key.windows.openWindows;
+    return { exchanges: this.exchanges, keys: this.keys.size, openWindows, failing: this.tallies.failing() };
+  }
+
+  /** The span of the capture's clock, ms since the epoch. */
+  get span(): { first: number | undefined; last: number } {
+    return { first: this.firstAnswer, last: this.latestAnswer };
+  }
+
+  get agreedEnterprise(): Quota | undefined {
+    return this.enterpriseQuota;
+  }
+
+  add(exchange: JudgedExchange): void {
+    const operation = matchOperation(exchange.method, exchange.path.split('?')[0] ?? exchange.path)?.operation;
+    if (!operation) return;
+    this.exchanges++;
+    this.firstAnswer ??= exchange.answeredAt;
+    const keyName = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
+    const plan = typeof exchange.key === 'object' ? exchange.key.plan : undefined;
+    const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
+
+    const outside = exchange.method === 'POST' && exchange.requestBody === undefined
+      ? true
+      : classifyRequest({ operation: operation.id, method: exchange.method, path: exchange.path, ...(exchange.requestContentType ? { contentType: exchange.requestContentType } : {}), ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}) }).kind === 'outside';
+    const checked = checkResponse({
+      operation: operation.id,
+      status: exchange.status,
+      headers: exchange.responseHeaders,
+      body: body ?? '',
+      ...(plan && exchange.status !== 401 ? { plan } : {}),
+      ...(plan === 'enterprise' && this.enterpriseQuota ? { quota: this.enterpriseQuota } : {}),
+      now: exchange.answeredAt,
+      ...(exchange.sentAt !== undefined ? { sentAt: exchange.sentAt } : {}),
+      outsideContract: outside,
+    });
+    const contract = body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked;
+    for (const rule of this.contractRules(exchange, body !== undefined, plan)) this.tallies.judged(rule, keyName);
+    const request: RequestAnswer = {
+      operation: operation.id,
+      method: exchange.method,
+      path: exchange.path,
+      requestContentType: exchange.requestContentType,
+      requestBody: exchange.requestBody,
+      credential: exchange.key === undefined ? 'none' : exchange.key === 'unknown' ? 'unknown' : exchange.key.plan ? 'configured' : 'other',
+      status: exchange.status,
+      responseHeaders: exchange.responseHeaders,
+      responseBody: body,
+    };
+    const own = judgeRequestAnswer(request);
+    for (const rule of own.judged) this.tallies.judged(rule, keyName);
+    if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
+    for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
+    if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
+    this.account(exchange, keyName, plan);
+  }
+
+  /** Where the spec leaves open how a marker reaches a client: what each answer of the operation carried. */
+  private observeMarkers(operation: OperationId, exchange: JudgedExchange, keyName: string | undefined): void {
+    if (operation === 'listOrders') {
+      const marked = Object.entries(exchange.responseHeaders).filter(([name, value]) => !name.startsWith('x-ratelimit-') && /experimental|beta/i.test(value));
+      this.tallies.judged('ORD-GAP-2', keyName);
+      this.tallies.observed('ORD-GAP-2', marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability');
+    } else if (operation === 'getPet') {
+      const signals = ['deprecation', 'sunset', 'link'].filter((name) => exchange.responseHeaders[name] !== undefined);
+      this.tallies.judged('DEP-GAP-1', keyName);
+      this.tallies.observed('DEP-GAP-1', signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header");
+    }
+  }
+
+  /** Closes every window still open (the capture ended) and hands back the tallies. */
+  finish(): RuleTallies {
+    for (const [name, key] of this.keys) {
+      key.windows.closeAll((window) => this.windowClosed(window, name, key.plan));
+      for (const { limit, givenBack } of key.windows.kinds()) {
+        this.tallies.judged('RL-GAP-2', name);
+        this.tallies.observed('RL-GAP-2', givenBack ? `key ${name}, Limit ${limit}: quota given back before Reset (a token bucket or a sliding counter): ${givenBack}` : `key ${name}, Limit ${limit}: nothing seen given back before Reset (fixed windows or a sliding log, as far as this traffic shows)`);
+      }
+    }
+    return this.tallies;
+  }
+
+  private contractRules(exchange: JudgedExchange, withBody: boolean, plan: PlanId | undefined): string[] {
+    const rules = ['RESP-1', 'RL-4'];
+    if (withBody) rules.push('SVC-1', 'RESP-2');
+    if (withBody && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) rules.push('ERR-1', 'ERR-2');
+    if (exchange.responseHeaders['x-ratelimit-remaining'] !== undefined) rules.push('RL-6');
+    if (exchange.responseHeaders['x-ratelimit-reset'] !== undefined) rules.push('RL-7');
+    if (exchange.status === 429) rules.push('RL-1');
+    if (exchange.status === 429 && exchange.responseHeaders['retry-after'] !== undefined) rules.push('RL-2');
+    if (plan && exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) rules.push('RL-5');
+    else if (exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined) this.tallies.unchecked('RL-5', 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)');
+    return rules;
+  }
+
+  private violation(violation: Violation, exchange: JudgedExchange, keyName: string | undefined): void {
+    this.tallies.violated(violation.rule, `${violation.message} (exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''})`, evidenceOf(exchange));
+  }
+
+  private account(exchange: JudgedExchange, keyName: string | undefined, plan: PlanId | undefined): void {
+    this.latestAnswer = Math.max(this.latestAnswer, exchange.answeredAt);
+    if (keyName !== undefined) {
+      const outcome = outcomeOf(exchange.status);
+      const headers = readRateLimit(exchange.responseHeaders);
+      if (outcome !== 'error' && headers) {
+        let key = this.keys.get(keyName);
+        if (!key) {
+          key = { plan, windows: new KeyWindows(plan, this.slackMs) };
+          this.keys.set(keyName, key);
+        }
+        key.windows.add(
+          { number: exchange.number, sentAt: exchange.sentAt ?? exchange.answeredAt, answeredAt: exchange.answeredAt, admitted: outcome === 'admitted', ...headers },
+          (contradiction) => this.contradiction(contradiction, keyName, plan),
+        );
+      }
+    }
+    if (this.latestAnswer - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = this.latestAnswer;
+    for (const [name, key] of this.keys) key.windows.closeBefore(this.latestAnswer, (window) => this.windowClosed(window, name, key.plan));
+  }
+
+  private contradiction(contradiction: Contradiction, keyName: string, plan: PlanId | undefined): void {
+    const rule = contradiction.rule === 'quota' ? this.quotaRule(plan) : contradiction.rule;
+    const exchanges = contradiction.exchanges.length > 0 ? `; exchanges ${contradiction.exchanges.join(', ')}` : '';
+    this.tallies.violated(rule, `${contradiction.message} (key ${keyName}${exchanges})`, undefined);
+  }
+
+  /** The rule a window admitting past its limit breaks: the plan's quota, or, for a quota no one stated, the Limit the target itself sent. */
+  private quotaRule(plan: PlanId | undefined): string {
+    if (plan && plans[plan].documented) return `PLAN-${plan.toUpperCase()}`;
+    if (plan === 'enterprise' && this.enterpriseQuota) return 'PLAN-ENTERPRISE-AGREED';
+    return 'RL-5';
+  }
+
+  private windowClosed(window: ClosedWindow, keyName: string, plan: PlanId | undefined): void {
+    if (window.firmAdmissions === 0) return;
+    const rules = ['RL-6', 'RL-7', this.quotaRule(plan)];
+    for (const rule of rules) {
+      this.tallies.judged(rule, keyName, 1);
+      if (!window.whole) this.tallies.unchecked(rule, 'windows only partly in the capture (Remaining values skipped: requests it does not hold took from them), judged only on what holds whatever was not seen');
+    }
+  }
+}
+
+/** The exchange as the report shows it: the key as its pseudonym, never the key. */
+function evidenceOf(exchange: JudgedExchange): { request: unknown; response: unknown } {
+  const key = exchange.key === undefined ? undefined : exchange.key === 'unknown' ? undefined : exchange.key.pseudonym;
+  return {
+    request: {
+      method: exchange.method,
+      url: exchange.path,
+      headers: { ...(key ? { authorization: `${exchange.scheme ?? 'Bearer'} <key ${key}>` } : {}), ...(exchange.requestContentType ? { 'content-type': exchange.requestContentType } : {}) },
+      ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}),
+      exchange: exchange.number,
+      at: new Date(exchange.answeredAt).toISOString(),
+    },
+    response: { status: exchange.status, headers: exchange.responseHeaders, ...(exchange.responseBody !== undefined ? { body: exchange.responseBody } : {}) },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The NDJSON exchange format (schemas/exchange.schema.json), as a gateway's log writes it: lines the schema
+ * accepts are judged, what a line leaves out is not judged, contradictions in a key's windows fail their
+ * rule whatever else the key sent, keys never reach the report, and bad input is one line with exit code 2.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { assertMatchesSchema } from '../support/report-schemas.ts';
+import { ROOT } from '../replay/support.ts';
+import { failures, judged, tempDir, verdictOf } from './support.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = new Ajv2020({ allErrors: true });
+addFormats(ajv);
+const validLine = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'exchange.schema.json'), 'utf8')) as object);
+
+const KEY = 'a-pro-key-that-must-never-be-written';
+const ENV = { PETSTORE_API_KEY_PRO: KEY };
+const RESET = 4_000_000_000;
+
+/** A line as nginx writes it: every variable a string, "" where the message had none. */
+function line(at: number, status: number, remaining: number | '', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    time: (at / 1000).toFixed(3),
+    duration: '0.002',
+    method: 'GET',
+    url: '/v1/pets?limit=5',
+    status: String(status),
+    requestHeaders: { authorization: `Bearer ${KEY}`, 'content-type': '' },
+    requestBody: '',
+    responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(RESET), 'retry-after': '', 'content-type': 'application/json' },
+    ...extra,
+  };
+}
+
+function capture(lines: Array<Record<string, unknown>>): string {
+  for (const entry of lines) expect(validLine(entry), JSON.stringify(validLine.errors)).toBe(true);
+  const file = join(tempDir('lines'), 'access.log');
+  writeFileSync(file, lines.map((entry) => JSON.stringify(entry)).join('\n'));
+  return file;
+}
+
+const START = RESET * 1000 - 50_000;
+
+test('a log without bodies is judged on its headers; the rules of bodies are not judged, never passed', async () => {
+  // Every other answer of the key: Remaining skips values, as when another proxy saw the rest.
+  const report = await judged(capture([299, 297, 295, 293].map((remaining, i) => line(START + i * 100, 200, remaining))), ENV);
+  expect(failures(report)).toEqual({});
+  expect(verdictOf(report, 'RL-4')).toBe('pass');
+  expect(verdictOf(report, 'RESP-2')).toBe('skipped');
+  expect(report.rules.find((row) => row.id === 'LIST-3')?.reason).toContain('not judged');
+  expect(verdictOf(report, 'RL-6')).toBe('partly-checked');
+  expect(JSON.stringify(report)).not.toContain(KEY);
+  expect(JSON.stringify(report)).toContain('pro-1');
+});
+
+test('a Remaining said twice or rising under one Reset is what a bucket does: observed, never failed', async () => {
+  const report = await judged(capture([line(START, 200, 250), line(START + 100, 200, 251), line(START + 200, 200, 251), line(START + 300, 429, 0)]), ENV);
+  expect(Object.keys(failures(report))).toEqual(['RL-1']);
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300: quota given back before Reset .*Remaining rose from 250 to 251/);
+});
+
+test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back fails RL-7', async () => {
+  const over = Array.from({ length: 301 }, (_, i) => line(START + (300 - i) * 10, 200, Math.max(0, 299 - i)));
+  expect(failures(await judged(capture(over), ENV))['PLAN-PRO']).toMatch(/301 admitted under one Reset \(4000000000\) whose limit is 300.*key pro-1; exchanges/);
+  const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 1), 'content-type': 'application/json' } })];
+  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`moved back from ${RESET} to ${RESET - 1}`);
+});
+
+test('answers near the Reset they name are not counted in their window: it may have ended, or several shared a second', async () => {
+  const nearReset = RESET * 1000 - 1_500;
+  const many = Array.from({ length: 301 }, (_, i) => line(nearReset + i, 200, Math.max(0, 299 - i)));
+  expect(failures(await judged(capture(many), ENV))).toEqual({});
+});
+
+test('the command writes the reports and exits 3 for a capture that cannot certify; bad input is one line and exit 2', () => {
+  const file = capture([line(START, 200, 299), line(START + 100, 200, 298)]);
+  const output = tempDir('reports');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'judge', file, '--output', output], { cwd: ROOT, env: { ...process.env, ...ENV }, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(3);
+  expect(run.stdout).toContain('Judged: Not certified');
+  assertMatchesSchema('conformance-report', JSON.parse(readFileSync(join(output, 'conformance.json'), 'utf8')));
+  expect(readFileSync(join(output, 'index.html'), 'utf8')).toContain('judged from traffic');
+  expect(readFileSync(join(output, 'junit.xml'), 'utf8')).toContain('<testcase');
+  for (const name of ['conformance.json', 'index.html', 'junit.xml']) expect(readFileSync(join(output, name), 'utf8')).not.toContain(KEY);
+
+  const bad = join(tempDir('bad'), 'bad.log');
+  writeFileSync(bad, `${JSON.stringify(line(START, 200, 299))}\n${JSON.stringify({ ...line(START, 200, 298), status: 'ok' })}\n`);
+  const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'judge', bad], { cwd: ROOT, encoding: 'utf8' });
+  expect(refused.status).toBe(2);
+  expect(refused.stderr.trim().split('\n')).toEqual(['petstore-conformance: judge: bad.log: entry 2 has a "status" that is not an HTTP status from 100 to 599: "ok"']);
+});

@@ -1,0 +1,78 @@
+/**
+ * Traffic recorded through the proxy while the load client drives the reference server is judged with no
+ * rule failed, whole or cut in half; the same traffic from a broken limiter fails the rule it breaks, and
+ * from a legitimate sliding window fails nothing. The clock runs 10 times faster (a 6 s minute), so that
+ * windows outlast Reset's whole seconds and can be compared.
+ */
+import { expect, test } from '@playwright/test';
+import { overLimit } from '../load/support/run.ts';
+import { MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from '../load/support/limiters.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
+import { everyOtherOfEachKey, failures, judged, recordLoad, verdictOf } from './support.ts';
+import { TokenBucketLimiter } from './token-bucket.ts';
+
+const SCALE = 10;
+const DURATION_MS = 8_000;
+const TRAFFIC = [
+  { plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(1.2) },
+  { plan: 'pro' as const, keyNumber: 1, behaviour: 'naive' as const, rate: overLimit(1.1) },
+];
+
+test('load through the proxy from the correct server is judged with no rule failed, and cut in half still fails nothing', async () => {
+  const capture = await recordLoad({ timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS });
+  const whole = await judged(capture);
+  expect(failures(whole)).toEqual({});
+  const windows = whole.rules.find((row) => row.id === 'RL-6')?.observations.map((note) => note.text).join(' ');
+  expect(windows, 'windows were compared, not merely left unjudged').toMatch(/\d+ windows? of 2 keys/);
+  expect(verdictOf(whole, 'RL-1')).toBe('pass');
+  // Traffic never shows a plan's daily quota: partly checked, never passed.
+  expect(verdictOf(whole, 'PLAN-FREE')).toBe('partly-checked');
+
+  const half = await judged(everyOtherOfEachKey(capture));
+  expect(failures(half)).toEqual({});
+  expect(half.rules.find((row) => row.id === 'PLAN-FREE')?.unchecked.map((note) => note.text).join(' ')).toContain('only partly in the capture');
+  expect(verdictOf(half, 'RL-7')).toBe('partly-checked');
+});
+
+test('at the bundled clock (240: a 250 ms minute) windows cannot be compared: no rule fails, and the window rules say why', async () => {
+  const capture = await recordLoad({ timeScale: 240, keys: TRAFFIC, durationMs: 3_000 });
+  const report = await judged(capture);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'PLAN-FREE')?.reason).toMatch(/not judged|no window/);
+});
+
+const FAST_FREE = [{ plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) }];
+
+test('a limiter admitting limit+1 per window fails PLAN-FREE, with the exchanges that prove it', async () => {
+  // A 15 s minute: its 61st admission comes well before the Reset, where it can be told from a new window.
+  const capture = await recordLoad({ limiter: new OverAdmittingLimiter(4), timeScale: 4, keys: FAST_FREE, durationMs: 9_000 });
+  const report = await judged(capture);
+  expect(Object.keys(failures(report))).toEqual(['PLAN-FREE']);
+  expect(failures(report)['PLAN-FREE']).toMatch(/61 admitted under one Reset \(\d+\) whose limit is 60, .*key free-1; exchanges \d+/);
+});
+
+test('429s without Retry-After fail RL-1 and nothing else', async () => {
+  const capture = await recordLoad({ limiter: new NoRetryAfterLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 5_000 });
+  const report = await judged(capture);
+  expect(Object.keys(failures(report))).toEqual(['RL-1']);
+  expect(failures(report)['RL-1']).toContain('429 without a Retry-After header');
+});
+
+test('a Reset that moves within a window fails RL-7', async () => {
+  const capture = await recordLoad({ limiter: new MovingResetLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 4_000 });
+  const report = await judged(capture);
+  expect(Object.keys(failures(report))).toContain('RL-7');
+  expect(failures(report)['RL-7']).toMatch(/Reset moved back from \d+ to \d+/);
+});
+
+test('a legitimate sliding window fails nothing', async () => {
+  const capture = await recordLoad({ limiter: new SlidingWindowLimiter(SCALE), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS });
+  expect(failures(await judged(capture))).toEqual({});
+});
+
+test('a legitimate token bucket (Reset when full again, Remaining rising by refill) fails nothing, and says what it could not judge', async () => {
+  const capture = await recordLoad({ limiter: new TokenBucketLimiter(SCALE), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS });
+  const report = await judged(capture);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toContain('quota given back before Reset');
+});

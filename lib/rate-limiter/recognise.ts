@@ -44,9 +44,9 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
     resets.add(previous.reset!);
     if (step === 'reset-moved') moved = true;
     const change = `Remaining ${previous.remaining} → ${next.remaining}, Reset ${previous.reset} → ${next.reset}`;
-    const spent = next.reset! > previous.reset! && next.remaining! < previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
+    const spent = next.reset! > previous.reset! && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
     if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
-    if (step === 'same-window' && next.remaining! > previous.remaining!) risingWithin ??= `${change}: Remaining rose before Reset`;
+    if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
     if (step === 'new-window' && !spent && mayHaveEnded(previous.reset!, next.sentAt)) {
       if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come`;
       else partlyAtReset ??= `${change}: only part of the quota came back once Reset had come`;

@@ -28,6 +28,8 @@ export function stepBetween(previous: Reading, next: Reading, windowMs: number):
  */
 export function remainingStepProblem(previous: Reading, next: Reading, windowMs: number, refills: boolean): string | undefined {
   if (previous.remaining === undefined || previous.limit === undefined) return undefined;
+  // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
+  if (previous.reset !== undefined && mayHaveEnded(previous.reset, next.receivedAt)) return undefined;
   const expected = previous.remaining - 1;
   if (next.remaining === expected) return undefined;
   const back = refills ? refillAllowance(previous.limit, windowMs, next.receivedAt - previous.sentAt) : 0;

@@ -17,7 +17,7 @@ export interface RecogniseOptions {
   dayLimit?: number;
 }
 
-/** Readings of one key, in the order they were sent. */
+/** Readings of one key. */
 export function recogniseLimiter(readings: readonly Reading[], { windowOf, minuteLimit, dayLimit }: RecogniseOptions): RecognisedLimiter {
   const limits = new Set(readings.flatMap((reading) => (reading.limit === undefined ? [] : [reading.limit])));
   const stacked = minuteLimit !== undefined && dayLimit !== undefined && limits.has(minuteLimit) && limits.has(dayLimit);
@@ -25,7 +25,7 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
   if (stacked) evidence.push(`answers named both the minute's limit (${minuteLimit}) and the day's (${dayLimit}) in X-RateLimit-Limit: two limiters, each naming itself when it binds`);
   const shorter = minuteLimit ?? smallestOf(limits);
   const windowMs = shorter === undefined ? undefined : windowOf(shorter);
-  const admitted = readings.filter((reading) => isAdmitted(reading) && reading.limit === shorter && reading.remaining !== undefined && reading.reset !== undefined);
+  const admitted = [...readings].sort((a, b) => a.sentAt - b.sentAt).filter((reading) => isAdmitted(reading) && reading.limit === shorter && reading.remaining !== undefined && reading.reset !== undefined);
   if (windowMs === undefined || admitted.length < 2) return { kind: 'unknown', stacked, evidence: [...evidence, 'too few admitted answers of one window to tell its kind'] };
   const found = kindOf(admitted, windowMs);
   return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence] };
@@ -40,6 +40,8 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
   const resets = new Set<number>();
   for (let index = 1; index < admitted.length; index++) {
     const [previous, next] = [admitted[index - 1]!, admitted[index]!];
+    // Requests in flight at once may have been decided in either order: only one after another tell a story.
+    if (next.sentAt < previous.receivedAt) continue;
     const step = stepBetween(previous, next, windowMs);
     resets.add(previous.reset!);
     if (step === 'reset-moved') moved = true;

@@ -5,18 +5,11 @@
  * clock minute, so the first window a key meets may have any part of a minute left.
  */
 import type { Quota } from '../../lib/plans.ts';
-import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
+import type { RateDecision } from '../../reference-server/limiter.ts';
+import { ScaledLimiter } from './scaled-limiter.ts';
 
-export class ClockWindowLimiter implements RateLimiter {
+export class ClockWindowLimiter extends ScaledLimiter {
   private readonly counts = new Map<string, { minute: number; minuteEnd: number; day: number; dayEnd: number }>();
-  private readonly minuteMs: number;
-  private readonly dayMs: number;
-
-  constructor(timeScale = 1) {
-    this.minuteMs = MINUTE_MS / timeScale;
-    this.dayMs = DAY_MS / timeScale;
-  }
-
   take(subject: string, quota: Quota, now: number): RateDecision {
     const minuteEnd = (Math.floor(now / this.minuteMs) + 1) * this.minuteMs;
     const dayEnd = (Math.floor(now / this.dayMs) + 1) * this.dayMs;

@@ -6,20 +6,13 @@
  * Retry-After when the next one fits. A legitimate variant of the reference server's fixed windows (RL-GAP-2).
  */
 import type { Quota } from '../../lib/plans.ts';
-import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
+import type { RateDecision } from '../../reference-server/limiter.ts';
+import { ScaledLimiter } from './scaled-limiter.ts';
 
 const EPSILON_MS = 1e-6;
 
-export class GcraLimiter implements RateLimiter {
+export class GcraLimiter extends ScaledLimiter {
   private readonly arrivals = new Map<string, { minute: number; day: number }>();
-  private readonly minuteMs: number;
-  private readonly dayMs: number;
-
-  constructor(timeScale = 1) {
-    this.minuteMs = MINUTE_MS / timeScale;
-    this.dayMs = DAY_MS / timeScale;
-  }
-
   take(subject: string, quota: Quota, now: number): RateDecision {
     const tat = this.arrivals.get(subject) ?? { minute: now, day: now };
     const minute = cell(Math.max(tat.minute, now), quota.perMinute, this.minuteMs, now);

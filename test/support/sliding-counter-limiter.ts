@@ -6,7 +6,8 @@
  * comes back. Retry-After is when the weighted count falls below the quota. A legitimate variant (RL-GAP-2).
  */
 import type { Quota } from '../../lib/plans.ts';
-import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
+import type { RateDecision } from '../../reference-server/limiter.ts';
+import { ScaledLimiter } from './scaled-limiter.ts';
 
 interface Counter {
   start: number;
@@ -14,16 +15,8 @@ interface Counter {
   previous: number;
 }
 
-export class SlidingCounterLimiter implements RateLimiter {
+export class SlidingCounterLimiter extends ScaledLimiter {
   private readonly counters = new Map<string, { minute: Counter; day: Counter }>();
-  private readonly minuteMs: number;
-  private readonly dayMs: number;
-
-  constructor(timeScale = 1) {
-    this.minuteMs = MINUTE_MS / timeScale;
-    this.dayMs = DAY_MS / timeScale;
-  }
-
   take(subject: string, quota: Quota, now: number): RateDecision {
     const state = this.counters.get(subject) ?? { minute: { start: 0, current: 0, previous: 0 }, day: { start: 0, current: 0, previous: 0 } };
     this.counters.set(subject, state);

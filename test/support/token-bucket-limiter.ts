@@ -6,7 +6,8 @@
  * next token comes. The bucket whose Remaining is lower names itself in the headers.
  */
 import type { Quota } from '../../lib/plans.ts';
-import { DAY_MS, MINUTE_MS, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
+import type { RateDecision } from '../../reference-server/limiter.ts';
+import { ScaledLimiter } from './scaled-limiter.ts';
 
 interface Bucket {
   tokens: number;
@@ -14,16 +15,8 @@ interface Bucket {
   filledAt: number;
 }
 
-export class TokenBucketLimiter implements RateLimiter {
+export class TokenBucketLimiter extends ScaledLimiter {
   private readonly buckets = new Map<string, { minute: Bucket; day: Bucket }>();
-  private readonly minuteMs: number;
-  private readonly dayMs: number;
-
-  constructor(timeScale = 1) {
-    this.minuteMs = MINUTE_MS / timeScale;
-    this.dayMs = DAY_MS / timeScale;
-  }
-
   take(subject: string, quota: Quota, now: number): RateDecision {
     const state = this.buckets.get(subject) ?? { minute: { tokens: quota.perMinute, filledAt: now }, day: { tokens: quota.perDay, filledAt: now } };
     this.buckets.set(subject, state);

@@ -32,7 +32,8 @@ export type CheckId =
   | 'refusal-headers'
   | 'headers-on-every-answer'
   | 'ban'
-  | 'custom-quota';
+  | 'custom-quota'
+  | 'limiter-kind';
 
 /** The checks that decide whether a plan's documented quota held. */
 export const QUOTA_CHECKS: readonly CheckId[] = ['minute-max', 'first-refusal', 'daily-quota'];
@@ -130,6 +131,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   verdicts.push(refusalHeaders(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
   verdicts.push(ban(result, account));
+  verdicts.push(limiterKind(account));
   return { verdicts, windowChecks };
 }
 
@@ -540,6 +542,14 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
     detail,
     account.bans.map((b) => `${seconds(b.startedAt)}: ${count(b.refusals, 'ban-like refusal')}${b.endedAt !== undefined ? `, admitted again at ${seconds(b.endedAt)}` : ', still refused at the end of the run'}`),
   );
+}
+
+/** Which kind of limiter the answers showed, with the answers that showed it: where the spec is silent (RL-GAP-2). */
+function limiterKind(account: KeyAccount): Verdict {
+  const { kind, stacked, evidence } = account.limiter;
+  const title = 'What kind of rate limiter the target runs: windows fixed or sliding, a counter or a bucket';
+  const what = kind === 'unknown' ? 'The answers did not show the kind of limiter' : `The target runs ${KIND_MEANING[kind]}`;
+  return verdict('limiter-kind', ['RL-GAP-2'], 'observed', title, `${what}${stacked ? ', with a minute and a day limiter stacked' : ''}.`, evidence);
 }
 
 function ordinal(n: number): string {

@@ -21,7 +21,8 @@
 import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
-import type { Reading } from './reading.ts';
+import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
+import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 
 /**
@@ -121,9 +122,9 @@ export interface KeyAccount {
   /** The kind of limiter the answers show (RL-GAP-2), judged with the minute window learned below. */
   limiter: RecognisedLimiter;
   /**
-   * The window over which the minute Limit comes back, learned from what was admitted while the client was being
-   * refused (a limiter of any kind then admits its Limit per window): the refill rate of a bucket. Learned once at
-   * least a Limit's worth was admitted so.
+   * The window over which the minute Limit comes back, learned from the run: the one a bucket would need for every
+   * Reset to be when it is full again, else from what was admitted while the client was being refused (a limiter
+   * of any kind then admits its Limit per window), once at least a Limit's worth was admitted so.
    */
   refillWindowMs: number | undefined;
 }
@@ -238,12 +239,26 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const minuteLimit = plans[plan].documented?.perMinute ?? smallest(observedLimits);
   const refillWindowMs = refillWindowOf(observations, minuteLimit);
   const readings = withHeaders.filter(({ index }) => !banLike.has(index)).map(({ observation }) => readingOf(observation, startedAtEpochMs));
+  const bucketWindowMs = bucketWindowOf(readings, minuteLimit, refillWindowMs);
   const limiter = recogniseLimiter(readings, {
-    windowOf: (limit) => (limit === minuteLimit ? (refillWindowMs ?? estimateMs) : undefined),
+    windowOf: (limit) => (limit === minuteLimit ? (bucketWindowMs ?? refillWindowMs ?? estimateMs) : undefined),
     minuteLimit,
     ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
   });
-  return { plan, windows, model, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs };
+  return { plan, windows, model, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs };
+}
+
+/**
+ * The window a bucket of the minute Limit refills over, when every admitted minute answer's Reset is when such a
+ * bucket would be full again for some window no longer than the documented minute (a time scale only shortens it):
+ * the one learned from what was admitted while refused, if it fits, else the shortest that fits (the most refill,
+ * so a legitimate bucket is never held to less than it gives back).
+ */
+function bucketWindowOf(readings: readonly Reading[], minuteLimit: number, refillWindowMs: number | undefined): number | undefined {
+  const admitted = readings.filter((reading) => reading.status !== 429 && reading.limit === minuteLimit);
+  const bounds = admitted.length < 2 ? undefined : bucketWindowBounds(admitted, MINUTE_WINDOW_MS);
+  if (!bounds || bounds.atLeastMs <= 0) return undefined;
+  return refillWindowMs !== undefined && refillWindowMs >= bounds.atLeastMs && refillWindowMs <= bounds.atMostMs ? refillWindowMs : bounds.atLeastMs;
 }
 
 /** An answer as the model of a limiter reads it, on the Unix clock. */

@@ -27,3 +27,19 @@ export function fullAtReset(reading: Reading, windowMs: number): boolean {
   const latest = reading.receivedAt + (limit - remaining) * perToken + ROUNDING_MS;
   return reset * 1000 >= earliest && reset * 1000 <= latest;
 }
+
+/**
+ * The windows over which a bucket would have to refill for every reading's Reset to be when it is full again
+ * (fullAtReset), no longer than `longestMs`; undefined when no window fits them all, so they are not a bucket's.
+ * How a run learns a bucket's window when it does not know the target's clock.
+ */
+export function bucketWindowBounds(readings: readonly Reading[], longestMs: number): { atLeastMs: number; atMostMs: number } | undefined {
+  let atLeastMs = 0;
+  let atMostMs = longestMs;
+  for (const { limit, remaining, reset, sentAt, receivedAt } of readings) {
+    if (limit === undefined || remaining === undefined || reset === undefined || limit < 1 || remaining >= limit) continue;
+    atLeastMs = Math.max(atLeastMs, ((reset * 1000 - receivedAt - ROUNDING_MS) * limit) / (limit - remaining));
+    if (limit - remaining - 1 > 0) atMostMs = Math.min(atMostMs, ((reset * 1000 - sentAt + ROUNDING_MS) * limit) / (limit - remaining - 1));
+  }
+  return atLeastMs <= atMostMs ? { atLeastMs, atMostMs } : undefined;
+}

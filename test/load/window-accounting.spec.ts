@@ -152,10 +152,19 @@ test.describe('every kind of legitimate limiter passes', () => {
         for (const perSecond of [80, 240]) {
           const judged = judge(simulate({ limiter: limiter(), plan: 'free', behaviour, perSecond, durationMs: 6_000 }));
           expect(judged.failed, `${perSecond}/s: ${JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1)}`).toEqual([]);
+          expect(judged.verdict('limiter-kind')).toMatchObject({ status: 'observed', rules: ['RL-GAP-2'] });
         }
       });
     }
   }
+
+  test('the kind is reported with the answers that showed it: a bucket moving Reset as tokens are spent, fixed windows refilled whole', () => {
+    const bucket = judge(simulate({ limiter: new TokenBucketLimiter(20), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 8_000 })).verdict('limiter-kind');
+    expect(bucket.detail).toContain('a token bucket or GCRA');
+    expect(bucket.evidence[0]).toContain('Reset moved forward as tokens were spent');
+    const fixed = judge(simulate({ limiter: new FixedWindowLimiter({ timeScale: 20 }), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 8_000 })).verdict('limiter-kind');
+    expect(fixed.detail).toContain('fixed windows opened by the first request');
+  });
 });
 
 test('a bucket that holds more tokens than the minute quota fails PLAN-FREE, its count shown', () => {

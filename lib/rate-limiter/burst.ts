@@ -3,7 +3,7 @@
  * more. Under concurrency answers come in any order, so Remaining and Reset are judged as sets: a fixed window or
  * a sliding log hands out each value from just below the probe's down once, under one Reset; a bucket may also
  * move Reset forward to when it is full again, and give back as many tokens as its refill allows in the time
- * the burst took (refill.ts).
+ * the burst took (refill.ts), on one of which the request after the burst may be admitted.
  */
 import { largest } from '../extremes.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
@@ -35,6 +35,11 @@ export type BurstAnalysis =
       /** Burst requests refused. */
       refusedInBurst: number;
       extraRefused: boolean;
+      /**
+       * Tokens a bucket could have given back between the probe and the request after the burst (0 for windows that
+       * give nothing back before Reset): that request may be admitted on one of them.
+       */
+      givenBack: number;
       /** Why the Remaining values of the admitted burst do not count down from the probe's. */
       remainingProblem: string | undefined;
       /** Why the Reset values of the admitted burst contradict the probe's. */
@@ -47,12 +52,7 @@ export function analyseBurst({ probe, burst, extra, headersTrusted = true, windo
   const bucket = headersTrusted && isBucket(probe, admitted, windowMs);
   if (headersTrusted) {
     if (reset === undefined || remaining === undefined) return { kind: 'rolled-over', reason: 'the probe carried no readable X-RateLimit-* headers' };
-    if (bucket) {
-      const back = refillAllowance(probe.limit!, windowMs, extra.sentAt - probe.sentAt);
-      if (isAdmitted(extra) && back > 0) {
-        return { kind: 'rolled-over', reason: `the bucket (Reset moving to when it is full again) could give back ${back} token${back > 1 ? 's' : ''} in the ${seconds(extra.sentAt - probe.sentAt)} the measurement took, and the request after the burst was admitted` };
-      }
-    } else {
+    if (!bucket) {
       const later = [...burst, extra].find((reading) => showsLaterWindow(reading, reset, remaining));
       if (later) {
         return { kind: 'rolled-over', reason: `a response showed a new window (Reset ${later.reset}, Remaining ${later.remaining}) after the one ending at ${reset}` };
@@ -71,6 +71,7 @@ export function analyseBurst({ probe, burst, extra, headersTrusted = true, windo
     admitted: 1 + admitted.length,
     refusedInBurst: burst.length - admitted.length,
     extraRefused: !isAdmitted(extra),
+    givenBack: bucket ? refillAllowance(probe.limit!, windowMs, extra.receivedAt - probe.sentAt) : 0,
     remainingProblem: remaining === undefined ? undefined : back === 0 ? remainingProblem(remaining, admitted) : refilledRemainingProblem(remaining, admitted, back),
     resetProblem: reset === undefined ? undefined : bucket ? bucketResetProblem(probe, admitted) : resetProblem(reset, admitted),
   };

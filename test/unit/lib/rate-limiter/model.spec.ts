@@ -144,10 +144,17 @@ test.describe('a header that contradicts itself is caught under every kind', () 
     expect(result).toMatchObject({ kind: 'measured', admitted: 60, refusedInBurst: 0, remainingProblem: undefined, resetProblem: undefined });
   });
 
-  test('a burst on a bucket whose last request was admitted on a token that came back is retaken, not counted as over-admission', () => {
+  test('a burst on a bucket whose last request was admitted on a token that came back says how many could', () => {
     const limiter = new TokenBucketLimiter();
     const [probe, ...rest] = drive(limiter, [...every(60, 25), T0 + 2_600]);
     expect(rest.at(-1)!.status).toBe(200);
-    expect(analyseBurst({ probe: probe!, burst: rest.slice(0, 59), extra: rest[59]! })).toMatchObject({ kind: 'rolled-over', reason: expect.stringContaining('the bucket') });
+    expect(analyseBurst({ probe: probe!, burst: rest.slice(0, 59), extra: rest[59]! })).toMatchObject({ kind: 'measured', admitted: 60, extraRefused: false, givenBack: 3, remainingProblem: undefined });
+  });
+
+  test('a fixed window that admits the request after its quota gives nothing back to explain it', () => {
+    const limiter = new FixedWindowLimiter();
+    const over: RateLimiter = { take: (subject, quota, now) => limiter.take(subject, { ...quota, perMinute: quota.perMinute + 1 }, now) };
+    const [probe, ...rest] = drive({ take: (subject, quota, now) => ({ ...over.take(subject, quota, now), limit: 60 }) }, every(61, 25));
+    expect(analyseBurst({ probe: probe!, burst: rest.slice(0, 59), extra: rest[59]! })).toMatchObject({ kind: 'measured', extraRefused: false, givenBack: 0 });
   });
 });

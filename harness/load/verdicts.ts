@@ -13,7 +13,7 @@ import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windo
 import { readingOf } from '../../lib/rate-limiter/account.ts';
 import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
-import { isAdmitted, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { remainingStepProblem, resetStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
 
@@ -411,10 +411,7 @@ interface Answer {
 }
 
 function answersOf(result: KeyResult, context: JudgeContext): Answer[] {
-  return result.observations
-    .filter((o) => o.outcome !== 'error')
-    .map((o) => ({ reading: readingOf(o, context.startedAtEpochMs), sentAt: o.sentAt, doneAt: o.doneAt }))
-    .sort((a, b) => a.sentAt - b.sentAt);
+  return result.observations.map((o) => ({ reading: readingOf(o, context.startedAtEpochMs), sentAt: o.sentAt, doneAt: o.doneAt })).sort((a, b) => a.sentAt - b.sentAt);
 }
 
 /** The window a minute Limit comes back over, as learned from the run (the documented minute when nothing was learned). */
@@ -423,17 +420,24 @@ function minuteWindowMs(account: KeyAccount): number {
 }
 
 /**
- * Admitted answers of one Limit, each with the one before it, where the second was sent after the first was
- * answered: the limiter decided them in that order, so what the second says follows from the first.
+ * Admitted answers of one Limit, one right after the other with nothing else of the key in flight from the first's
+ * sending to the second's answer (no refusal, no error the limiter may have counted): the limiter decided them in
+ * that order and nothing between, so what the second says follows from the first.
  */
 function sequentialPairs(answers: readonly Answer[]): Array<[Answer, Answer]> {
-  const admitted = answers.filter(({ reading }) => isAdmitted(reading) && reading.limit !== undefined && reading.remaining !== undefined && reading.reset !== undefined);
   const pairs: Array<[Answer, Answer]> = [];
-  for (let index = 1; index < admitted.length; index++) {
-    const [previous, next] = [admitted[index - 1]!, admitted[index]!];
-    if (next.reading.limit === previous.reading.limit && next.sentAt >= previous.doneAt) pairs.push([previous, next]);
+  let doneBefore = -Infinity;
+  for (let index = 0; index + 1 < answers.length; index++) {
+    const [previous, next, after] = [answers[index]!, answers[index + 1]!, answers[index + 2]];
+    const alone = doneBefore <= previous.sentAt && next.sentAt >= previous.doneAt && (after === undefined || after.sentAt >= next.doneAt);
+    doneBefore = Math.max(doneBefore, previous.doneAt);
+    if (alone && judgeable(previous.reading) && judgeable(next.reading) && next.reading.limit === previous.reading.limit) pairs.push([previous, next]);
   }
   return pairs;
+}
+
+function judgeable(reading: Reading): boolean {
+  return reading.status !== 0 && isAdmitted(reading) && reading.limit !== undefined && reading.remaining !== undefined && reading.reset !== undefined;
 }
 
 /** X-RateLimit-Reset may stay put, start a new window once it has come, or move on to when a bucket is full again; nothing else (lib/rate-limiter/steps.ts). */
@@ -454,7 +458,8 @@ function resetStable(account: KeyAccount, answers: readonly Answer[]): Verdict {
 function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[]): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request, and rises only as the quota comes back';
   const windowMs = minuteWindowMs(account);
-  const pairs = sequentialPairs(answers).filter(([previous, next]) => stepBetween(previous.reading, next.reading, windowMs) !== 'new-window');
+  // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
+  const pairs = sequentialPairs(answers).filter(([previous, next]) => stepBetween(previous.reading, next.reading, windowMs) !== 'new-window' && !mayHaveEnded(previous.reading.reset!, next.reading.receivedAt));
   const problems = pairs.flatMap(([previous, next]) => {
     const problem = remainingStepProblem(previous.reading, next.reading, windowMs, true);
     return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: ${problem}`];
@@ -473,7 +478,7 @@ function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answ
   const windowMs = minuteWindowMs(account);
   const rules = [planRule(plan)];
   const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
-  const measure = bucketCapacity(answers.map(({ reading }) => reading), limit, windowMs);
+  const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);
   const kind = `The target gives its quota back bit by bit, as ${KIND_MEANING[account.limiter.kind]} (${account.limiter.evidence.at(-1) ?? ''})`;
   if (!measure) {
     const detail = `${kind}; no full bucket was followed to a refusal, so its capacity was not measured. Send faster than the limit (e.g. --rate 1.1x).`;

@@ -261,10 +261,10 @@ function bucketWindowOf(readings: readonly Reading[], minuteLimit: number, refil
   return refillWindowMs !== undefined && refillWindowMs >= bounds.atLeastMs && refillWindowMs <= bounds.atMostMs ? refillWindowMs : bounds.atLeastMs;
 }
 
-/** An answer as the model of a limiter reads it, on the Unix clock. */
+/** An answer as the model of a limiter reads it, on the Unix clock; status 0 for no answer. */
 export function readingOf(observation: Observation, startedAtEpochMs: number): Reading {
   return {
-    status: observation.outcome === 'refused' ? 429 : 200,
+    status: observation.outcome === 'refused' ? 429 : observation.outcome === 'error' ? 0 : 200,
     limit: observation.limit,
     remaining: observation.remaining,
     reset: observation.reset,

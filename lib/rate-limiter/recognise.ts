@@ -49,7 +49,7 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
     const spent = next.reset! > previous.reset! && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
     if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
     if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
-    if (step === 'new-window' && !spent && mayHaveEnded(previous.reset!, next.sentAt)) {
+    if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveEnded(previous.reset!, next.sentAt)) {
       if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come`;
       else partlyAtReset ??= `${change}: only part of the quota came back once Reset had come`;
     }

@@ -8,28 +8,33 @@ import { mayHaveEnded, ROUNDING_MS, type Reading } from './reading.ts';
 import { fullAtReset, refillAllowance } from './refill.ts';
 
 /**
- * same-window: the same Reset. new-window: a later Reset once the old one may have come (a bucket that may have
- * filled up included). refilling: a later Reset before then, where each Reset is when a bucket of the Limit would
+ * same-window: the same Reset. new-window: a later Reset once the old one may have come, or the same Reset with
+ * Remaining back up once it may have come (a bucket that filled up). refilling: a later Reset before then, where each Reset is when a bucket of the Limit would
  * be full again. reset-moved: anything else.
  */
 export type Step = 'same-window' | 'new-window' | 'refilling' | 'reset-moved';
 
 export function stepBetween(previous: Reading, next: Reading, windowMs: number): Step {
-  if (previous.reset === undefined || next.reset === undefined || next.reset === previous.reset) return 'same-window';
+  if (previous.reset === undefined || next.reset === undefined) return 'same-window';
+  if (next.reset === previous.reset) return refilledAtReset(previous, next) ? 'new-window' : 'same-window';
   if (next.reset < previous.reset) return 'reset-moved';
   if (mayHaveEnded(previous.reset, next.receivedAt)) return 'new-window';
   return fullAtReset(previous, windowMs) && fullAtReset(next, windowMs) ? 'refilling' : 'reset-moved';
 }
 
+/** A Remaining that did not fall once the Reset before it may have come: the window (or bucket) filled up again. */
+function refilledAtReset(previous: Reading, next: Reading): boolean {
+  return mayHaveEnded(previous.reset!, next.receivedAt) && next.remaining !== undefined && previous.remaining !== undefined && next.remaining >= previous.remaining;
+}
+
 /**
- * Why the Remaining of `next` (admitted) does not follow from `previous` in the same window or bucket: it must be
+ * Why the Remaining of `next` (admitted) does not follow from `previous` in the same window or bucket (the caller
+ * knows they are: by their Reset, which has not come, or by the time between them): it must be
  * one less; where the limiter gives its quota back over time (`refills`: a bucket, a sliding counter), up to as
  * many more as it can give back in the time between them. Undefined when it does.
  */
 export function remainingStepProblem(previous: Reading, next: Reading, windowMs: number, refills: boolean): string | undefined {
   if (previous.remaining === undefined || previous.limit === undefined) return undefined;
-  // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
-  if (previous.reset !== undefined && mayHaveEnded(previous.reset, next.receivedAt)) return undefined;
   const expected = previous.remaining - 1;
   if (next.remaining === expected) return undefined;
   const back = refills ? refillAllowance(previous.limit, windowMs, next.receivedAt - previous.sentAt) : 0;

@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { analyseBurst } from '../../../../lib/rate-limiter/burst.ts';
 import { bucketCapacity } from '../../../../lib/rate-limiter/bucket-capacity.ts';
-import { MINUTE_WINDOW_MS, type Reading } from '../../../../lib/rate-limiter/reading.ts';
+import { mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../../../lib/rate-limiter/reading.ts';
 import { recogniseLimiter, type RecogniseOptions } from '../../../../lib/rate-limiter/recognise.ts';
 import { fullAtReset } from '../../../../lib/rate-limiter/refill.ts';
 import { remainingStepProblem, resetStepProblem, stepBetween } from '../../../../lib/rate-limiter/steps.ts';
@@ -40,7 +40,8 @@ function problems(readings: readonly Reading[], refills: boolean): string[] {
   return admitted.slice(1).flatMap((next, index) => {
     const previous = admitted[index]!;
     const step = stepBetween(previous, next, MINUTE_WINDOW_MS);
-    const remaining = step === 'new-window' ? undefined : remainingStepProblem(previous, next, MINUTE_WINDOW_MS, refills);
+    const sameWindow = step !== 'new-window' && !mayHaveEnded(previous.reset!, next.receivedAt);
+    const remaining = sameWindow ? remainingStepProblem(previous, next, MINUTE_WINDOW_MS, refills) : undefined;
     return [remaining, resetStepProblem(previous, next, MINUTE_WINDOW_MS)].filter((problem): problem is string => problem !== undefined);
   });
 }

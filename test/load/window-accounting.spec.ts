@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/limiter.ts';
 import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
 import { GcraLimiter } from '../support/gcra-limiter.ts';
+import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
 import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
@@ -156,6 +157,14 @@ test.describe('every kind of legitimate limiter passes', () => {
         }
       });
     }
+  }
+
+  for (const behaviour of ['compliant', 'naive'] as const) {
+    test(`a minute and a day limiter stacked (admitted answers name the day), with a ${behaviour} client over the minute limit`, () => {
+      const judged = judge(simulate({ limiter: new MinuteAndDayLimiters(), plan: 'free', behaviour, perSecond: 1.5, durationMs: 150_000, stepMs: 5 }));
+      expect(judged.failed, JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1)).toEqual([]);
+      expect(judged.account.limiter.stacked).toBe(true);
+    });
   }
 
   test('the kind is reported with the answers that showed it: a bucket moving Reset as tokens are spent, fixed windows refilled whole', () => {

@@ -479,7 +479,7 @@ function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answ
   const rules = [planRule(plan)];
   const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
   const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);
-  const kind = `The target gives its quota back bit by bit, as ${KIND_MEANING[account.limiter.kind]} (${account.limiter.evidence.at(-1) ?? ''})`;
+  const kind = `The target gives its quota back bit by bit (${account.limiter.kind}: ${account.limiter.evidence.at(-1) ?? 'no step showed how'})`;
   if (!measure) {
     const detail = `${kind}; no full bucket was followed to a refusal, so its capacity was not measured. Send faster than the limit (e.g. --rate 1.1x).`;
     return [verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', [...rules, 'RL-1'], 'not-checked', title, detail)];
@@ -553,7 +553,7 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
 function limiterKind(account: KeyAccount): Verdict {
   const { kind, stacked, evidence } = account.limiter;
   const title = 'What kind of rate limiter the target runs: windows fixed or sliding, a counter or a bucket';
-  const what = kind === 'unknown' ? 'The answers did not show the kind of limiter' : `The target runs ${KIND_MEANING[kind]}`;
+  const what = kind === 'unknown' ? 'The answers did not show the kind of limiter' : `What the run saw fits ${KIND_MEANING[kind]}`;
   return verdict('limiter-kind', ['RL-GAP-2'], 'observed', title, `${what}${stacked ? ', with a minute and a day limiter stacked' : ''}.`, evidence);
 }
 

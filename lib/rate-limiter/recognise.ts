@@ -23,9 +23,13 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
   const stacked = minuteLimit !== undefined && dayLimit !== undefined && limits.has(minuteLimit) && limits.has(dayLimit);
   const evidence: string[] = [];
   if (stacked) evidence.push(`answers named both the minute's limit (${minuteLimit}) and the day's (${dayLimit}) in X-RateLimit-Limit: two limiters, each naming itself when it binds`);
+  const sorted = [...readings].sort((a, b) => a.sentAt - b.sentAt);
+  const admittedOf = (limit: number | undefined): Reading[] => sorted.filter((reading) => isAdmitted(reading) && reading.limit === limit && reading.remaining !== undefined && reading.reset !== undefined);
+  // The minute's answers tell the kind best; where admitted answers name only the day's window, those.
   const shorter = minuteLimit ?? smallestOf(limits);
-  const windowMs = shorter === undefined ? undefined : windowOf(shorter);
-  const admitted = [...readings].sort((a, b) => a.sentAt - b.sentAt).filter((reading) => isAdmitted(reading) && reading.limit === shorter && reading.remaining !== undefined && reading.reset !== undefined);
+  const told = admittedOf(shorter).length >= 2 || dayLimit === undefined ? shorter : dayLimit;
+  const windowMs = told === undefined ? undefined : windowOf(told);
+  const admitted = admittedOf(told);
   if (windowMs === undefined || admitted.length < 2) return { kind: 'unknown', stacked, evidence: [...evidence, 'too few admitted answers of one window to tell its kind'] };
   const found = kindOf(admitted, windowMs);
   return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence] };
@@ -50,7 +54,7 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
     if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
     if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
     if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveEnded(previous.reset!, next.sentAt)) {
-      if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come`;
+      if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come (as a fixed window's does, or a sliding log's whose requests all left together)`;
       else partlyAtReset ??= `${change}: only part of the quota came back once Reset had come`;
     }
   }

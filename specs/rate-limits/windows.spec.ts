@@ -70,7 +70,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   const limiter = recogniseLimiter([measured.probe, ...measured.burst, refusal, after].map(readingOf), limiterOptions(quota));
   const named = windowKind(back, quota) === 'day' ? `the day's window (Limit ${back.limit})` : windowKind(back, quota) === 'minute' ? 'the minute window' : `no documented window (Limit ${back.limit ?? 'absent'})`;
   check.observe(
-    `${limiter.kind === 'unknown' ? 'the kind of limiter could not be told' : `the target runs ${KIND_MEANING[limiter.kind]}`}${limiter.stacked ? ', with a minute and a day limiter stacked' : ''}: ${limiter.evidence.join('; ')}. Admitted responses' headers describe ${named}; Retry-After came as "${header}", and the request after it was ${isAdmitted(back) ? `admitted with ${back.remaining ?? 'no'} left` : 'refused'}`,
+    `${limiter.kind === 'unknown' ? 'the kind of limiter could not be told' : `what the run saw fits ${KIND_MEANING[limiter.kind]}`}${limiter.stacked ? ', with a minute and a day limiter stacked' : ''}: ${limiter.evidence.join('; ')}. Admitted responses' headers describe ${named}; Retry-After came as "${header}", and the request after it was ${isAdmitted(back) ? `admitted with ${back.remaining ?? 'no'} left` : 'refused'}`,
     'RL-GAP-2',
   );
   check.gist(`${limiter.kind}${limiter.stacked ? ', minute and day stacked' : ''}; ${retryAfterForm}`, 'RL-GAP-2');

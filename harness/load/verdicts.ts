@@ -5,10 +5,16 @@
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
 import { ruleById } from '../../lib/rules.ts';
+import { breachStatus } from '../../lib/verdicts/breach.ts';
 import { describeDuration } from './duration.ts';
 import type { DaySegment } from './days.ts';
 import type { KeyResult } from './runner.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
+import { readingOf } from '../../lib/rate-limiter/account.ts';
+import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
+import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { remainingStepProblem, resetStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
 
 export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observed' | 'not-checked';
@@ -26,7 +32,8 @@ export type CheckId =
   | 'refusal-headers'
   | 'headers-on-every-answer'
   | 'ban'
-  | 'custom-quota';
+  | 'custom-quota'
+  | 'limiter-kind';
 
 /** The checks that decide whether a plan's documented quota held. */
 export const QUOTA_CHECKS: readonly CheckId[] = ['minute-max', 'first-refusal', 'daily-quota'];
@@ -58,6 +65,9 @@ export interface JudgeContext {
 
 const MAX_EVIDENCE = 5;
 
+/** Kinds of limiter that give their quota back bit by bit rather than whole at a window's end. */
+const GRADUAL_KINDS: readonly LimiterKind[] = ['bucket', 'sliding-log', 'sliding-counter'];
+
 export function worst(statuses: Iterable<VerdictStatus>): VerdictStatus {
   let index = STATUS_ORDER.length - 1;
   for (const status of statuses) index = Math.min(index, STATUS_ORDER.indexOf(status));
@@ -81,8 +91,13 @@ function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
 }
 
-function verdict(check: CheckId, rules: string[], status: VerdictStatus, title: string, detail: string, evidence: string[] = []): Verdict {
-  for (const rule of rules) ruleById(rule);
+/**
+ * A check's verdict. A broken rule ('fail' or 'warn' as found) is as grave as its rules' level makes it
+ * (lib/verdicts/breach.ts): a GAP is only observed, a SHOULD warns, a MUST fails.
+ */
+function verdict(check: CheckId, rules: string[], found: VerdictStatus, title: string, detail: string, evidence: string[] = []): Verdict {
+  const breach = breachStatus(rules);
+  const status = found === 'fail' ? breach : found === 'warn' && breach === 'observed' ? 'observed' : found;
   return { check, rules, status, title, detail, evidence: evidence.slice(0, MAX_EVIDENCE) };
 }
 
@@ -96,20 +111,27 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const { plan } = result.spec;
   const documented = plans[plan].documented;
   const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
-  const windowChecks = account.windows.map((window) => judgeWindow(window, plan, account.model));
+  const gradual = GRADUAL_KINDS.includes(account.limiter.kind);
+  // What comes back bit by bit has no window of one Reset that holds its count: its quota is its capacity from empty.
+  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account.model)));
   const verdicts: Verdict[] = [];
+  const answers = answersOf(result, context);
 
   if (documented) {
-    verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
-    verdicts.push(firstRefusal(plan, minuteWindows));
+    if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
+    else {
+      verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
+      verdicts.push(firstRefusal(plan, minuteWindows));
+    }
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
   verdicts.push(retryAfterAdmitted(result, account));
-  verdicts.push(remainingSteps(account));
-  verdicts.push(resetStable(result));
+  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : remainingSteps(account));
+  verdicts.push(resetStable(account, answers));
   verdicts.push(refusalHeaders(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
   verdicts.push(ban(result, account));
+  verdicts.push(limiterKind(account));
   return { verdicts, windowChecks };
 }
 
@@ -381,22 +403,95 @@ function remainingSteps(account: KeyAccount): Verdict {
   return verdict('remaining-steps', ['RL-6'], 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
 }
 
-/** Two answers in a row where Remaining fell by exactly one (nothing aged out, no new window) must share their Reset. */
-function resetStable(result: KeyResult): Verdict {
-  const title = 'X-RateLimit-Reset stays put within a window';
-  const admitted = result.observations.filter((o) => o.outcome === 'admitted' && o.limit !== undefined && o.remaining !== undefined && o.reset !== undefined);
-  const moves: string[] = [];
-  let pairs = 0;
-  for (let index = 1; index < admitted.length; index++) {
-    const previous = admitted[index - 1] as (typeof admitted)[number];
-    const current = admitted[index] as (typeof admitted)[number];
-    if (current.limit !== previous.limit || current.remaining !== (previous.remaining as number) - 1) continue;
-    pairs++;
-    if (current.reset !== previous.reset) moves.push(`${seconds(current.doneAt)} into the run: Remaining ${previous.remaining} → ${current.remaining} but Reset ${previous.reset} → ${current.reset}`);
+/** The answers of the run as the model reads them (lib/rate-limiter), each with when it was sent relative to the run. */
+interface Answer {
+  reading: Reading;
+  sentAt: number;
+  doneAt: number;
+}
+
+function answersOf(result: KeyResult, context: JudgeContext): Answer[] {
+  return result.observations.map((o) => ({ reading: readingOf(o, context.startedAtEpochMs), sentAt: o.sentAt, doneAt: o.doneAt })).sort((a, b) => a.sentAt - b.sentAt);
+}
+
+/** The window a minute Limit comes back over, as learned from the run (the documented minute when nothing was learned). */
+function minuteWindowMs(account: KeyAccount): number {
+  return account.refillWindowMs ?? account.minuteLength.estimateMs ?? MINUTE_WINDOW_MS;
+}
+
+/**
+ * Admitted answers of one Limit, one right after the other with nothing else of the key in flight from the first's
+ * sending to the second's answer (no refusal, no error the limiter may have counted): the limiter decided them in
+ * that order and nothing between, so what the second says follows from the first.
+ */
+function sequentialPairs(answers: readonly Answer[]): Array<[Answer, Answer]> {
+  const pairs: Array<[Answer, Answer]> = [];
+  let doneBefore = -Infinity;
+  for (let index = 0; index + 1 < answers.length; index++) {
+    const [previous, next, after] = [answers[index]!, answers[index + 1]!, answers[index + 2]];
+    const alone = doneBefore <= previous.sentAt && next.sentAt >= previous.doneAt && (after === undefined || after.sentAt >= next.doneAt);
+    doneBefore = Math.max(doneBefore, previous.doneAt);
+    if (alone && judgeable(previous.reading) && judgeable(next.reading) && next.reading.limit === previous.reading.limit) pairs.push([previous, next]);
   }
-  if (pairs === 0) return verdict('reset-stable', ['RL-7'], 'not-checked', title, 'No two consecutive admitted answers in one window to compare.');
-  if (moves.length > 0) return verdict('reset-stable', ['RL-7'], 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs} consecutive pairs).`, moves);
-  return verdict('reset-stable', ['RL-7'], 'pass', title, `Reset stayed put across all ${count(pairs, 'pair')} of consecutive answers within a window.`);
+  return pairs;
+}
+
+function judgeable(reading: Reading): boolean {
+  return reading.status !== 0 && isAdmitted(reading) && reading.limit !== undefined && reading.remaining !== undefined && reading.reset !== undefined;
+}
+
+/** X-RateLimit-Reset may stay put, start a new window once it has come, or move on to when a bucket is full again; nothing else (lib/rate-limiter/steps.ts). */
+function resetStable(account: KeyAccount, answers: readonly Answer[]): Verdict {
+  const title = 'X-RateLimit-Reset stays put within a window (a bucket\'s: when it is full again)';
+  const windowMs = minuteWindowMs(account);
+  const pairs = sequentialPairs(answers);
+  const moves = pairs.flatMap(([previous, next]) => {
+    const problem = resetStepProblem(previous.reading, next.reading, windowMs);
+    return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: Remaining ${previous.reading.remaining} → ${next.reading.remaining}; ${problem}`];
+  });
+  if (pairs.length === 0) return verdict('reset-stable', ['RL-7'], 'not-checked', title, 'No two admitted answers one after the other to compare.');
+  if (moves.length > 0) return verdict('reset-stable', ['RL-7'], 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs.length} answers one after the other).`, moves);
+  return verdict('reset-stable', ['RL-7'], 'pass', title, `Reset said what it means across all ${count(pairs.length, 'pair')} of answers one after the other.`);
+}
+
+/** A limiter that gives its quota back over time: Remaining falls by one, or rises by no more than can come back between two answers. */
+function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[]): Verdict {
+  const title = 'X-RateLimit-Remaining falls by one with each admitted request, and rises only as the quota comes back';
+  const windowMs = minuteWindowMs(account);
+  // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
+  const pairs = sequentialPairs(answers).filter(([previous, next]) => stepBetween(previous.reading, next.reading, windowMs) !== 'new-window' && !mayHaveEnded(previous.reading.reset!, next.reading.receivedAt));
+  const problems = pairs.flatMap(([previous, next]) => {
+    const problem = remainingStepProblem(previous.reading, next.reading, windowMs, true);
+    return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: ${problem}`];
+  });
+  if (pairs.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No two admitted answers one after the other to compare.');
+  if (problems.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(problems.length, 'answer')} of ${pairs.length} broke the count.`, problems);
+  return verdict('remaining-steps', ['RL-6'], 'pass', title, `Across ${count(pairs.length, 'pair')} of answers, Remaining fell by one or rose as the quota came back (${describeDuration(windowMs)} a window, learned from the run).`);
+}
+
+/**
+ * Limiters that give their quota back bit by bit (a bucket, a sliding log or counter): from full, the minute Limit
+ * is admitted before the first 429, and no more than what came back meanwhile (lib/rate-limiter/bucket-capacity.ts).
+ */
+function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answer[]): Verdict[] {
+  const limit = plans[plan].documented?.perMinute ?? 0;
+  const windowMs = minuteWindowMs(account);
+  const rules = [planRule(plan)];
+  const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
+  const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);
+  const kind = `The target gives its quota back bit by bit (${account.limiter.kind}: ${account.limiter.evidence.at(-1) ?? 'no step showed how'})`;
+  if (!measure) {
+    const detail = `${kind}; no full bucket was followed to a refusal, so its capacity was not measured. Send faster than the limit (e.g. --rate 1.1x).`;
+    return [verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', [...rules, 'RL-1'], 'not-checked', title, detail)];
+  }
+  const { admitted, givenBack } = measure;
+  const what = `from full, ${count(admitted, 'request')} admitted before the first 429, over ${describeDuration(measure.refusal.receivedAt - measure.from.sentAt)} in which up to ${givenBack.toLocaleString('en-US')} could come back (${describeDuration(windowMs)} a window, learned from the run)`;
+  const over = admitted > limit + givenBack;
+  const early = admitted < limit;
+  return [
+    verdict('minute-max', rules, over ? 'fail' : 'pass', title, `${kind}; ${what}.`, over ? [`expected at most ${limit + givenBack}, got ${admitted}`] : []),
+    verdict('first-refusal', [...rules, 'RL-1'], early ? 'fail' : 'pass', title, `${kind}; ${what}.`, early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : []),
+  ];
 }
 
 function refusalHeaders(result: KeyResult): Verdict {
@@ -452,6 +547,14 @@ function ban(result: KeyResult, account: KeyAccount): Verdict {
     detail,
     account.bans.map((b) => `${seconds(b.startedAt)}: ${count(b.refusals, 'ban-like refusal')}${b.endedAt !== undefined ? `, admitted again at ${seconds(b.endedAt)}` : ', still refused at the end of the run'}`),
   );
+}
+
+/** Which kind of limiter the answers showed, with the answers that showed it: where the spec is silent (RL-GAP-2). */
+function limiterKind(account: KeyAccount): Verdict {
+  const { kind, stacked, evidence } = account.limiter;
+  const title = 'What kind of rate limiter the target runs: windows fixed or sliding, a counter or a bucket';
+  const what = kind === 'unknown' ? 'The answers did not show the kind of limiter' : `What the run saw fits ${KIND_MEANING[kind]}`;
+  return verdict('limiter-kind', ['RL-GAP-2'], 'observed', title, `${what}${stacked ? ', with a minute and a day limiter stacked' : ''}.`, evidence);
 }
 
 function ordinal(n: number): string {

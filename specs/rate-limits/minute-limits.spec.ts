@@ -40,7 +40,9 @@ for (const plan of MEASURED_PLANS) {
         `expected all ${count(perMinute)} requests of a fresh window admitted, got ${count(analysis.admitted)} admitted and ${analysis.refusedInBurst} refused`,
         { evidence: firstRefused },
       );
-      check.expect(extra.response.status === 429, `expected request ${count(perMinute + 1)} in one window to be refused with 429, got ${answer(extra)}`, { evidence: extra });
+      // A bucket may admit it on a token it gave back during the burst (lib/rate-limiter/burst.ts).
+      const onTokenBack = extra.response.status !== 429 && analysis.givenBack > 0;
+      check.expect(extra.response.status === 429 || onTokenBack, `expected request ${count(perMinute + 1)} in one window to be refused with 429, got ${answer(extra)}`, { evidence: extra });
       if (extra.response.status !== 429) {
         for (const rule of ['RL-1', 'RL-2']) check.unchecked(`request ${count(perMinute + 1)} in one window was admitted, so there was no 429 to read`, rule);
       } else {

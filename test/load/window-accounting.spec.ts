@@ -3,8 +3,13 @@
  * the reference limiter, a legitimate sliding-window variant and limiters broken one rule at a time.
  */
 import { expect, test } from '@playwright/test';
-import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
+import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/limiter.ts';
+import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
+import { GcraLimiter } from '../support/gcra-limiter.ts';
+import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
+import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
+import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { judge } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';
@@ -132,4 +137,54 @@ test.describe('broken limiters are flagged', () => {
     expect(judged.verdict('refusal-headers').rules).toContain('RL-1');
     expect(result.heldBack).toBeGreaterThan(0);
   });
+});
+
+test.describe('every kind of legitimate limiter passes', () => {
+  const kinds = [
+    ['a token bucket', () => new TokenBucketLimiter(60)],
+    ['GCRA', () => new GcraLimiter(60)],
+    ['a sliding counter', () => new SlidingCounterLimiter(60)],
+    ['fixed windows on the clock', () => new ClockWindowLimiter(60)],
+    ['a sliding log', () => new SlidingWindowLimiter(60)],
+  ] as const;
+  for (const [name, limiter] of kinds) {
+    for (const behaviour of ['compliant', 'naive'] as const) {
+      test(`${name}, with a ${behaviour} client over the limit`, () => {
+        for (const perSecond of [80, 240]) {
+          const judged = judge(simulate({ limiter: limiter(), plan: 'free', behaviour, perSecond, durationMs: 6_000 }));
+          expect(judged.failed, `${perSecond}/s: ${JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1)}`).toEqual([]);
+          expect(judged.verdict('limiter-kind')).toMatchObject({ status: 'observed', rules: ['RL-GAP-2'] });
+        }
+      });
+    }
+  }
+
+  for (const behaviour of ['compliant', 'naive'] as const) {
+    test(`a minute and a day limiter stacked (admitted answers name the day), with a ${behaviour} client over the minute limit`, () => {
+      const judged = judge(simulate({ limiter: new MinuteAndDayLimiters(), plan: 'free', behaviour, perSecond: 1.5, durationMs: 150_000, stepMs: 5 }));
+      expect(judged.failed, JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1)).toEqual([]);
+      expect(judged.account.limiter.stacked).toBe(true);
+    });
+  }
+
+  test('the kind is reported with the answers that showed it: a bucket moving Reset as tokens are spent, fixed windows refilled whole', () => {
+    const bucket = judge(simulate({ limiter: new TokenBucketLimiter(20), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 8_000 })).verdict('limiter-kind');
+    expect(bucket.detail).toContain('a token bucket or GCRA');
+    expect(bucket.evidence[0]).toContain('Reset moved forward as tokens were spent');
+    const fixed = judge(simulate({ limiter: new FixedWindowLimiter({ timeScale: 20 }), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 8_000 })).verdict('limiter-kind');
+    expect(fixed.detail).toContain('fixed windows opened by the first request');
+  });
+});
+
+test('a bucket that holds more tokens than the minute quota fails PLAN-FREE, its count shown', () => {
+  const inner = new TokenBucketLimiter(60);
+  const overfull: RateLimiter = {
+    take(subject, quota, now) {
+      const decision = inner.take(subject, { ...quota, perMinute: quota.perMinute + 10 }, now);
+      return decision.limit === quota.perMinute + 10 ? { ...decision, limit: quota.perMinute, remaining: Math.max(0, decision.remaining - 10) } : decision;
+    },
+  };
+  const judged = judge(simulate({ limiter: overfull, plan: 'free', behaviour: 'compliant', perSecond: 240, durationMs: 3_000 }));
+  expect(judged.verdict('minute-max').status).toBe('fail');
+  expect(judged.verdict('minute-max').evidence[0]).toMatch(/expected at most \d+, got \d+/);
 });

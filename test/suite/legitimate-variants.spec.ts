@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import type { RateLimiter } from '../../reference-server/limiter.ts';
+import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
+import { GcraLimiter } from '../support/gcra-limiter.ts';
+import { LimiterPerPlan } from '../support/limiter-per-plan.ts';
 import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
+import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
+import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { ENTERPRISE_AGREED_IN_TESTS, NEIGHBOUR_KEY } from './support/faults.ts';
 import {
@@ -22,6 +28,7 @@ import {
   otherClients,
   ownErrorCodes,
   retryAfterAsDate,
+  standardRateLimitFields,
   type LegitimateVariant,
 } from './support/legitimate-variants.ts';
 import { failed, runSuite, VARIANTS_OUTPUT, type SuiteRunResult } from './support/run-suite.ts';
@@ -57,6 +64,7 @@ const STORE_AND_LIMITER: readonly LegitimateVariant[] = [
 
 const WIRE_FORMATS: readonly LegitimateVariant[] = [
   { id: 'retry-after-http-date', description: 'sends Retry-After as an HTTP-date', freedom: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 section 10.2.3)' },
+  { id: 'standard-ratelimit-fields', description: 'sends the standard RateLimit and RateLimit-Policy fields beside X-RateLimit-*', freedom: 'extra headers are allowed; the standard fields are not mentioned (RL-GAP-3)' },
   { id: 'own-error-codes', description: 'uses error codes of its own (PS-404-NOT_FOUND …)', freedom: 'the values of code are not shown (ERR-GAP-2)' },
   { id: 'clamped-limit', description: 'clamps an out-of-range limit into 1..100 instead of answering 400', freedom: 'the answer to a limit outside 1..100 is not shown (LIST-GAP-2)' },
   { id: 'known-categories-only', description: 'refuses a pet whose categoryId is not one of its categories (1 to 1,000) with 400', freedom: 'which categories exist is not shown (RES-GAP-1)' },
@@ -84,21 +92,30 @@ test('legitimate server "store-and-limiter" (newest first, ids above 2^53, slidi
   expect(created, 'the other client created pets while the suite ran').toBeGreaterThan(10);
 });
 
-test('legitimate server "wire-formats" (Retry-After as an HTTP-date, error codes of its own, a clamped limit, known categories only) passes the suite', async ({}, testInfo) => {
-  await passesTheSuite('wire-formats', WIRE_FORMATS, { transforms: [retryAfterAsDate, ownErrorCodes, clampedLimit, knownCategoriesOnly()], timeScale: TIME_SCALE }, testInfo);
+test('legitimate server "wire-formats" (Retry-After as an HTTP-date, the standard RateLimit fields, error codes of its own, a clamped limit, known categories only) passes the suite', async ({}, testInfo) => {
+  await passesTheSuite('wire-formats', WIRE_FORMATS, { transforms: [retryAfterAsDate, standardRateLimitFields, ownErrorCodes, clampedLimit, knownCategoriesOnly()], timeScale: TIME_SCALE }, testInfo);
 });
 
-/** Runs the whole suite against the reference server changed as `options` says, and judges the run for `variants`. */
-async function passesTheSuite(name: string, variants: readonly LegitimateVariant[], options: VariantOptions, testInfo: import('@playwright/test').TestInfo): Promise<void> {
-  test.setTimeout(240_000);
+/**
+ * Runs the whole suite against the reference server changed as `options` says (the suite told of its clock), and
+ * judges the run for `variants`; `expectedSkip` widens the skips such a run may have.
+ */
+async function passesTheSuite(
+  name: string,
+  variants: readonly LegitimateVariant[],
+  options: VariantOptions,
+  testInfo: import('@playwright/test').TestInfo,
+  { expectedSkip = EXPECTED_SKIP, timeoutMs = 240_000 } = {},
+): Promise<void> {
+  test.setTimeout(timeoutMs + 20_000);
   const target = await startVariant(options);
   let run: SuiteRunResult;
   try {
-    run = await runSuite({ label: `legitimate-${name}`, baseUrl: target.baseUrl });
+    run = await runSuite({ label: `legitimate-${name}`, baseUrl: target.baseUrl, timeoutMs, env: target.clockEnv });
   } finally {
     await target.close();
   }
-  await judgeVariantRun(name, variants, run, testInfo);
+  await judgeVariantRun(name, variants, run, testInfo, { expectedSkip });
 }
 
 /** Categories the strict store knows: a shop of cats, dogs and birds. */
@@ -200,3 +217,25 @@ async function judgeVariantRun(
   expect(problems, `a legitimate server must pass every test it can run (${(run.durationMs / 1000).toFixed(1)} s)`).toEqual([]);
   expect(acceptedExitCodes, `exit ${run.exitCode}: only ${acceptedExitCodes.map((code) => (code === 0 ? '"Conforming" (0)' : `"Not certified" (${code})`)).join(' or ')} fits a run that fails nothing`).toContain(run.exitCode);
 }
+
+/** The limiter-kinds server's clock, as the bundled server's: a minute lasts a quarter of a second. */
+const LIMITER_KINDS_CLOCK_RATE = 240;
+
+const LIMITER_KINDS: readonly LegitimateVariant[] = [
+  { id: 'token-bucket', description: 'limits Free keys with token buckets (a minute and a day bucket, as Envoy and AWS API Gateway): Reset is when the bucket is full again, Retry-After when the next token comes', freedom: 'window boundaries are not shown (RL-GAP-2)' },
+  { id: 'sliding-counter', description: 'limits Pro keys with a sliding-window counter (the last clock window weighted by its overlap, as Cloudflare and @upstash/ratelimit)', freedom: 'window boundaries are not shown (RL-GAP-2)' },
+  { id: 'fixed-on-the-clock', description: 'limits Business keys with fixed windows on clock minutes', freedom: 'window boundaries are not shown (RL-GAP-2)' },
+  { id: 'gcra', description: 'limits Enterprise keys with GCRA (a theoretical arrival time per window, as redis-cell)', freedom: 'window boundaries are not shown (RL-GAP-2)' },
+];
+
+test('legitimate server "limiter-kinds" (a token bucket, a sliding counter, fixed windows on the clock and GCRA, one per plan) passes the suite', async ({}, testInfo) => {
+  const limiter = new LimiterPerPlan(
+    new Map<number, RateLimiter>([
+      [60, new TokenBucketLimiter()],
+      [300, new SlidingCounterLimiter()],
+      [1000, new ClockWindowLimiter()],
+    ]),
+    new GcraLimiter(),
+  );
+  await passesTheSuite('limiter-kinds', LIMITER_KINDS, { limiter, clockRate: LIMITER_KINDS_CLOCK_RATE }, testInfo, { timeoutMs: 280_000 });
+});

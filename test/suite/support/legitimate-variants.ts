@@ -86,6 +86,21 @@ export function retryAfterAsDate(): ExchangeTransform {
   };
 }
 
+/**
+ * Sends the standard fields of draft-ietf-httpapi-ratelimit-headers beside X-RateLimit-*, saying the same: one
+ * policy whose quota is the X-RateLimit-Limit, and what is left of it (r) and the seconds until it resets (t).
+ */
+export function standardRateLimitFields(): ExchangeTransform {
+  return {
+    response(response) {
+      const { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset } = response.headers;
+      if (limit === undefined || remaining === undefined || reset === undefined || !/^\d+$/.test(reset)) return response;
+      const seconds = Math.max(0, Number(reset) - Math.round(Date.now() / 1000));
+      return { ...response, headers: { ...response.headers, 'ratelimit-policy': `"quota";q=${limit}`, ratelimit: `"quota";r=${remaining};t=${seconds}` } };
+    },
+  };
+}
+
 /** Error codes of its own: the spec shows no set of values for `code` (ERR-GAP-2). */
 export function ownErrorCodes(): ExchangeTransform {
   return {

@@ -31,7 +31,7 @@ const probe = reading({ at: T0 });
 
 test('a fixed window that admits exactly its limit is measured as such', () => {
   const result = analyseBurst({ probe, burst: fixedBurst(60, 59), extra: reading({ at: T0 + 300, remaining: 0, status: 429 }) });
-  expect(result).toEqual({ kind: 'measured', admitted: 60, refusedInBurst: 0, extraRefused: true, remainingProblem: undefined, resetProblem: undefined });
+  expect(result).toEqual({ kind: 'measured', admitted: 60, refusedInBurst: 0, extraRefused: true, givenBack: 0, remainingProblem: undefined, resetProblem: undefined });
 });
 
 test('a window that admits one request too many is measured with the extra request admitted', () => {

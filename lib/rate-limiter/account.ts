@@ -1,0 +1,321 @@
+/**
+ * Window accounting from the target's own headers. The spec leaves the windows open (RL-GAP-2), so nothing
+ * here assumes their length or alignment:
+ *
+ * - A window is identified by what the target says about it: X-RateLimit-Limit (which quota binds: the
+ *   per-minute or the per-day one) and X-RateLimit-Reset (when it ends). Requests answered with the same pair
+ *   belong to the same window. A fixed window keeps its Reset; a sliding one moves it whenever an old request
+ *   ages out, which splits it into short stretches in which nothing aged out, so every count below stays true.
+ * - The window's length is learned, not assumed: at least the time from a window's first admission to its
+ *   first refusal (the first still counted then), at most how far ahead its Reset lay at its first request.
+ * - A sliding window (or a fixed one) may hide requests ageing out behind Reset's whole seconds, so counts are
+ *   only compared with the limit where nothing can have aged out yet: before a window's first refusal, or
+ *   within the proven shortest window length from its start.
+ * - A refusal that asks the client to wait (Retry-After, or its Reset) much longer than a window lasts starts
+ *   a ban, which lasts until the next admission: the temporary ban the spec mentions (ERR-GAP-3), reported,
+ *   never failed.
+ * - Reset has whole-second resolution, so windows shorter than a second (a large time scale) can share one:
+ *   such a merge shows as the top Remaining value (limit - 1) admitted more than once, and is reported as
+ *   inconclusive instead of as an over-admission.
+ */
+import { plans, type PlanId } from '../plans.ts';
+import { largest, smallest } from '../extremes.ts';
+import type { RecognisedLimiter } from './kinds.ts';
+import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
+import { bucketWindowBounds } from './refill.ts';
+import { recogniseLimiter } from './recognise.ts';
+
+/**
+ * One answer of a run as the account reads it, times in ms since the run started (a load run's observation, or
+ * recorded traffic). admitted: the limiter let it through, whatever the operation answered; error: no answer.
+ */
+export interface Observation {
+  outcome: 'admitted' | 'refused' | 'error';
+  sentAt: number;
+  doneAt: number;
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** Unix seconds. */
+  reset: number | undefined;
+  retryAfterMs: number | undefined;
+}
+
+export type WindowClass = 'minute' | 'day' | 'other';
+
+export interface QuotaWindow {
+  /** 1-based, per class, in the order the client first saw them. */
+  number: number;
+  windowClass: WindowClass;
+  limit: number;
+  /** X-RateLimit-Reset, Unix seconds. */
+  reset: number;
+  firstSentAt: number;
+  lastSentAt: number;
+  firstDoneAt: number;
+  lastDoneAt: number;
+  admitted: number;
+  /** Ordinary refusals: the window was spent. */
+  refused: number;
+  /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
+  remaining: number[];
+  /**
+   * In a window seen from its start, Remaining of the admitted answers that came before its first request can
+   * have aged out (within the shortest window length the run proved): these must count down one by one under
+   * any window model. Undefined when that length is unknown or the window's start was not seen.
+   */
+  earlyRemaining: number[] | undefined;
+  /** The client saw the window from its first request on (the first admitted answer said limit - 1 left). */
+  seenFromStart: boolean;
+  /** Requests admitted before the first refusal of the window (undefined when none was refused). */
+  admittedBeforeFirstRefusal: number | undefined;
+  /** In a window seen from its start, admissions within the proven shortest window length of its first request. */
+  admittedEarly: number | undefined;
+  /** Admitted answers that said 0 were left, after the first such answer: the target kept admitting an empty window. */
+  admittedWhenEmpty: number;
+  /** Probably several windows sharing one Reset second (see above). */
+  merged: boolean;
+}
+
+export interface Ban {
+  /** Run time of the first ban-like refusal and of the first admission after it (if any). */
+  startedAt: number;
+  endedAt: number | undefined;
+  /** How long the target asked the client to wait at the first ban-like refusal. */
+  announcedMs: number;
+  refusals: number;
+  /** Ordinary refusals since the last admission, before the ban began. */
+  refusalsBefore: number;
+}
+
+export interface WindowLength {
+  /**
+   * No window is shorter than this (ms): in a window seen from its start, the first refusal came this long
+   * after the first admission, so that admission still counted then. Sound for fixed and sliding windows.
+   */
+  atLeastMs: number | undefined;
+  /**
+   * No window opened by the client's request is longer than this (ms): how far ahead its Reset lay at that
+   * request, at best. Windows aligned to the clock can make it fall below atLeastMs; then it is dropped.
+   */
+  atMostMs: number | undefined;
+  /** The best single figure: atMostMs when it is consistent, else atLeastMs. */
+  estimateMs: number | undefined;
+}
+
+/**
+ * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
+ * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
+ * compared with the limit only where nothing can have aged out yet.
+ */
+export type WindowModel = 'fixed' | 'sliding';
+
+export interface KeyAccount {
+  plan: PlanId;
+  windows: QuotaWindow[];
+  model: WindowModel;
+  minuteLength: WindowLength;
+  bans: Ban[];
+  /** Refusals judged ban-like, by their index in the observations. */
+  banLike: Set<number>;
+  /** Admitted answers whose Limit is neither of the plan's documented quotas. */
+  undocumentedLimits: Map<number, number>;
+  /** The kind of limiter the answers show (RL-GAP-2), judged with the minute window learned below. */
+  limiter: RecognisedLimiter;
+  /**
+   * The window over which the minute Limit comes back, learned from the run: the one a bucket would need for every
+   * Reset to be when it is full again, else from what was admitted while the client was being refused (a limiter
+   * of any kind then admits its Limit per window), once at least a Limit's worth was admitted so.
+   */
+  refillWindowMs: number | undefined;
+}
+
+/** Which quota an X-RateLimit-Limit value names. Enterprise is custom: its smallest limit is taken as the minute's. */
+export function classOf(limit: number, plan: PlanId, observedLimits: readonly number[]): WindowClass {
+  const documented = plans[plan].documented;
+  if (documented) return limit === documented.perMinute ? 'minute' : limit === documented.perDay ? 'day' : 'other';
+  const minuteLimit = smallest(observedLimits);
+  return limit === minuteLimit ? 'minute' : 'day';
+}
+
+/** Slack for Reset's whole-second rounding when comparing a wait with a window's length. */
+const RESET_RESOLUTION_MS = 1_000;
+
+export function accountKey(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number): KeyAccount {
+  const withHeaders = observations
+    .map((observation, index) => ({ observation, index }))
+    .filter(({ observation }) => observation.outcome !== 'error' && observation.limit !== undefined && observation.reset !== undefined);
+  const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
+  const undocumentedLimits = new Map<number, number>();
+
+  const groups = new Map<string, Array<{ observation: Observation; index: number }>>();
+  for (const entry of withHeaders) {
+    const { limit, reset } = entry.observation as { limit: number; reset: number };
+    const windowClass = classOf(limit, plan, observedLimits);
+    if (windowClass === 'other' && entry.observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
+    const id = `${windowClass}|${limit}|${reset}`;
+    const group = groups.get(id);
+    if (group) group.push(entry);
+    else groups.set(id, [entry]);
+  }
+
+  // The length of a minute window, learned from windows the client saw from their start.
+  let atLeastMs: number | undefined;
+  let atMostMs: number | undefined;
+  for (const [id, members] of groups) {
+    if (id.startsWith('day|')) continue;
+    const observations = members.map(({ observation }) => observation);
+    const admitted = observations.filter((o) => o.outcome === 'admitted');
+    const first = admitted[0];
+    if (!first || first.reset === undefined || first.limit === undefined) continue;
+    const seenFromStart = largest(admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
+    // Only a window this admission opened ends no later than its Reset says, counted from this admission.
+    if (seenFromStart && observations[0] === first) {
+      const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
+      atMostMs = atMostMs === undefined ? sight : Math.min(atMostMs, sight);
+    }
+    const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
+    if (!firstRefusal || !seenFromStart) continue;
+    if (admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length > first.limit) continue;
+    atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt)));
+  }
+  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
+  const estimateMs = atMostMs ?? atLeastMs;
+  const longestWaitOfWindow = (estimateMs ?? Infinity) + RESET_RESOLUTION_MS;
+
+  // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
+  // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
+  const banLike = new Set<number>();
+  let inBan = false;
+  for (const { observation, index } of withHeaders) {
+    if (observation.outcome === 'admitted') {
+      inBan = false;
+      continue;
+    }
+    if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
+    const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
+    if (waitMs > longestWaitOfWindow + RESET_RESOLUTION_MS) inBan = true;
+    if (inBan) banLike.add(index);
+  }
+
+  const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
+  const windows: QuotaWindow[] = [];
+  let admittedAfterRefusal = false;
+  for (const [id, members] of groups) {
+    const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
+    if (ordinary.length === 0) continue;
+    const windowClass = id.split('|')[0] as WindowClass;
+    const first = ordinary[0] as Observation;
+    const admitted = ordinary.filter((observation) => observation.outcome === 'admitted');
+    const refusals = ordinary.filter((observation) => observation.outcome === 'refused');
+    const firstRefusal = earliestSent(refusals);
+    const limit = first.limit as number;
+    const remaining = admitted.map((observation) => observation.remaining as number);
+    const firstSent = smallest(ordinary.map((o) => o.sentAt));
+    const emptyAnswers = remaining.filter((value) => value === 0).length;
+    const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1;
+    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => o.sentAt > refusal.doneAt))) admittedAfterRefusal = true;
+    windows.push({
+      number: ++counters[windowClass],
+      windowClass,
+      limit,
+      reset: first.reset as number,
+      firstSentAt: firstSent,
+      lastSentAt: largest(ordinary.map((o) => o.sentAt)),
+      firstDoneAt: smallest(ordinary.map((o) => o.doneAt)),
+      lastDoneAt: largest(ordinary.map((o) => o.doneAt)),
+      admitted: admitted.length,
+      refused: refusals.length,
+      remaining,
+      earlyRemaining: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
+      admittedEarly: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).length,
+      seenFromStart,
+      admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length : undefined,
+      admittedWhenEmpty: Math.max(0, emptyAnswers - 1),
+      merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
+    });
+  }
+
+  const model: WindowModel = admittedAfterRefusal ? 'sliding' : 'fixed';
+  const minuteLimit = plans[plan].documented?.perMinute ?? smallest(observedLimits);
+  const refillWindowMs = refillWindowOf(observations, minuteLimit);
+  const readings = withHeaders.filter(({ index }) => !banLike.has(index)).map(({ observation }) => readingOf(observation, startedAtEpochMs));
+  const bucketWindowMs = bucketWindowOf(readings, minuteLimit, refillWindowMs);
+  const limiter = recogniseLimiter(readings, {
+    windowOf: (limit) => (limit === minuteLimit ? (bucketWindowMs ?? refillWindowMs ?? estimateMs) : undefined),
+    minuteLimit,
+    ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
+  });
+  return { plan, windows, model, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs };
+}
+
+/**
+ * The window a bucket of the minute Limit refills over, when every admitted minute answer's Reset is when such a
+ * bucket would be full again for some window no longer than the documented minute (a time scale only shortens it):
+ * the one learned from what was admitted while refused, if it fits, else the shortest that fits (the most refill,
+ * so a legitimate bucket is never held to less than it gives back).
+ */
+function bucketWindowOf(readings: readonly Reading[], minuteLimit: number, refillWindowMs: number | undefined): number | undefined {
+  const admitted = readings.filter((reading) => reading.status !== 429 && reading.limit === minuteLimit);
+  const bounds = admitted.length < 2 ? undefined : bucketWindowBounds(admitted, MINUTE_WINDOW_MS);
+  if (!bounds || bounds.atLeastMs <= 0) return undefined;
+  return refillWindowMs !== undefined && refillWindowMs >= bounds.atLeastMs && refillWindowMs <= bounds.atMostMs ? refillWindowMs : bounds.atLeastMs;
+}
+
+/** An answer as the model of a limiter reads it, on the Unix clock; status 0 for no answer. */
+export function readingOf(observation: Observation, startedAtEpochMs: number): Reading {
+  return {
+    status: observation.outcome === 'refused' ? 429 : observation.outcome === 'error' ? 0 : 200,
+    limit: observation.limit,
+    remaining: observation.remaining,
+    reset: observation.reset,
+    sentAt: startedAtEpochMs + observation.sentAt,
+    receivedAt: startedAtEpochMs + observation.doneAt,
+  };
+}
+
+/**
+ * While a limiter refuses some of a client's requests it admits what it gives back: its Limit per window, whatever
+ * its kind. Learned from the minute-class answers between the first refusal and the last.
+ */
+function refillWindowOf(observations: readonly Observation[], minuteLimit: number): number | undefined {
+  const minute = observations.filter((o) => o.outcome !== 'error' && o.limit === minuteLimit);
+  const first = minute.findIndex((o) => o.outcome === 'refused');
+  const last = minute.map((o) => o.outcome).lastIndexOf('refused');
+  if (first === -1 || last <= first) return undefined;
+  const admitted = minute.slice(first, last).filter((o) => o.outcome === 'admitted').length;
+  const spanMs = minute[last]!.sentAt - minute[first]!.sentAt;
+  return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
+}
+
+/** The request sent first (answers can come back in another order when several are in flight). */
+function earliestSent(observations: readonly Observation[]): Observation | undefined {
+  return observations.reduce<Observation | undefined>((earliest, o) => (earliest === undefined || o.sentAt < earliest.sentAt ? o : earliest), undefined);
+}
+
+function topValueRepeats(observations: readonly Observation[], limit: number): boolean {
+  let seen = 0;
+  for (const observation of observations) if (observation.outcome === 'admitted' && observation.remaining === limit - 1) seen++;
+  return seen > 1;
+}
+
+/** Runs of ban-like refusals, each ended by the next admission; with the ordinary refusals that led to each. */
+function bansOf(observations: readonly Observation[], banLike: ReadonlySet<number>): Ban[] {
+  const bans: Ban[] = [];
+  let current: Ban | undefined;
+  let refusalsSinceAdmission = 0;
+  observations.forEach((observation, index) => {
+    if (banLike.has(index)) {
+      if (!current) {
+        current = { startedAt: observation.doneAt, endedAt: undefined, announcedMs: observation.retryAfterMs ?? 0, refusals: 0, refusalsBefore: refusalsSinceAdmission };
+        bans.push(current);
+      }
+      current.refusals++;
+    } else if (observation.outcome === 'refused') refusalsSinceAdmission++;
+    else if (observation.outcome === 'admitted') {
+      refusalsSinceAdmission = 0;
+      if (current) current.endedAt = observation.doneAt;
+      current = undefined;
+    }
+  });
+  return bans;
+}

@@ -1,0 +1,149 @@
+/**
+ * A window measured at once: a probe that found it fresh, the rest of its quota sent together, and one request
+ * more. Under concurrency answers come in any order, so Remaining and Reset are judged as sets: a fixed window or
+ * a sliding log hands out each value from just below the probe's down once, under one Reset; a bucket may also
+ * move Reset forward to when it is full again, and give back as many tokens as its refill allows in the time
+ * the burst took (refill.ts), on one of which the request after the burst may be admitted.
+ */
+import { largest } from '../extremes.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
+import { fullAtReset, refillAllowance } from './refill.ts';
+
+export interface BurstInput {
+  /** The request that found the window fresh (Remaining = Limit - 1, or the first admitted after a refusal waited out). */
+  probe: Reading;
+  /** The requests sent at once right after it. */
+  burst: readonly Reading[];
+  /** The one request sent after the burst had been answered. */
+  extra: Reading;
+  /**
+   * The probe's headers describe the minute window: a window that ends during the burst shows in them. Otherwise
+   * the window is known to hold only while the whole measurement lasts less than a documented minute from the
+   * probe, which opened it.
+   */
+  headersTrusted?: boolean;
+  /** The window the probe's Limit is counted over (target time); the documented minute by default. */
+  windowMs?: number;
+}
+
+export type BurstAnalysis =
+  | { kind: 'rolled-over'; reason: string }
+  | {
+      kind: 'measured';
+      /** Admitted in the window, the probe included. */
+      admitted: number;
+      /** Burst requests refused. */
+      refusedInBurst: number;
+      extraRefused: boolean;
+      /**
+       * Tokens a bucket could have given back between the probe and the request after the burst (0 for windows that
+       * give nothing back before Reset): that request may be admitted on one of them.
+       */
+      givenBack: number;
+      /** Why the Remaining values of the admitted burst do not count down from the probe's. */
+      remainingProblem: string | undefined;
+      /** Why the Reset values of the admitted burst contradict the probe's. */
+      resetProblem: string | undefined;
+    };
+
+export function analyseBurst({ probe, burst, extra, headersTrusted = true, windowMs = MINUTE_WINDOW_MS }: BurstInput): BurstAnalysis {
+  const { reset, remaining } = probe;
+  const admitted = burst.filter(isAdmitted);
+  const bucket = headersTrusted && isBucket(probe, admitted, windowMs);
+  if (headersTrusted) {
+    if (reset === undefined || remaining === undefined) return { kind: 'rolled-over', reason: 'the probe carried no readable X-RateLimit-* headers' };
+    if (!bucket) {
+      const later = [...burst, extra].find((reading) => showsLaterWindow(reading, reset, remaining));
+      if (later) {
+        return { kind: 'rolled-over', reason: `a response showed a new window (Reset ${later.reset}, Remaining ${later.remaining}) after the one ending at ${reset}` };
+      }
+      if (isAdmitted(extra) && extra.sentAt >= reset * 1000) {
+        return { kind: 'rolled-over', reason: `the request after the burst was sent after the window's Reset (${reset})` };
+      }
+    }
+  } else if (extra.sentAt - probe.sentAt >= MINUTE_WINDOW_MS - ROUNDING_MS) {
+    return { kind: 'rolled-over', reason: `the measurement lasted ${seconds(extra.sentAt - probe.sentAt)} of the target's time, nearly a minute window, and the headers do not say where the window ends` };
+  }
+  const lastAnswer = largest([probe.receivedAt, ...admitted.map((reading) => reading.receivedAt)]);
+  const back = bucket ? refillAllowance(probe.limit!, windowMs, lastAnswer - probe.sentAt) : 0;
+  return {
+    kind: 'measured',
+    admitted: 1 + admitted.length,
+    refusedInBurst: burst.length - admitted.length,
+    extraRefused: !isAdmitted(extra),
+    givenBack: bucket ? refillAllowance(probe.limit!, windowMs, extra.receivedAt - probe.sentAt) : 0,
+    remainingProblem: remaining === undefined ? undefined : back === 0 ? remainingProblem(remaining, admitted) : refilledRemainingProblem(remaining, admitted, back),
+    resetProblem: reset === undefined ? undefined : bucket ? bucketResetProblem(probe, admitted) : resetProblem(reset, admitted),
+  };
+}
+
+/** The probe and the admitted burst say when a bucket would be full again, and Reset moved to say so. */
+function isBucket(probe: Reading, admitted: readonly Reading[], windowMs: number): boolean {
+  return admitted.some((reading) => reading.reset !== probe.reset) && [probe, ...admitted].every((reading) => fullAtReset(reading, windowMs));
+}
+
+/** A reading that shows a later window than the one ending at `reset`, with `remaining` left. */
+function showsLaterWindow(reading: Reading, reset: number, remaining: number): boolean {
+  if (!isAdmitted(reading)) return false;
+  const later = reading.reset !== undefined && reading.reset > reset;
+  const refilled = reading.remaining !== undefined && reading.remaining > remaining;
+  return (later || refilled) && mayHaveEnded(reset, reading.receivedAt);
+}
+
+/**
+ * Under concurrency responses arrive in any order, but the admitted ones of a window that gives nothing back
+ * must still have been handed Remaining values from just below the probe's down, each exactly once.
+ */
+export function remainingProblem(afterProbe: number, admitted: readonly Reading[]): string | undefined {
+  const values = admitted.map((reading) => reading.remaining);
+  if (values.some((value) => value === undefined)) return 'some admitted responses carried no readable X-RateLimit-Remaining';
+  const counts = new Map<number, number>();
+  for (const value of values as number[]) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const expected = Array.from({ length: admitted.length }, (_, index) => afterProbe - 1 - index);
+  const missing = expected.filter((value) => !counts.has(value));
+  const repeated = [...counts].filter(([, count]) => count > 1).map(([value, count]) => `${value} (${count} times)`);
+  const unexpected = [...counts.keys()].filter((value) => !expected.includes(value)).sort((a, b) => b - a);
+  if (missing.length === 0 && repeated.length === 0 && unexpected.length === 0) return undefined;
+  const parts = [
+    repeated.length > 0 ? `repeated ${list(repeated)}` : '',
+    unexpected.length > 0 ? `unexpected ${list(unexpected.map(String))}` : '',
+    missing.length > 0 ? `missing ${list(missing.map(String))}` : '',
+  ].filter(Boolean);
+  const range = admitted.length === 0 ? 'none' : `${afterProbe - 1} down to ${afterProbe - admitted.length}`;
+  return `expected the ${admitted.length} admitted responses after Remaining ${afterProbe} to carry X-RateLimit-Remaining ${range}, each once; got ${parts.join('; ')}`;
+}
+
+/**
+ * A bucket that gave back up to `back` tokens during the burst: served one at a time, its k-th answer left at
+ * most afterProbe - k + back tokens, so the k-th highest Remaining of the admitted answers can be no higher.
+ */
+function refilledRemainingProblem(afterProbe: number, admitted: readonly Reading[], back: number): string | undefined {
+  const values = admitted.map((reading) => reading.remaining);
+  if (values.some((value) => value === undefined)) return 'some admitted responses carried no readable X-RateLimit-Remaining';
+  const sorted = (values as number[]).sort((a, b) => b - a);
+  const index = sorted.findIndex((value, i) => value > afterProbe - (i + 1) + back);
+  if (index === -1) return undefined;
+  const most = afterProbe - (index + 1) + back;
+  return `expected the ${admitted.length} admitted responses after Remaining ${afterProbe} to count down one per request, at most ${back} higher as the bucket refilled during the burst (so no ${index + 1} of them above ${most}); got ${index + 1} with X-RateLimit-Remaining ${sorted[index]} or more`;
+}
+
+export function resetProblem(reset: number, admitted: readonly Reading[]): string | undefined {
+  const others = [...new Set(admitted.map((reading) => reading.reset).filter((value) => value !== reset))];
+  if (others.length === 0) return undefined;
+  return `expected X-RateLimit-Reset to stay at ${reset} within the window, got ${list(others.map(String))}`;
+}
+
+/** A bucket's full time never goes back while tokens are spent: no admitted answer may give a Reset before the probe's. */
+function bucketResetProblem(probe: Reading, admitted: readonly Reading[]): string | undefined {
+  const earlier = admitted.filter((reading) => reading.reset! < probe.reset!);
+  if (earlier.length === 0) return undefined;
+  return `expected X-RateLimit-Reset to stay at ${probe.reset} or move forward to when the bucket is full again, got ${list([...new Set(earlier.map((reading) => String(reading.reset)))])}, earlier`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function list(items: readonly string[]): string {
+  return items.length > 6 ? `${items.slice(0, 6).join(', ')} and ${items.length - 6} more` : items.join(', ');
+}

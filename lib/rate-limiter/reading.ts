@@ -1,0 +1,42 @@
+/**
+ * One answer of a rate-limited target as a client sees it: its status, what its X-RateLimit-* and Retry-After
+ * headers said, and when it was sent and received, in the target's time (lib/target-clock.ts). Everything the
+ * model of a limiter (this folder) knows comes from readings; it never assumes a window's length or kind.
+ */
+import { readRateLimit, retryAfterMs } from '../rate-limit-headers.ts';
+
+/** The documented windows ("requests per minute", "per day"), in the target's time. */
+export const MINUTE_WINDOW_MS = 60_000;
+export const DAY_WINDOW_MS = 86_400_000;
+/** Reset and Retry-After are whole seconds, and may be rounded either way. */
+export const ROUNDING_MS = 1_000;
+
+export interface Reading {
+  status: number;
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** Unix seconds. */
+  reset: number | undefined;
+  /** Milliseconds since the epoch. */
+  sentAt: number;
+  receivedAt: number;
+}
+
+type HeaderBag = Readonly<Record<string, string | undefined>>;
+
+export function readingFrom(status: number, headers: HeaderBag, sentAt: number, receivedAt: number): Reading {
+  const rateLimit = readRateLimit(headers);
+  return { status, limit: rateLimit?.limit, remaining: rateLimit?.remaining, reset: rateLimit?.reset, sentAt, receivedAt };
+}
+
+/** How long a 429 asked to wait, measured from when it was received. */
+export function retryAfterOf(headers: HeaderBag, receivedAt: number): number | undefined {
+  return retryAfterMs(headers['retry-after'], receivedAt);
+}
+
+export const isAdmitted = (reading: Pick<Reading, 'status'>): boolean => reading.status !== 429;
+
+/** Whether the window that ends at `reset` (Unix seconds) may have ended by `at` (ms): Reset may be rounded up. */
+export function mayHaveEnded(reset: number, at: number): boolean {
+  return at >= (reset - 1) * 1000;
+}

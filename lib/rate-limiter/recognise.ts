@@ -1,0 +1,75 @@
+/**
+ * Which kind of limiter a key's readings show (kinds.ts), with the readings that showed it: reported under
+ * RL-GAP-2, and used to judge each header by what it means under that kind. Only what the readings prove counts:
+ * a sequence that never saw a window end, a token come back or a Reset move is "unknown".
+ */
+import type { RecognisedLimiter, LimiterKind } from './kinds.ts';
+import { isAdmitted, mayHaveEnded, type Reading } from './reading.ts';
+import { fullAtReset } from './refill.ts';
+import { stepBetween } from './steps.ts';
+
+export interface RecogniseOptions {
+  /** The window a Limit's quota is counted over (ms, target time), or undefined for one the run cannot place. */
+  windowOf: (limit: number) => number | undefined;
+  /** The Limit of the shorter (minute) window, when known: only its readings say what kind the limiter is. */
+  minuteLimit?: number;
+  /** The Limit of the longer (day) window, when known: seen beside the minute's, the limiters are stacked. */
+  dayLimit?: number;
+}
+
+/** Readings of one key. */
+export function recogniseLimiter(readings: readonly Reading[], { windowOf, minuteLimit, dayLimit }: RecogniseOptions): RecognisedLimiter {
+  const limits = new Set(readings.flatMap((reading) => (reading.limit === undefined ? [] : [reading.limit])));
+  const stacked = minuteLimit !== undefined && dayLimit !== undefined && limits.has(minuteLimit) && limits.has(dayLimit);
+  const evidence: string[] = [];
+  if (stacked) evidence.push(`answers named both the minute's limit (${minuteLimit}) and the day's (${dayLimit}) in X-RateLimit-Limit: two limiters, each naming itself when it binds`);
+  const sorted = [...readings].sort((a, b) => a.sentAt - b.sentAt);
+  const admittedOf = (limit: number | undefined): Reading[] => sorted.filter((reading) => isAdmitted(reading) && reading.limit === limit && reading.remaining !== undefined && reading.reset !== undefined);
+  // The minute's answers tell the kind best; where admitted answers name only the day's window, those.
+  const shorter = minuteLimit ?? smallestOf(limits);
+  const told = admittedOf(shorter).length >= 2 || dayLimit === undefined ? shorter : dayLimit;
+  const windowMs = told === undefined ? undefined : windowOf(told);
+  const admitted = admittedOf(told);
+  if (windowMs === undefined || admitted.length < 2) return { kind: 'unknown', stacked, evidence: [...evidence, 'too few admitted answers of one window to tell its kind'] };
+  const found = kindOf(admitted, windowMs);
+  return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence] };
+}
+
+function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[] } {
+  let refilling: string | undefined;
+  let refilledAtReset: string | undefined;
+  let partlyAtReset: string | undefined;
+  let risingWithin: string | undefined;
+  let moved = false;
+  const resets = new Set<number>();
+  for (let index = 1; index < admitted.length; index++) {
+    const [previous, next] = [admitted[index - 1]!, admitted[index]!];
+    // Requests in flight at once may have been decided in either order: only one after another tell a story.
+    if (next.sentAt < previous.receivedAt) continue;
+    const step = stepBetween(previous, next, windowMs);
+    resets.add(previous.reset!);
+    if (step === 'reset-moved') moved = true;
+    const change = `Remaining ${previous.remaining} → ${next.remaining}, Reset ${previous.reset} → ${next.reset}`;
+    const spent = next.reset! > previous.reset! && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
+    if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
+    if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
+    if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveEnded(previous.reset!, next.sentAt)) {
+      if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come (as a fixed window's does, or a sliding log's whose requests all left together)`;
+      else partlyAtReset ??= `${change}: only part of the quota came back once Reset had come`;
+    }
+  }
+  if (moved) return { kind: 'unknown', evidence: ['X-RateLimit-Reset moved in a way no kind of limiter explains (RL-7)'] };
+  if (refilling) return { kind: 'bucket', evidence: [refilling] };
+  if (risingWithin) return { kind: 'sliding-counter', evidence: [risingWithin] };
+  if (partlyAtReset) return { kind: 'sliding-log', evidence: [partlyAtReset] };
+  if (refilledAtReset) {
+    const onMinutes = [...resets].every((reset) => (reset * 1000) % windowMs === 0);
+    const alignment = onMinutes ? `every Reset fell on a whole window of the clock (${[...resets].slice(0, 3).join(', ')})` : 'its windows are not aligned to the clock';
+    return { kind: onMinutes ? 'fixed-clock' : 'fixed-first-use', evidence: [refilledAtReset, alignment] };
+  }
+  return { kind: 'unknown', evidence: ['no window ended, and no token came back, while the run watched'] };
+}
+
+function smallestOf(values: ReadonlySet<number>): number | undefined {
+  return values.size === 0 ? undefined : Math.min(...values);
+}

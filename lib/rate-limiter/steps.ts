@@ -1,0 +1,68 @@
+/**
+ * One admitted answer after another, sent one at a time: how the second follows the first, and whether its
+ * headers say what they mean. X-RateLimit-Reset says when the limit resets; it may stay put (a fixed window, a
+ * sliding log until its oldest request leaves), jump forward once that time has come (a new window), or move
+ * forward with every token spent when it says when a bucket is full again. Anything else contradicts it.
+ */
+import { mayHaveEnded, ROUNDING_MS, type Reading } from './reading.ts';
+import { fullAtReset, refillAllowance } from './refill.ts';
+
+/**
+ * same-window: the same Reset. new-window: a later Reset once the old one may have come, or the same Reset with
+ * Remaining back up once it may have come (a bucket that filled up). refilling: a later Reset before then, where each Reset is when a bucket of the Limit would
+ * be full again. reset-moved: anything else.
+ */
+export type Step = 'same-window' | 'new-window' | 'refilling' | 'reset-moved';
+
+export function stepBetween(previous: Reading, next: Reading, windowMs: number): Step {
+  if (previous.reset === undefined || next.reset === undefined) return 'same-window';
+  if (next.reset === previous.reset) return refilledAtReset(previous, next) ? 'new-window' : 'same-window';
+  if (next.reset < previous.reset) return 'reset-moved';
+  if (mayHaveEnded(previous.reset, next.receivedAt)) return 'new-window';
+  return fullAtReset(previous, windowMs) && fullAtReset(next, windowMs) ? 'refilling' : 'reset-moved';
+}
+
+/** A Remaining that did not fall once the Reset before it may have come: the window (or bucket) filled up again. */
+function refilledAtReset(previous: Reading, next: Reading): boolean {
+  return mayHaveEnded(previous.reset!, next.receivedAt) && next.remaining !== undefined && previous.remaining !== undefined && next.remaining >= previous.remaining;
+}
+
+/**
+ * Why the Remaining of `next` (admitted) does not follow from `previous` in the same window or bucket (the caller
+ * knows they are: by their Reset, which has not come, or by the time between them): it must be
+ * one less; where the limiter gives its quota back over time (`refills`: a bucket, a sliding counter), up to as
+ * many more as it can give back in the time between them. Undefined when it does.
+ */
+export function remainingStepProblem(previous: Reading, next: Reading, windowMs: number, refills: boolean): string | undefined {
+  if (previous.remaining === undefined || previous.limit === undefined) return undefined;
+  const expected = previous.remaining - 1;
+  if (next.remaining === expected) return undefined;
+  const back = refills ? refillAllowance(previous.limit, windowMs, next.receivedAt - previous.sentAt) : 0;
+  if (next.remaining !== undefined && next.remaining >= expected && next.remaining <= expected + back) return undefined;
+  const seconds = ((next.receivedAt - previous.sentAt) / 1000).toFixed(1);
+  const room = back === 0 ? '' : ` (or up to ${expected + back}, as ${back} of ${previous.limit} a window can come back in ${seconds} s)`;
+  return `expected X-RateLimit-Remaining to fall from ${previous.remaining} to ${expected}${room}, got ${next.remaining ?? 'none'}`;
+}
+
+/** Why `next`'s Reset contradicts `previous`'s (see Step), or undefined when it does not. */
+export function resetStepProblem(previous: Reading, next: Reading, windowMs: number): string | undefined {
+  if (stepBetween(previous, next, windowMs) !== 'reset-moved') return undefined;
+  const direction = next.reset! < previous.reset! ? 'back' : 'forward';
+  return `expected X-RateLimit-Reset to stay at ${previous.reset} within the window (it had not ended), got ${next.reset}: it moved ${direction}, and is not when a bucket with ${next.remaining ?? 'no'} of ${next.limit ?? '?'} left would be full again`;
+}
+
+/**
+ * How each of requests sent one at a time from the start of a fresh window follows the one before (the first has
+ * no step). With headers that describe the window, by them (stepBetween). Otherwise every request sent less than
+ * `windowMs` after the first, which opened the window, is still in it, and a Reset that differs from the one
+ * before moved within it.
+ */
+export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean, windowMs: number): Step[] {
+  const first = readings[0];
+  return readings.slice(1).map((next, index) => {
+    const previous = readings[index]!;
+    if (headersTrusted) return stepBetween(previous, next, windowMs);
+    if (next.sentAt - first!.sentAt >= windowMs - ROUNDING_MS) return 'new-window';
+    return next.reset === previous.reset ? 'same-window' : 'reset-moved';
+  });
+}

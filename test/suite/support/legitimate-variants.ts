@@ -212,7 +212,8 @@ function isInt64Text(text: string): boolean {
 
 /**
  * FastAPI's answers to requests outside the contract: 422 for a query value of the wrong type, 415 for a body
- * that is not JSON, 413 for one over 64 KiB, each with an Error; a status filter read case-insensitively.
+ * that is not JSON or no body at all, 413 for one over 64 KiB, each with an Error; a status filter read
+ * case-insensitively.
  */
 export function frameworkRefusals(): ExchangeTransform {
   return {
@@ -230,7 +231,8 @@ export function frameworkRefusals(): ExchangeTransform {
       if (operationOf(request) !== 'createPet') return request;
       if (Buffer.byteLength(request.body) > 64 * 1024) return refusedUpstream(request, 413, 'payload_too_large');
       const type = request.headers['content-type'];
-      if (request.body.length > 0 && !/^application\/json\s*(;|$)/i.test(type ?? '')) return refusedUpstream(request, 415, 'unsupported_media_type');
+      // No body at all is no JSON either: 415, as express-openapi-validator answers it.
+      if (!/^application\/json\s*(;|$)/i.test(type ?? '')) return refusedUpstream(request, 415, 'unsupported_media_type');
       return request;
     },
     response(response, request) {

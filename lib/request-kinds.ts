@@ -77,9 +77,10 @@ function classifyBody(shape: ReturnType<typeof requestShape>, contentType: strin
   const { repeatedName, depth, specialKey, unusualInteger } = jsonShape(body);
   if (repeatedName) return outside(`a body that gives the name ${repeatedName} twice`);
   if (depth > DEEPEST_PLAIN_NESTING) return outside(`a body nested ${depth} levels deep`);
-  if (specialKey) return outside(`a body with the key ${specialKey}, special in JavaScript runtimes`);
-  if (unusualInteger) return outside(`a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);
   const value = tryParseLossless(body);
+  // Only JSON is read for its keys and spellings: 007 or +5 make a body malformed, which the spec answers 400.
+  if (value !== undefined && specialKey) return outside(`a body with the key ${specialKey}, special in JavaScript runtimes`);
+  if (value !== undefined && unusualInteger) return outside(`a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);
   // A body the schema refuses is within the contract: the spec answers it 400, whatever else it holds.
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !shape.bodySchemaName || schemaProblems(shape.bodySchemaName, value).length > 0) return WITHIN;
   const unusual = unusualOpenFields(shape.body!, value);

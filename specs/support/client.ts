@@ -56,7 +56,8 @@ export interface RawBody {
   contentType?: string;
 }
 
-export type Query = Record<string, string | number>;
+/** A parameter's value; several values send the parameter once for each, in order (?status=sold&status=pending). */
+export type Query = Record<string, string | number | readonly string[]>;
 
 export class PetStoreClient {
   constructor(private readonly options: ClientOptions) {}
@@ -185,6 +186,6 @@ export class PetStoreClient {
 }
 
 function queryString(query: Query): string {
-  const entries = Object.entries(query);
-  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)])).toString()}`;
+  const entries = Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((each: string) => [name, each]) : [[name, String(value)]]));
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
 }

@@ -242,6 +242,29 @@ export function frameworkRefusals(): ExchangeTransform {
   };
 }
 
+const RUNTIME_KEY = /"(__proto__|constructor|prototype|toString|valueOf|hasOwnProperty)"\s*:/;
+const SPELLED_INTEGER = /:\s*(-0|-?\d+\.\d+|-?\d+(\.\d+)?[eE][+-]?\d+)\s*[,}\]]/;
+const LARGEST_DOUBLE_INTEGER = 2n ** 53n - 1n;
+
+/**
+ * A strict JSON front, as Fastify's schema or a web application firewall: refuses with 400 and an Error a body
+ * with a key special in JavaScript runtimes or an integer written 1e2, 100.0 or -0 (outside the contract,
+ * CREATE-GAP-2), and a categoryId beyond 2^53 - 1, which its parser's doubles cannot hold (which categories exist
+ * is not shown, RES-GAP-1).
+ */
+export function strictJsonRefusals(): ExchangeTransform {
+  return {
+    request(request) {
+      if (operationOf(request) !== 'createPet') return request;
+      if (RUNTIME_KEY.test(request.body) || SPELLED_INTEGER.test(request.body)) return refusedUpstream(request, 400, 'FST_ERR_VALIDATION');
+      const category = idText(createdPetOf(request)?.categoryId);
+      const beyondDoubles = category !== undefined && (BigInt(category) > LARGEST_DOUBLE_INTEGER || BigInt(category) < -LARGEST_DOUBLE_INTEGER);
+      return beyondDoubles ? refusedUpstream(request, 400, 'FST_ERR_VALIDATION') : request;
+    },
+    response: answerRefusal,
+  };
+}
+
 /**
  * Another client of the same service, creating pets of every status and listing them while the suite runs,
  * with a key of its own. Returns a stop function that resolves once its last request has finished.

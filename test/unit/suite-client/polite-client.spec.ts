@@ -3,7 +3,7 @@
  * Retry-After after a 429) and ERR-4 (exponential backoff, no repeats while refused). Tested on
  * lib/backoff.ts and on the validating client with a scripted transport and a recorded clock.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type TestInfo } from '@playwright/test';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { Redactor } from '../../../lib/redact.ts';
@@ -135,4 +135,21 @@ test('a measuring client hands a 429 back at once, to be judged and waited out b
   const answer = await clientOver(script, 'measure').listPets();
   expect(answer.response.status).toBe(429);
   expect(script.events).toEqual(['send']);
+});
+
+test('in a test of the suite, a request without an answer ends the test skipped with the cause: no rule is failed for it', async () => {
+  const skips: string[] = [];
+  const annotations: Array<{ type: string; description?: string }> = [];
+  const testInfo = {
+    annotations,
+    attachments: [],
+    skip: (condition: boolean, reason: string) => {
+      if (condition) skips.push(reason);
+      throw new Error('skipped');
+    },
+  } as unknown as TestInfo;
+  const judge = new RuleJudge(testInfo, 'LIST-1', new Redactor(DEMO_KEYS));
+  await expect(new PetStoreClient({ ...optionsOf(scripted([])), judge }).listPets()).rejects.toThrow('skipped');
+  expect(skips).toEqual(['could not complete, so not judged: no answer: the script ran out of answers']);
+  expect(annotations.filter((annotation) => annotation.type !== 'skip'), 'nothing judged, nothing failed').toEqual([]);
 });

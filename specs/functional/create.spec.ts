@@ -89,14 +89,13 @@ function expectClientError(check: RuleJudge, exchange: Exchange, what: string): 
 
 test(...rule('CREATE-4', 'an empty or malformed JSON body is answered 400 with an Error, a request with no body a client error with an Error', { also: ['CREATE-GAP-2'] }), async ({ api, check }) => {
   for (const [what, body] of MALFORMED_BODIES) {
-    const send = (): Promise<Exchange> => api.createPetRaw({ body, contentType: body === undefined ? undefined : 'application/json' });
     if (body !== undefined) {
-      await expect400(check, send, what);
-      continue;
+      await expect400(check, () => api.createPetRaw({ body, contentType: 'application/json' }), what);
+    } else {
+      const exchange = await api.createPetRaw({});
+      check.observe(`a POST /pets with no body at all was answered ${statusGist(exchange)}`, 'CREATE-GAP-2');
+      expectClientError(check, exchange, what);
     }
-    const exchange = await send();
-    check.observe(`a POST /pets with no body at all was answered ${statusGist(exchange)}`, 'CREATE-GAP-2');
-    expectClientError(check, exchange, what);
   }
 });
 

@@ -2,10 +2,12 @@
  * Every request the suite sends is of one of three kinds, read off the contract (fixtures/openapi.yaml), never
  * decided by a test:
  * - within the contract: the spec says what happens, and the rule is judged as written;
- * - outside the contract: a parameter the schema refuses (x-outside-contract: GET /pets/abc, limit=05), or a body
- *   beyond plain JSON (another media type, hundreds of kilobytes, a name given twice, deep nesting). Any client
- *   error with an Error body is a fitting answer, and so is a success that is a lenient reading of the request;
- *   a server error is not. The GAP rule named there is where the target's choice is observed;
+ * - outside the contract: a parameter the schema refuses or given twice (x-outside-contract: GET /pets/abc,
+ *   limit=05, status=sold&status=available), no body where one is required, or a body beyond plain JSON (another
+ *   media type, hundreds of kilobytes, a name given twice, deep nesting, a key special in JavaScript runtimes, an
+ *   integer written 1e2 or 100.0). Any client error with an Error body is a fitting answer, and so is a success
+ *   that is a lenient reading of the request; a server error is not. The GAP rule named there is where the
+ *   target's choice is observed;
  * - at a gap: a valid body whose acceptance the spec leaves open (x-acceptance-open: an empty name, category
  *   2^63 - 1). Accepting it exactly or refusing it with 400 and an Error are both fitting; refusing an ordinary
  *   value (a short plain name, category 1) is not.
@@ -50,6 +52,9 @@ export function classifyRequest(request: RequestToClassify): Classification {
   const pathParams = matchOperation(request.method, pathOnly)?.pathParams ?? {};
   const query = new URLSearchParams(at === -1 ? '' : request.path.slice(at + 1));
   for (const parameter of shape.parameters) {
+    if (parameter.in === 'query' && query.getAll(parameter.name).length > 1 && parameter['x-outside-contract']) {
+      return { kind: 'outside', gap: parameter['x-outside-contract'], why: `${parameter.name} given ${query.getAll(parameter.name).length} times` };
+    }
     const raw = parameter.in === 'path' ? pathParams[parameter.name] : parameter.in === 'query' ? query.get(parameter.name) : undefined;
     if (raw === undefined || raw === null) continue;
     const text = parameter.in === 'path' ? safeDecode(raw) : raw;
@@ -57,8 +62,10 @@ export function classifyRequest(request: RequestToClassify): Classification {
       return { kind: 'outside', gap: parameter['x-outside-contract'], why: `${parameter.name} ${JSON.stringify(text.slice(0, 40))} is not ${describeSchema(parameter.schema)}` };
     }
   }
-  if (shape.body && request.body !== undefined) return classifyBody(shape, request.contentType, request.body);
-  return WITHIN;
+  if (!shape.body) return WITHIN;
+  // The contract's requests carry JSON: a request without any body is no request of it, whatever the method.
+  if (request.body === undefined) return shape.bodyOutsideContract ? { kind: 'outside', gap: shape.bodyOutsideContract, why: 'a request with no body' } : WITHIN;
+  return classifyBody(shape, request.contentType, request.body);
 }
 
 function classifyBody(shape: ReturnType<typeof requestShape>, contentType: string | undefined, body: string): Classification {
@@ -67,10 +74,13 @@ function classifyBody(shape: ReturnType<typeof requestShape>, contentType: strin
   if (contentType === undefined) return outside('a body without a Content-Type');
   if (!JSON_MEDIA_TYPE.test(contentType.trim())) return outside(`a body of Content-Type ${contentType}`);
   if (Buffer.byteLength(body) > LARGEST_PLAIN_BODY) return outside(`a body of ${Buffer.byteLength(body).toLocaleString('en')} bytes`);
-  const { repeatedName, depth } = jsonShape(body);
+  const { repeatedName, depth, specialKey, unusualInteger } = jsonShape(body);
   if (repeatedName) return outside(`a body that gives the name ${repeatedName} twice`);
   if (depth > DEEPEST_PLAIN_NESTING) return outside(`a body nested ${depth} levels deep`);
   const value = tryParseLossless(body);
+  // Only JSON is read for its keys and spellings: 007 or +5 make a body malformed, which the spec answers 400.
+  if (value !== undefined && specialKey) return outside(`a body with the key ${specialKey}, special in JavaScript runtimes`);
+  if (value !== undefined && unusualInteger) return outside(`a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);
   // A body the schema refuses is within the contract: the spec answers it 400, whatever else it holds.
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !shape.bodySchemaName || schemaProblems(shape.bodySchemaName, value).length > 0) return WITHIN;
   const unusual = unusualOpenFields(shape.body!, value);
@@ -175,15 +185,27 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * What a JSON text holds beyond its value: the first name an object gives twice (as written), and how deep it
- * nests. A scan of the text, as parsers that keep the last of two names never show it.
+ * Keys a JavaScript runtime reads as more than data (prototype pollution, OWASP's mass assignment): a parser
+ * that assigns them, or a merge that follows them, changes objects the body never named.
  */
-export function jsonShape(text: string): { repeatedName: string | undefined; depth: number } {
+export const RUNTIME_SPECIAL_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
+const SPECIAL_KEYS = new Set(RUNTIME_SPECIAL_KEYS.map((key) => JSON.stringify(key)));
+const JSON_NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * What a JSON text holds beyond its value: the first name an object gives twice (as written), how deep it
+ * nests, the first key special in JavaScript runtimes, and the first integer written otherwise than plainly
+ * (1e2, 100.0, -0: the same value to JSON, another text to a parser that reads integers only). A scan of the
+ * text, as parsers that keep the last of two names never show it.
+ */
+export function jsonShape(text: string): { repeatedName: string | undefined; depth: number; specialKey: string | undefined; unusualInteger: { written: string; value: bigint } | undefined } {
   const open: Array<Set<string> | undefined> = [];
   let depth = 0;
   let repeatedName: string | undefined;
+  let specialKey: string | undefined;
+  let unusualInteger: { written: string; value: bigint } | undefined;
   for (let at = 0; at < text.length; at++) {
-    const char = text[at];
+    const char = text[at]!;
     if (char === '"') {
       let end = at + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
@@ -195,13 +217,21 @@ export function jsonShape(text: string): { repeatedName: string | undefined; dep
       if (text[next] === ':' && names) {
         if (names.has(name)) repeatedName ??= name;
         names.add(name);
+        if (SPECIAL_KEYS.has(name)) specialKey ??= name;
       }
     } else if (char === '{' || char === '[') {
       open.push(char === '{' ? new Set() : undefined);
       depth = Math.max(depth, open.length);
     } else if (char === '}' || char === ']') {
       open.pop();
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      JSON_NUMBER.lastIndex = at;
+      const written = JSON_NUMBER.exec(text)?.[0];
+      if (!written) continue;
+      at += written.length - 1;
+      const value = CANONICAL_INTEGER.test(written) ? undefined : lenientInteger(written);
+      if (value !== undefined) unusualInteger ??= { written, value };
     }
   }
-  return { repeatedName, depth };
+  return { repeatedName, depth, specialKey, unusualInteger };
 }

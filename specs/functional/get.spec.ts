@@ -27,28 +27,40 @@ function spread<T>(items: readonly T[], count: number): T[] {
   return [...picked].map((index) => items[index]!);
 }
 
+/** A pet to look up, as it must come back: what was sent with the id the 201 gave it, or what the list showed. */
+interface Lookup {
+  pet: JsonObject;
+  how: 'created' | 'listed';
+}
+
 test(...rule('GET-1', 'an existing id is answered 200 with that Pet, as it was created'), async ({ api, check, target }) => {
   // Animals created one after another: all but the last have a newer neighbour a wrong lookup could answer with.
-  const expected: JsonObject[] = [];
+  const expected: Lookup[] = [];
   if (!target.settings.readOnly) {
     for (const status of PET_STATUSES) {
-      const created = await api.createPet(newPet({ status }));
-      const pet = objectIn(created);
-      if (check.expect(created.response.status === 201 && idOf(pet) !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) expected.push(pet!);
+      const sent = newPet({ status });
+      const created = await api.createPet(sent);
+      const id = idOf(objectIn(created));
+      // The pet as created is the one sent, under the id assigned: not whatever the 201 carried (a mock's static
+      // example there is CREATE-1's to fail, and must not become what the lookup is held to).
+      if (check.expect(created.response.status === 201 && id !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) {
+        expected.push({ pet: { ...sent, id: objectIn(created)!.id! }, how: 'created' });
+      }
     }
   }
-  const known = new Set(expected.map(idOf));
+  const known = new Set(expected.map(({ pet }) => idOf(pet)));
   const listed = (petsIn(await api.listPets({ limit: 100 })) ?? []).filter((pet): pet is JsonObject => isObject(pet) && idOf(pet) !== undefined && !known.has(idOf(pet)));
-  expected.push(...spread(listed, LISTED_LOOKUPS));
+  expected.push(...spread(listed, LISTED_LOOKUPS).map((pet): Lookup => ({ pet, how: 'listed' })));
   if (expected.length < 2) check.unchecked(`lookups of animals other than the newest: only ${expected.length} animal could be created or listed`);
-  for (const pet of expected) {
+  for (const { pet, how } of expected) {
     const id = idOf(pet)!;
     const found = await api.getPet(id);
     if (!check.expect(found.response.status === 200, `expected 200 for pet ${id}, got ${answer(found)}`, { evidence: found })) continue;
     const got = objectIn(found);
-    for (const field of PET_FIELDS.filter((name) => pet[name] !== undefined)) {
-      check.expect(sameValue(pet[field], got?.[field]), `expected pet ${id} with ${field} ${show(pet[field])} as created or listed, got ${show(got?.[field])}`, { evidence: found });
-    }
+    // The spec has no update: a pet's fields stay as created, whoever else writes to the store meanwhile. Only the
+    // status of another client's pet may have moved on since it was listed (transitions are not shown, STATE-GAP-1).
+    const differs = PET_FIELDS.filter((name) => pet[name] !== undefined && !(how === 'listed' && name === 'status') && !sameValue(pet[name], got?.[name]));
+    check.expect(differs.length === 0, `expected pet ${id} as ${how} (${show(pet)}), got ${show(got)}: ${differs.join(', ')} differ`, { evidence: found });
   }
 });
 

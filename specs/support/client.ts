@@ -3,7 +3,9 @@
  * checked against the contract (lib/response-checks.ts, the same checks the replay harness runs) and every
  * finding is judged by its rule; bodies are parsed losslessly, so an id above 2^53 survives. Outside the
  * tests that measure a limit, a 429 is waited out per Retry-After with exponential backoff and jitter
- * (lib/backoff.ts), never retried at once, and noted as throttling.
+ * (lib/backoff.ts), never retried at once, and noted as throttling. A request that gets no answer to judge by
+ * (no response, or a 429 that cannot be waited out in the test's time) fails no rule: the test ends "could not
+ * complete" with the cause, or a collecting client throws NoAnswer for its caller to say so.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { OperationId } from '../../lib/contract.ts';
@@ -14,8 +16,9 @@ import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
-import type { Exchange, Method, SentRequest, Transport } from './exchange.ts';
+import type { Exchange, Method, ReceivedResponse, SentRequest, Transport } from './exchange.ts';
 import type { RuleJudge } from './judge.ts';
+import { NoAnswer } from './no-answer.ts';
 import { quotaInRun } from './plan-quotas.ts';
 
 /** wait: a 429 is waited out and the request sent again. measure: a 429 is handed to the caller. */
@@ -37,8 +40,9 @@ export interface ClientOptions {
   /** The Enterprise quota agreed for this run, which an Enterprise key's X-RateLimit-Limit is held to. */
   enterpriseQuota?: Quota;
   /**
-   * The contract's findings go on the exchange (`violations`) instead of to the judge: for generated requests,
-   * whose failures are judged once, on the smallest request that still shows them.
+   * The contract's findings go on the exchange (`violations`) instead of to the judge, and a request without an
+   * answer throws NoAnswer: for generated requests, whose failures are judged once, on the smallest request
+   * that still shows them, and whose property notes what it could not send.
    */
   deferJudgement?: boolean;
   backoff?: BackoffPolicy;
@@ -52,7 +56,8 @@ export interface RawBody {
   contentType?: string;
 }
 
-export type Query = Record<string, string | number>;
+/** A parameter's value; several values send the parameter once for each, in order (?status=sold&status=pending). */
+export type Query = Record<string, string | number | readonly string[]>;
 
 export class PetStoreClient {
   constructor(private readonly options: ClientOptions) {}
@@ -69,7 +74,7 @@ export class PetStoreClient {
     return this.options.clock ?? WALL_CLOCK;
   }
 
-  /** The same client, its findings left on each exchange for the caller to judge. */
+  /** The same client, its findings left on each exchange, and its requests without an answer, for the caller to judge. */
   collecting(): PetStoreClient {
     return new PetStoreClient({ ...this.options, deferJudgement: true });
   }
@@ -121,7 +126,8 @@ export class PetStoreClient {
       const exchange = await this.sendOnce(operation, method, path, body, contentType);
       if (exchange.response.status !== 429 || politeness === 'measure') return exchange;
       if (attempt >= backoff.maxAttempts) {
-        throw new Error(`[${this.options.judge.primary}] ${method} ${path} was still refused with 429 after ${attempt} attempts spaced per Retry-After`);
+        // Evidence against RL-3 only where the key is the test's alone: RL-3's own test judges that.
+        this.unanswered(`${method} ${path} was still refused with 429 after ${attempt} attempts spaced per Retry-After; the key may be shared with another client or its quota used up`);
       }
       await this.waitOut(exchange, attempt);
     }
@@ -134,8 +140,8 @@ export class PetStoreClient {
     const delay = backoffDelayMs(attempt, retryAfter === undefined ? undefined : this.clock.toRealMs(retryAfter), backoff, random);
     const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
     if (delay > timeLeftMs()) {
-      throw new Error(
-        `[${judge.primary}] ${where} was refused with 429 and asked to wait ${Math.ceil(delay / 1000)} s (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}), longer than this test may take; the key's quota may be used up`,
+      this.unanswered(
+        `${where} was refused with 429 and asked to wait ${Math.ceil(delay / 1000)} s (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}), longer than this test may take; the key's quota may be used up`,
       );
     }
     judge.throttled(`${where} answered 429 (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}); waited ${delay} ms before attempt ${attempt + 1}`);
@@ -149,7 +155,7 @@ export class PetStoreClient {
     if (contentType !== undefined) headers['Content-Type'] = contentType;
     const request: SentRequest = { method, url: `${baseUrl}${path}`, headers, ...(body !== undefined ? { body } : {}) };
     const sentAt = this.clock.now();
-    const response = await transport.send(request);
+    const response = await this.answerTo(request, transport);
     const receivedAt = this.clock.now();
     // Parsed once, for the exchange's tree and the contract check alike.
     const answer = new JsonBody(response.body);
@@ -162,9 +168,24 @@ export class PetStoreClient {
     else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange, byContractCheck: true });
     return exchange;
   }
+
+  private async answerTo(request: SentRequest, transport: Transport): Promise<ReceivedResponse> {
+    try {
+      return await transport.send(request);
+    } catch (error) {
+      // The transports' messages name the request and the cause, never a header (a key).
+      return this.unanswered(`no answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A request the target gave no answer to judge by: the caller of a collecting client decides, any other test ends saying so. */
+  private unanswered(cause: string): never {
+    if (this.options.deferJudgement) throw new NoAnswer(cause);
+    return this.options.judge.couldNotComplete(cause);
+  }
 }
 
 function queryString(query: Query): string {
-  const entries = Object.entries(query);
-  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([name, value]) => [name, String(value)])).toString()}`;
+  const entries = Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((each: string) => [name, each]) : [[name, String(value)]]));
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
 }

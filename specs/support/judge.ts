@@ -135,6 +135,16 @@ export class RuleJudge {
     this.testInfo.annotations.push({ type: 'generated', description: JSON.stringify(summary) });
   }
 
+  /**
+   * Ends the test where the target gave no answer to judge by (no-answer.ts): nothing contradicts the rule, so
+   * it is not failed. The test is skipped with the cause, its rule then skipped or, where other tests judged it,
+   * partly checked; a violation this test judged before still fails its rule.
+   */
+  couldNotComplete(cause: string): never {
+    this.testInfo.skip(true, `could not complete, so not judged: ${cause}`);
+    throw new Error(cause);
+  }
+
   /** Notes that a 429 was waited out (the report counts throttled tests). */
   throttled(message: string): void {
     this.testInfo.annotations.push({ type: 'throttled', description: message });

@@ -1,13 +1,14 @@
 /**
  * A success answering a request outside the contract fits only when it is what a lenient reading of the same
  * request means: GET /pets/007 may answer pet 7, never pet 8 or a pet an id past int64 wrapped onto; a list
- * with limit=05 may hold 5 animals (or the default page's 20, the value ignored), never more. Shared by the
+ * with limit=05 may hold 5 animals (or the default page's 20, the value ignored), never more; a list with
+ * status=sold given twice holds sold animals only. Shared by the
  * generated and the hand-written tests, so both judge such successes alike.
  */
 import { requestShape, resolveSchema } from '../../lib/contract.ts';
 import { idText, type LosslessValue } from '../../lib/lossless-json.ts';
 import { PAGE_SIZE } from '../../lib/page-size.ts';
-import { isCanonical, lenientEnum, lenientInteger } from '../../lib/request-kinds.ts';
+import { isCanonical, lenientInteger } from '../../lib/request-kinds.ts';
 import type { Exchange } from './exchange.ts';
 import type { Problem } from './generated/property.ts';
 
@@ -29,30 +30,39 @@ const listParameters = requestShape('listPets').parameters;
 const limitSchema = listParameters.find((parameter) => parameter.name === 'limit')!.schema;
 const statusSchema = resolveSchema(listParameters.find((parameter) => parameter.name === 'status')!.schema);
 
+/** A list query as sent: a parameter given twice carries its values in order. */
+export type SentQuery = Readonly<Record<string, string | readonly string[]>>;
+
 /**
- * What is wrong with a 200 to GET /pets with `query`: a limit outside the contract may be read leniently
- * (05 as 5, clamped into 1..100) or ignored (the default page); a status outside it read leniently (Sold as
- * sold) or ignored. A canonical value holds as written.
+ * What is wrong with a 200 to GET /pets with `query`: a limit outside the contract (05, or given twice) may be
+ * read leniently (05 as 5, clamped into 1..100, either of two values) or ignored (the default page); a status
+ * outside it read leniently (Sold as sold) or ignored. A canonical value holds as written, and so do canonical
+ * values given twice: every reading of ?status=sold&status=pending (the first, the last, either) filters, so
+ * an answer with an available pet answers a request that asked for no filter.
  */
-export function listSuccessProblems(query: Readonly<Record<string, string>>, exchange: Exchange): Problem[] {
+export function listSuccessProblems(query: SentQuery, exchange: Exchange): Problem[] {
   if (exchange.response.status !== 200 || !Array.isArray(exchange.json)) return [];
   const pets = exchange.json as Array<Record<string, LosslessValue>>;
   const problems: Problem[] = [];
   const asked = JSON.stringify(query);
-  const limit = query.limit;
-  const bound = limit === undefined ? PAGE_SIZE.default : isCanonical(limitSchema, limit) ? Number(limit) : lenientBound(limit);
+  const limits = valuesOf(query.limit);
+  const plainLimit = limits.length === 1 && isCanonical(limitSchema, limits[0]!);
+  const bound = limits.length === 0 ? PAGE_SIZE.default : plainLimit ? Number(limits[0]) : Math.max(...limits.map(lenientBound));
   if (pets.length > bound) {
-    problems.push({ rule: limit === undefined ? 'LIST-2' : bound >= PAGE_SIZE.maximum ? 'LIST-4' : 'LIST-3', message: `expected at most ${bound} animals for ${asked}${limit !== undefined && !isCanonical(limitSchema, limit) ? ' (its limit read leniently, clamped, or ignored)' : ''}, got ${pets.length}` });
+    problems.push({ rule: limits.length === 0 ? 'LIST-2' : bound >= PAGE_SIZE.maximum ? 'LIST-4' : 'LIST-3', message: `expected at most ${bound} animals for ${asked}${limits.length > 0 && !plainLimit ? ' (its limit read leniently, clamped, or ignored)' : ''}, got ${pets.length}` });
   }
-  const status = query.status;
-  if (status !== undefined) {
-    const exact = isCanonical(statusSchema, status);
-    const reading = exact ? status : lenientEnum(statusSchema.enum ?? [], status);
-    const other = reading === undefined ? undefined : pets.find((pet) => pet.status !== reading);
-    // A status outside the contract may also be ignored: only a canonical one must filter.
-    if (exact && other) problems.push({ rule: 'LIST-1', message: `expected only ${reading} animals for ${asked}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
+  const statuses = valuesOf(query.status);
+  // A status outside the contract may also be ignored: only canonical ones must filter.
+  if (statuses.length > 0 && statuses.every((status) => isCanonical(statusSchema, status))) {
+    const other = pets.find((pet) => typeof pet.status !== 'string' || !statuses.includes(pet.status));
+    const wanted = [...new Set(statuses)].join(' or ');
+    if (other) problems.push({ rule: 'LIST-1', message: `expected only ${wanted} animals for ${asked}${statuses.length > 1 ? ' (each reading of the repeated filter filters)' : ''}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
   }
   return problems;
+}
+
+function valuesOf(value: string | readonly string[] | undefined): readonly string[] {
+  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
 }
 
 /** The most animals a lenient reading of a limit outside the contract allows: the value clamped into range, or the default when ignored. */

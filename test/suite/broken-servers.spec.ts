@@ -65,6 +65,18 @@ const GROUPS: readonly FaultGroup[] = [
     faults: ['exotic-id-500', 'plain-short-name-refused'],
     controls: [ruleTitle('GET-3', 'generated int64 ids'), ruleTitle('GET-GAP-1'), ruleTitle('RESP-1', 'every response status')],
   },
+  // What OWASP's testing guide tries first, and a mock whose lookups answer its example: issue 24.
+  {
+    name: 'generated-owasp-a',
+    faults: ['repeated-query-500', 'prototype-polluted-pet'],
+    controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('LIST-3', 'generated valid list queries')],
+  },
+  {
+    name: 'generated-owasp-b',
+    faults: ['repeated-status-ignored', 'spelled-integer-dropped'],
+    controls: [ruleTitle('CREATE-1', 'a valid NewPet'), ruleTitle('LIST-1')],
+  },
+  { name: 'static-example-mock', faults: ['static-example-mock'], controls: [ruleTitle('LIST-3', 'generated valid list queries')] },
   // The bundled certification's setting: a fast server clock whose Reset and Retry-After the suite converts.
   // The faults are still caught, and the window rules still hold where the server keeps them.
   {

@@ -79,12 +79,28 @@ export function integerTextClasses(raw: ContractSchema): Array<InputClass<string
     { name: 'plus sign', values: [`+${inRange}`] },
     { name: 'surrounding spaces', values: [` ${inRange}`, `${inRange} `] },
     { name: 'negative zero', values: ['-0'] },
-    { name: 'fraction', values: ['1.5'] },
-    { name: 'whole number as a fraction or exponent', values: [`${inRange}.0`, '1e2'] },
+    { name: 'fraction', values: ['1.5', '0.5'] },
+    { name: 'whole number as a fraction or exponent', values: [`${inRange}.0`, '1e2', '1E+2'] },
     { name: 'hexadecimal', values: ['0x10'] },
     { name: 'just outside its range', values: [`${min - 1n}`, `${max + 1n}`] },
     { name: 'past int64', values: [`${INT64_MAX + 1n}`, `${INT64_MIN - 1n}`, `${2n ** 64n + 1n}`] },
     { name: 'digits beyond any integer', values: ['99999999999999999999999'] },
+  ];
+}
+
+/**
+ * A list query with a parameter given twice (OWASP's HTTP parameter pollution): outside the contract. Every
+ * reading of two canonical statuses filters, so a status twice is judged; two limits are read as either, or
+ * ignored.
+ */
+export function repeatedParameterClasses(statuses: readonly string[]): Array<InputClass<Readonly<Record<string, readonly string[]>>>> {
+  const [first = 'available', second = first, third = second] = [...statuses].reverse();
+  return [
+    { name: 'limit given twice', values: [{ limit: ['5', '7'] }, { limit: ['7', '5'] }, { limit: ['1', '100'] }] },
+    // On the largest page, so a filter dropped shows animals of the other statuses.
+    { name: 'status given twice', values: [{ status: [first, first], limit: ['100'] }, { status: [first, second], limit: ['100'] }, { status: [second, first] }] },
+    { name: 'both given twice', values: [{ limit: ['100', '3'], status: [first, second] }] },
+    { name: 'status given three times', values: [{ status: [first, second, third] }] },
   ];
 }
 

@@ -6,14 +6,16 @@
  * went out, and says what is wrong with it.
  *
  * Other bodies are outside the contract (lib/request-kinds.ts): a field given twice, deep nesting, a body of
- * hundreds of kilobytes, a Content-Type other than JSON. A parser or proxy may refuse them with any client
- * error (413, 415, 422 …) carrying an Error, or read them leniently (`readings`: the pets such a reading
- * creates); a 5xx fails, and what the target did is reported (CREATE-GAP-2).
+ * hundreds of kilobytes, a Content-Type other than JSON, a key special in JavaScript runtimes (__proto__,
+ * constructor: OWASP's mass assignment and prototype pollution), an integer written 1e2 or 100.0. A parser or
+ * proxy may refuse them with any client error (413, 415, 422 …) carrying an Error, or read them leniently
+ * (`readings`: the pets such a reading creates); a 5xx fails, and what the target did is reported (CREATE-GAP-2).
+ * Numbers JSON does not allow at all (007, +5, 0x10, NaN) make the body malformed: 400, as CREATE-4 says.
  */
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
 import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
-import { DEEPEST_PLAIN_NESTING, rangeOf } from '../../../lib/request-kinds.ts';
+import { DEEPEST_PLAIN_NESTING, rangeOf, RUNTIME_SPECIAL_KEYS } from '../../../lib/request-kinds.ts';
 import { anyText, INT64_MAX, INT64_MIN, validValue } from './valid-values.ts';
 
 export interface GeneratedBody {
@@ -39,6 +41,8 @@ export interface Breach {
   /** Where what the target did with a body outside the contract is reported. */
   gap?: string;
   body: fc.Arbitrary<GeneratedBody>;
+  /** Bodies sent in every run before the seeded ones, one for each case the breach names. */
+  examples?: GeneratedBody[];
 }
 
 type Fields = Record<string, LosslessValue>;
@@ -87,6 +91,32 @@ export function bodyBreaches(raw: ContractSchema): Breach[] {
     }),
   });
   breaches.push({
+    name: 'a key special in JavaScript runtimes',
+    ...outside,
+    body: fc.tuple(complete, fc.constantFrom(...RUNTIME_SPECIAL_KEYS)).map(([fields, key]) => withSpecialKey(fields, key)),
+    examples: RUNTIME_SPECIAL_KEYS.map((key) => withSpecialKey(PLAIN_PET, key)),
+  });
+  const integers = Object.entries(schema.properties ?? {}).filter(([, property]) => resolveSchema(property).type === 'integer');
+  if (integers.length > 0) {
+    const spelt = (fields: Fields, name: string, [written, value]: readonly [string, bigint]): GeneratedBody => {
+      const plain = { ...fields, [name]: PLACEHOLDER };
+      return { text: stringifyLossless(plain).replace(JSON.stringify(PLACEHOLDER), written), why: `${name} written ${written}`, readings: [{ ...fields, [name]: Number(value) }] };
+    };
+    breaches.push({
+      name: 'an integer in another JSON spelling',
+      ...outside,
+      body: fc.tuple(complete, fc.constantFrom(...integers.map(([name]) => name)), fc.constantFrom(...OTHER_SPELLINGS)).map(([fields, name, spelling]) => spelt(fields, name, spelling)),
+      examples: integers.flatMap(([name]) => OTHER_SPELLINGS.map((spelling) => spelt(PLAIN_PET, name, spelling))),
+    });
+    breaches.push({
+      name: 'a number JSON does not allow',
+      expect: 'refused',
+      rule: 'CREATE-4',
+      body: fc.tuple(complete, fc.constantFrom(...integers.map(([name]) => name)), fc.constantFrom(...NOT_JSON_NUMBERS)).map(([fields, name, written]) => notJsonNumber(fields, name, written)),
+      examples: integers.flatMap(([name]) => NOT_JSON_NUMBERS.map((written) => notJsonNumber(PLAIN_PET, name, written))),
+    });
+  }
+  breaches.push({
     name: 'a Content-Type other than JSON, or none',
     ...outside,
     body: fc.tuple(valid, fc.constantFrom<string | null>('text/plain', 'application/x-www-form-urlencoded', 'application/xml', null)).map(([fields, contentType]) => ({
@@ -100,6 +130,42 @@ export function bodyBreaches(raw: ContractSchema): Breach[] {
 }
 
 const body = (fields: Fields, why: string): GeneratedBody => ({ text: stringifyLossless(fields), why });
+
+/** A pet of ordinary values, for the bodies every run sends. */
+const PLAIN_PET: Fields = { name: 'conformance owasp', categoryId: 1, status: 'available' };
+
+/** What a special key carries: fields a merge that follows it would give every object, or this one. */
+const POLLUTING = { name: 'polluted', categoryId: 2, status: 'sold', polluted: true };
+
+/**
+ * The pet's JSON with `key` added: an object of other field values under __proto__, constructor and
+ * prototype, a plain value under the others. Created, the pet must carry its own fields as sent.
+ */
+function withSpecialKey(fields: Fields, key: string): GeneratedBody {
+  const text = stringifyLossless(fields);
+  const value = ['__proto__', 'constructor', 'prototype'].includes(key) ? JSON.stringify(key === 'constructor' ? { prototype: POLLUTING } : POLLUTING) : '"polluted"';
+  return { text: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}${JSON.stringify(key)}:${value}}`, why: `the key ${key}`, readings: [fields] };
+}
+
+/** Integers written as JSON allows but no careful client writes them: the value, to a parser that reads JSON numbers. */
+const OTHER_SPELLINGS: ReadonlyArray<readonly [string, bigint]> = [
+  ['1.0', 1n],
+  ['1e0', 1n],
+  ['10E-1', 1n],
+  ['1e2', 100n],
+  ['1E+2', 100n],
+  ['100.0', 100n],
+  ['-0', 0n],
+];
+
+/** Numbers as a lenient parser or another language writes them, which JSON does not allow. */
+const NOT_JSON_NUMBERS: readonly string[] = ['007', '+5', '.5', '5.', '0x10', 'NaN', 'Infinity', '1_000'];
+
+const PLACEHOLDER = 'number-placeholder-8c1f';
+
+function notJsonNumber(fields: Fields, name: string, written: string): GeneratedBody {
+  return { text: stringifyLossless({ ...fields, [name]: PLACEHOLDER }).replace(JSON.stringify(PLACEHOLDER), written), why: `${name} written ${written}, which JSON does not allow` };
+}
 
 /** Every property present, so that breaking one leaves the rest valid. */
 function completeObject(schema: ContractSchema): fc.Arbitrary<Fields> {
@@ -132,7 +198,7 @@ function wrongValues(schema: ContractSchema): Array<[string, Wrong]> {
   }
   if (schema.type === 'integer') {
     const { min, max } = rangeOf(schema);
-    const beyond = [...(min === INT64_MIN ? [INT64_MIN - 1n, -(2n ** 64n)] : [min - 1n]), ...(max === INT64_MAX ? [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n] : [max + 1n])];
+    const beyond = [...(min === INT64_MIN ? [INT64_MIN - 1n, -(2n ** 64n)] : [min - 1n]), ...(max === INT64_MAX ? [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n, 10n ** 400n] : [max + 1n])];
     kinds.push(['an integer outside its range', fc.constantFrom(...beyond).map((value): [LosslessValue, string] => [value, `${value}, outside ${min}..${max}`])]);
     kinds.push(['digits in a string', fc.constantFrom('1', '12', '-3').map((value): [LosslessValue, string] => [value, `the string "${value}"`])]);
     kinds.push(['a fraction', fc.constantFrom(1.5, -0.25).map((value): [LosslessValue, string] => [value, `the fraction ${value}`])]);

@@ -51,8 +51,13 @@ class Create implements fc.AsyncCommand<Model, Real> {
     const create = (pet: Fields): Promise<Exchange> => send(real, () => real.client.createPetRaw({ body: stringifyLossless(pet), contentType: 'application/json' }));
     const refusedOrCreated = await create(this.pet);
     // A value at a gap the service refuses is its choice: the sequence goes on with the pet made ordinary.
-    const { pet, exchange } = (await refusalAtGap(this.schema, this.pet, refusedOrCreated, create)) ?? { pet: this.pet, exchange: refusedOrCreated };
-    if (exchange.response.status !== 201) throw new Broken({ rule: 'CREATE-1', message: `expected ${stringifyLossless(this.pet)} created with 201, got ${exchange.response.status}` }, exchange);
+    const refusal = await refusalAtGap(this.schema, this.pet, refusedOrCreated, create);
+    if (refusal && 'ordinary' in refusal) {
+      const message = `expected ${stringifyLossless(this.pet)} created, or refused for a value at a gap (${refusedOrCreated.kind.why}); it was refused, and so was the same pet with ordinary values ${stringifyLossless(refusal.ordinary)}: ${refusal.exchange.response.status} ${refusal.exchange.response.body.slice(0, 200)}`;
+      throw new Broken({ rule: 'CREATE-1', message }, refusal.exchange);
+    }
+    const { pet, exchange } = refusal ?? { pet: this.pet, exchange: refusedOrCreated };
+    if (exchange.response.status !== 201) throw new Broken({ rule: 'CREATE-1', message: `expected ${stringifyLossless(this.pet)} created with 201, got ${exchange.response.status} ${exchange.response.body.slice(0, 200)}` }, exchange);
     const id = idText((exchange.json as Fields | undefined)?.id ?? null);
     if (id === undefined) throw new Broken({ rule: 'CREATE-1', message: 'expected the created Pet to carry an integer id' }, exchange);
     if (model.created.has(id)) throw new Broken({ rule: 'CREATE-5', message: `expected a new id for each creation, got ${id} twice in one sequence` }, exchange);

@@ -50,3 +50,11 @@ export function unusualKinds(raw: ContractSchema): Array<[string, fc.Arbitrary<s
   }
   return kinds;
 }
+
+/** A valid query with one of its parameters given two or three times, each time a valid value. */
+export function repeatedQuery(parameters: readonly ContractParameter[]): fc.Arbitrary<Record<string, string | readonly string[]>> {
+  const query = parameters.filter((parameter) => parameter.in === 'query');
+  return fc.tuple(validQuery(parameters), fc.constantFrom(...query)).chain(([valid, parameter]) =>
+    fc.array(validText(parameter.schema), { minLength: 2, maxLength: 3 }).map((values) => ({ ...valid, [parameter.name]: values })),
+  );
+}

@@ -89,6 +89,12 @@ function hasDuplicateKey(text: string): boolean {
   return new Set(names).size !== names.length;
 }
 
+/** Keys a deep merge follows into an object's prototype. */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** The Pet a contract-generated mock answers with: the schema's example, the same for every request. */
+const EXAMPLE_PET = { id: -9007199254740991, name: 'string', categoryId: -9007199254740991, status: 'available' };
+
 /** A limiter that admits `admitted(quota)` but reports the documented quota in its headers. */
 function miscountingLimiter(inner: RateLimiter, admitted: (quota: Quota) => Quota): RateLimiter {
   return {
@@ -743,6 +749,74 @@ export const FAULTS: readonly Fault[] = [
         if (operationOf(request) !== 'createPet' || nameOf(request).length >= 8) return request;
         // Sent on as a body the upstream refuses, so the 400 is the server's own, headers and all.
         return { ...request, body: stringifyLossless({ name: 0, categoryId: 1 }) };
+      },
+    }),
+  },
+  // Issue 24: what OWASP's testing guide tries first, and a mock that answers every lookup with its example.
+  {
+    id: 'repeated-query-500',
+    rule: 'RESP-1',
+    tests: [ruleTitle('RESP-1', 'generated list queries with a parameter given twice')],
+    description: 'GET /pets with a query parameter given twice (?limit=5&limit=7) is answered 500: the parser expects one value and gets an array',
+    proxy: onOperation('listPets', (response, request) => {
+      const names = [...queryOf(request).keys()];
+      return new Set(names).size === names.length ? response : errorBody(500, 'internal', 'limit.trim is not a function', response.headers);
+    }),
+  },
+  {
+    id: 'repeated-status-ignored',
+    rule: 'LIST-1',
+    tests: [ruleTitle('RESP-1', 'generated list queries with a parameter given twice')],
+    description: 'GET /pets?status=sold&status=sold lists animals of every status: a status given more than once is dropped instead of filtering',
+    proxy: () => ({
+      request(request) {
+        const query = queryOf(request);
+        if (operationOf(request) !== 'listPets' || query.getAll('status').length < 2) return request;
+        query.delete('status');
+        return withQuery(request, query);
+      },
+    }),
+  },
+  {
+    id: 'prototype-polluted-pet',
+    rule: 'CREATE-1',
+    tests: [ruleTitle('RESP-1', 'generated bodies with a key special in JavaScript runtimes')],
+    description: 'a POST /pets body with a __proto__, constructor or prototype key is merged deeply: the fields under that key override the pet\'s own (prototype pollution)',
+    proxy: () => ({
+      request(request) {
+        const body = operationOf(request) === 'createPet' ? tryParseLossless(request.body) : undefined;
+        if (!isObject(body)) return request;
+        const polluting = PROTOTYPE_KEYS.map((key) => (key === 'constructor' && isObject(body[key]) ? body[key].prototype : body[key])).find(isObject);
+        if (!polluting) return request;
+        const own = Object.fromEntries(Object.entries(body).filter(([key]) => !PROTOTYPE_KEYS.includes(key)));
+        return { ...request, body: stringifyLossless(Object.assign(own, polluting)) };
+      },
+    }),
+  },
+  {
+    id: 'spelled-integer-dropped',
+    rule: 'CREATE-1',
+    alsoBreaks: ['RESP-2'],
+    tests: [ruleTitle('RESP-1', 'generated bodies with an integer in another JSON spelling')],
+    description: 'a POST /pets whose categoryId is written 1e2, 100.0 or -0 is answered 201 with a Pet that has no categoryId: the field was read as a string and dropped',
+    proxy: onOperation('createPet', (response, request) =>
+      response.status === 201 && /"categoryId"\s*:\s*(-0|-?\d+\.\d+|-?\d+(\.\d+)?[eE][+-]?\d+)\s*[,}]/.test(request.body)
+        ? editJsonBody(response, (pet) => (isObject(pet) ? Object.fromEntries(Object.entries(pet).filter(([key]) => key !== 'categoryId')) : pet))
+        : response,
+    ),
+  },
+  {
+    id: 'static-example-mock',
+    rule: 'GET-1',
+    alsoBreaks: ['CREATE-1', 'CREATE-5', 'GET-2', 'GET-3', 'RES-1'],
+    tests: [ruleTitle('GET-1')],
+    description: 'a mock that answers every POST /pets 201 and every GET /pets/{petId} 200 with the same example Pet, whatever was sent or asked for (Prism in static mode)',
+    proxy: () => ({
+      response(response, request) {
+        const operation = operationOf(request);
+        if (operation === 'createPet' && response.status === 201) return { ...response, body: stringifyLossless(EXAMPLE_PET) };
+        if (operation === 'getPet' && (response.status === 200 || response.status === 404)) return { ...response, status: 200, body: stringifyLossless(EXAMPLE_PET) };
+        return response;
       },
     }),
   },

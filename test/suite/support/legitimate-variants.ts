@@ -227,7 +227,8 @@ function isInt64Text(text: string): boolean {
 
 /**
  * FastAPI's answers to requests outside the contract: 422 for a query value of the wrong type, 415 for a body
- * that is not JSON, 413 for one over 64 KiB, each with an Error; a status filter read case-insensitively.
+ * that is not JSON or no body at all, 413 for one over 64 KiB, each with an Error; a status filter read
+ * case-insensitively.
  */
 export function frameworkRefusals(): ExchangeTransform {
   return {
@@ -245,13 +246,37 @@ export function frameworkRefusals(): ExchangeTransform {
       if (operationOf(request) !== 'createPet') return request;
       if (Buffer.byteLength(request.body) > 64 * 1024) return refusedUpstream(request, 413, 'payload_too_large');
       const type = request.headers['content-type'];
-      if (request.body.length > 0 && !/^application\/json\s*(;|$)/i.test(type ?? '')) return refusedUpstream(request, 415, 'unsupported_media_type');
+      // No body at all is no JSON either: 415, as express-openapi-validator answers it.
+      if (!/^application\/json\s*(;|$)/i.test(type ?? '')) return refusedUpstream(request, 415, 'unsupported_media_type');
       return request;
     },
     response(response, request) {
       if (operationOf(request) === 'listPets' && response.status === 400) return asError(response, 422, 'validation_error');
       return answerRefusal(response, request);
     },
+  };
+}
+
+const RUNTIME_KEY = /"(__proto__|constructor|prototype|toString|valueOf|hasOwnProperty)"\s*:/;
+const SPELLED_INTEGER = /:\s*(-0|-?\d+\.\d+|-?\d+(\.\d+)?[eE][+-]?\d+)\s*[,}\]]/;
+const LARGEST_DOUBLE_INTEGER = 2n ** 53n - 1n;
+
+/**
+ * A strict JSON front, as Fastify's schema or a web application firewall: refuses with 400 and an Error a body
+ * with a key special in JavaScript runtimes or an integer written 1e2, 100.0 or -0 (outside the contract,
+ * CREATE-GAP-2), and a categoryId beyond 2^53 - 1, which its parser's doubles cannot hold (which categories exist
+ * is not shown, RES-GAP-1).
+ */
+export function strictJsonRefusals(): ExchangeTransform {
+  return {
+    request(request) {
+      if (operationOf(request) !== 'createPet') return request;
+      if (RUNTIME_KEY.test(request.body) || SPELLED_INTEGER.test(request.body)) return refusedUpstream(request, 400, 'FST_ERR_VALIDATION');
+      const category = idText(createdPetOf(request)?.categoryId);
+      const beyondDoubles = category !== undefined && (BigInt(category) > LARGEST_DOUBLE_INTEGER || BigInt(category) < -LARGEST_DOUBLE_INTEGER);
+      return beyondDoubles ? refusedUpstream(request, 400, 'FST_ERR_VALIDATION') : request;
+    },
+    response: answerRefusal,
   };
 }
 

@@ -70,3 +70,15 @@ test('the input classes every run sends are of the kind they are filed under', (
   for (const { value } of tagged(enumTextClasses(['available', 'pending', 'sold']))) expect(classifyRequest({ operation: 'listPets', method: 'GET', path: `/pets?status=${encodeURIComponent(value)}` }).kind, value).toBe('outside');
   expect(status!.name).toBe('status');
 });
+
+test('every breach body, examples included, is of the kind its breach judges it by: refused within the contract, the others outside it', () => {
+  for (const breach of bodyBreaches(body)) {
+    const bodies = [...(breach.examples ?? []), ...fc.sample(breach.body, { numRuns: 50, seed: 3 })];
+    for (const generated of bodies) {
+      const contentType = generated.contentType === null ? undefined : (generated.contentType ?? 'application/json');
+      const kind = classifyRequest({ operation: 'createPet', method: 'POST', path: '/pets', body: generated.text, contentType }).kind;
+      expect(kind, `${breach.name}: ${generated.text.slice(0, 120)}`).toBe(breach.expect === 'refused' ? 'within' : 'outside');
+    }
+  }
+  expect(bodyBreaches(body).filter((breach) => (breach.examples ?? []).length > 0).map((breach) => breach.name)).toEqual(['a key special in JavaScript runtimes', 'an integer in another JSON spelling', 'a number JSON does not allow']);
+});

@@ -57,3 +57,15 @@ test('outside the contract any client error with an Error fits; a server error, 
   expect(answer(422, error(400), true)).toEqual(['ERR-2']);
   expect(answer(422, error(422), false), 'within the contract, 422 is undocumented for getPet').toEqual(['RESP-1']);
 });
+
+test('OWASP’s first tries are judged by their kind: a query parameter given twice, a key special in JavaScript runtimes, an integer in another spelling, no body at all', () => {
+  for (const query of ['limit=5&limit=7', 'limit=5&limit=5']) expect(classifyRequest(list(query)), query).toMatchObject({ kind: 'outside', gap: 'LIST-GAP-2' });
+  for (const query of ['status=sold&status=available', 'status=sold&status=sold']) expect(classifyRequest(list(query)), query).toMatchObject({ kind: 'outside', gap: 'LIST-GAP-4' });
+  for (const key of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty']) {
+    expect(classifyRequest(create(`{"name":"Rex","categoryId":1,"${key}":{"status":"sold"}}`)), key).toMatchObject({ kind: 'outside', gap: 'CREATE-GAP-2' });
+  }
+  expect(classifyRequest(create('{"name":"Rex","categoryId":1,"tags":{"__proto__x":1}}')).kind, 'a key that only begins like one').toBe('within');
+  for (const written of ['1.0', '1e0', '1E+2', '100.0', '-0']) expect(classifyRequest(create(`{"name":"Rex","categoryId":${written}}`)), written).toMatchObject({ kind: 'outside', gap: 'CREATE-GAP-2' });
+  for (const written of ['0.5', '007', '+5', '0x10', 'NaN', '9'.repeat(400)]) expect(classifyRequest(create(`{"name":"Rex","categoryId":${written}}`)).kind, `${written.slice(0, 20)}: the schema or JSON refuses it, so the spec answers 400`).toBe('within');
+  expect(classifyRequest({ operation: 'createPet', method: 'POST', path: '/pets' })).toMatchObject({ kind: 'outside', gap: 'CREATE-GAP-2', why: 'a request with no body' });
+});

@@ -3,12 +3,13 @@
  * Retry-After after a 429) and ERR-4 (exponential backoff, no repeats while refused). Tested on
  * lib/backoff.ts and on the validating client with a scripted transport and a recorded clock.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type TestInfo } from '@playwright/test';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { Redactor } from '../../../lib/redact.ts';
 import { targetClock, type TargetClock } from '../../../lib/target-clock.ts';
-import { PetStoreClient, type Politeness } from '../../../specs/support/client.ts';
+import { PetStoreClient, type ClientOptions, type Politeness } from '../../../specs/support/client.ts';
+import { NoAnswer } from '../../../specs/support/no-answer.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
 import { RuleJudge } from '../../../specs/support/judge.ts';
 
@@ -42,7 +43,11 @@ function scripted(answers: ReceivedResponse[]) {
 }
 
 function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness = 'wait', random = () => 0.5, clock?: TargetClock): PetStoreClient {
-  return new PetStoreClient({
+  return new PetStoreClient(optionsOf(script, politeness, random, clock));
+}
+
+function optionsOf(script: ReturnType<typeof scripted>, politeness: Politeness = 'wait', random = () => 0.5, clock?: TargetClock): ClientOptions {
+  return {
     transport: script.transport,
     baseUrl: 'http://127.0.0.1:9/v1',
     authorization: 'Bearer demo-free-1',
@@ -53,7 +58,7 @@ function clientOver(script: ReturnType<typeof scripted>, politeness: Politeness 
     random,
     wait: script.wait,
     ...(clock ? { clock } : {}),
-  });
+  };
 }
 
 test('ERR-3 SHOULD client waits at least Retry-After, whatever the jitter and the attempt', cites('ERR-3'), () => {
@@ -107,10 +112,22 @@ test('ERR-4 SHOULD client never repeats a request while refused: every retry fol
   expect(script.waits[2]).toBeGreaterThan(script.waits[1]!);
 });
 
-test('ERR-4 SHOULD client gives up after its attempts with a message naming the rule under test', cites('ERR-4'), async () => {
+test('ERR-4 SHOULD client gives up after its attempts: no answer to judge by, never evidence against the rule under test', cites('ERR-4'), async () => {
   const script = scripted(Array.from({ length: DEFAULT_BACKOFF.maxAttempts }, () => refused('1')));
-  await expect(clientOver(script).listPets()).rejects.toThrow(/^\[ERR-4\] GET \/pets was still refused with 429 after 8 attempts/);
+  const giveUp = clientOver(script).collecting().listPets();
+  await expect(giveUp).rejects.toThrow(NoAnswer);
+  await expect(giveUp).rejects.toThrow(/^GET \/pets was still refused with 429 after 8 attempts/);
   expect(script.waits).toHaveLength(DEFAULT_BACKOFF.maxAttempts - 1);
+});
+
+test('a request whose connection fails, or whose 429 asks for longer than the test may take, is no answer: the collecting client says so', async () => {
+  const closed = clientOver(scripted([])).collecting().listPets();
+  await expect(closed).rejects.toThrow(NoAnswer);
+  await expect(closed).rejects.toThrow(/^no answer: the script ran out of answers/);
+  const script = scripted([refused('86400')]);
+  const spent = new PetStoreClient({ ...optionsOf(script), timeLeftMs: () => 60_000 }).collecting().listPets();
+  await expect(spent).rejects.toThrow(/asked to wait 8640\d s \(Retry-After: 86400\), longer than this test may take/);
+  expect(script.waits, 'a wait longer than the test may take is not begun').toEqual([]);
 });
 
 test('a measuring client hands a 429 back at once, to be judged and waited out by the measurement', async () => {
@@ -118,4 +135,21 @@ test('a measuring client hands a 429 back at once, to be judged and waited out b
   const answer = await clientOver(script, 'measure').listPets();
   expect(answer.response.status).toBe(429);
   expect(script.events).toEqual(['send']);
+});
+
+test('in a test of the suite, a request without an answer ends the test skipped with the cause: no rule is failed for it', async () => {
+  const skips: string[] = [];
+  const annotations: Array<{ type: string; description?: string }> = [];
+  const testInfo = {
+    annotations,
+    attachments: [],
+    skip: (condition: boolean, reason: string) => {
+      if (condition) skips.push(reason);
+      throw new Error('skipped');
+    },
+  } as unknown as TestInfo;
+  const judge = new RuleJudge(testInfo, 'LIST-1', new Redactor(DEMO_KEYS));
+  await expect(new PetStoreClient({ ...optionsOf(scripted([])), judge }).listPets()).rejects.toThrow('skipped');
+  expect(skips).toEqual(['could not complete, so not judged: no answer: the script ran out of answers']);
+  expect(annotations.filter((annotation) => annotation.type !== 'skip'), 'nothing judged, nothing failed').toEqual([]);
 });

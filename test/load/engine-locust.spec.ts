@@ -108,14 +108,14 @@ test('the command line: --export writes a keyless test, a live run and --verdict
   const exported = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--export', join(dir, 'export'), '--workers', '3'], env);
   expect(exported.code, exported.stderr).toBe(0);
   expect(readdirSync(join(dir, 'export')).sort()).toEqual(['README.md', 'locustfile.py', 'petstore-run.json']);
-  expect(readFileSync(join(dir, 'export', 'README.md'), 'utf8')).toContain('--verdicts-from result_stats.csv');
+  expect(readFileSync(join(dir, 'export', 'README.md'), 'utf8')).toContain('--verdicts-from petstore-result.json');
   expect(JSON.parse(readFileSync(join(dir, 'export', 'petstore-run.json'), 'utf8'))).toMatchObject({ usersPerKey: 3, timeScale: SCALE, keys: [{ keyVariable: 'PETSTORE_API_KEY_FREE', keyNumber: 1 }] });
 
   const live = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--out', join(dir, 'out')], env);
   expect(live.code, live.stderr).toBe(1);
   expect(live.stdout).toContain('Engine: Locust');
   expect(live.stdout).toContain('FAIL');
-  const judged = await load(['--verdicts-from', join(dir, 'out', 'locust', 'result_stats.csv'), '--out', join(dir, 'again')], {});
+  const judged = await load(['--verdicts-from', join(dir, 'out', 'locust', 'petstore-result.json'), '--out', join(dir, 'again')], {});
   expect(judged.code, judged.stderr).toBe(1);
   const headline = (path: string): string => (JSON.parse(readFileSync(path, 'utf8')) as LoadSummary).headline;
   expect(headline(join(dir, 'again', 'summary.json'))).toBe(headline(join(dir, 'out', 'summary.json')));
@@ -130,8 +130,8 @@ test('engine input errors are one line with exit code 2', async () => {
     [['--engine', 'artillery'], {}, 'load: --engine "artillery" is not one of builtin, locust'],
     [['--export', 'somewhere'], {}, "load: --export writes an engine's test: give --engine locust with it"],
     [['--engine', 'locust', '--plan', 'free'], { PETSTORE_LOCUST: '/nowhere/locust' }, 'load: PETSTORE_LOCUST names /nowhere/locust, which does not exist'],
-    [['--verdicts-from', '/nowhere/result_stats.csv'], {}, 'load: cannot read /nowhere/petstore-run.json'],
-    [['--verdicts-from', join(foreign, 'result_stats.csv')], {}, `load: ${join(foreign, 'petstore-run.json')} is not a run plan this version wrote`],
+    [['--verdicts-from', '/nowhere/petstore-result.json'], {}, 'load: cannot read /nowhere/petstore-run.json'],
+    [['--verdicts-from', join(foreign, 'petstore-result.json')], {}, `load: ${join(foreign, 'petstore-run.json')} is not a run plan this version wrote`],
   ];
   for (const [args, env, expected] of cases) {
     const outcome = await load(args, env);

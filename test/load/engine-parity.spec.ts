@@ -1,0 +1,85 @@
+/**
+ * One verdict, whichever engine: the same scenario against the same kind of target on the built-in engine
+ * and on Locust (a master and two workers on this machine, counted per target window in the workers and
+ * merged in the master), compared check by check. Targets: correct ones (fixed and sliding windows of 1 s,
+ * including one whose window length the load tool is not told) and broken ones, each breaking one rule.
+ * Locust comes from scripts/ensure-locust.sh (npm test's pretest); without it these tests are skipped,
+ * except in CI, where a missing engine is a failure.
+ */
+import { expect, test } from '@playwright/test';
+import { findLocust } from '../../harness/load/engine/locust-binary.ts';
+import type { LoadSummary } from '../../harness/load/summary.ts';
+import type { RateLimiter } from '../../reference-server/limiter.ts';
+import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
+import { EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { overLimit, runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
+
+/** The servers' clock: a minute window lasts 1 s. */
+const SCALE = 60;
+const locust = findLocust();
+test.describe.configure({ mode: 'serial' });
+test.skip(!locust && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
+test.beforeAll(() => {
+  if (!locust) throw new Error('Locust is not installed, and CI must run the engine: scripts/ensure-locust.sh should have installed it');
+});
+
+let servers: RunningServer[] = [];
+test.afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function server(limiter: () => RateLimiter | undefined): Promise<string> {
+  const made = limiter();
+  const running = await createReferenceServer({ timeScale: SCALE }, made ? { limiter: made } : {});
+  servers.push(running);
+  return running.baseUrl;
+}
+
+/** Per key, every check's status: what "the same verdicts" means. */
+function statuses(summary: LoadSummary): Record<string, Record<string, string>> {
+  return Object.fromEntries(summary.keys.map((key) => [key.label, Object.fromEntries(key.verdicts.map((v) => [v.check, v.status]))]));
+}
+
+interface Case {
+  name: string;
+  limiter: () => RateLimiter | undefined;
+  keys: KeyPlan[];
+  /** What the load tool is told about the target's clock. */
+  toldScale: number;
+  expected: 'pass' | 'fail';
+  /** The check each broken target must fail, on both engines. */
+  fails?: string;
+}
+
+const FREE_COMPLIANT: KeyPlan = { plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) };
+const PRO_NAIVE: KeyPlan = { plan: 'pro', keyNumber: 1, behaviour: 'naive', rate: overLimit(1.2) };
+
+const CASES: Case[] = [
+  { name: 'a correct server', limiter: () => undefined, keys: [FREE_COMPLIANT, PRO_NAIVE], toldScale: SCALE, expected: 'pass' },
+  {
+    name: 'a correct server whose 1-s windows the tool is not told of (time scale 1 assumed)',
+    limiter: () => undefined,
+    keys: [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: { kind: 'perSecond', perSecond: 90 } }],
+    toldScale: 1,
+    expected: 'pass',
+  },
+  { name: 'a correct sliding-window server', limiter: () => new SlidingWindowLimiter(SCALE), keys: [FREE_COMPLIANT, { ...PRO_NAIVE, plan: 'free', keyNumber: 2, rate: overLimit(1.5) }], toldScale: SCALE, expected: 'pass' },
+  { name: 'a server admitting limit+1 per window', limiter: () => new OverAdmittingLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'minute-max' },
+  { name: 'a server refusing five early', limiter: () => new EarlyRefusingLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'first-refusal' },
+  { name: 'a server whose Reset moves within a window', limiter: () => new MovingResetLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'reset-stable' },
+  { name: 'a server whose 429s lack Retry-After', limiter: () => new NoRetryAfterLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'refusal-headers' },
+];
+
+for (const scenario of CASES) {
+  test(`both engines give the same verdict on every check: ${scenario.name}`, async () => {
+    const builtin = await runAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
+    const engine = await runEngineAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
+    expect(statuses(engine), `built-in: ${JSON.stringify(statuses(builtin))}`).toEqual(statuses(builtin));
+    for (const summary of [builtin, engine]) {
+      expect(summary.status).toBe(scenario.expected);
+      if (scenario.fails) expect(summary.keys[0]?.verdicts.find((v) => v.check === scenario.fails)?.status).toBe('fail');
+    }
+  });
+}

@@ -161,7 +161,7 @@ class KeyState {
   }
 }
 
-function operationPicker(mix: Mix, random: () => number): () => LoadOperation {
+export function operationPicker(mix: Mix, random: () => number): () => LoadOperation {
   const total = mix.list + mix.create + mix.get;
   const bounds = LOAD_OPERATIONS.map((operation, index) => [operation, LOAD_OPERATIONS.slice(0, index + 1).reduce((sum, name) => sum + mix[name], 0) / total] as const);
   return () => {

@@ -1,8 +1,8 @@
 /**
  * The Locust engine for real: Locust's master and two worker processes on this machine against reference
- * servers at scaled time (a minute lasts 1 s), read back from the master's aggregated counts. It must give
- * the built-in engine's verdicts on the same scenario, fail the same broken server, and catch the racy
- * gateway that a single client with one connection cannot.
+ * servers at scaled time (a minute lasts 1 s), read back from the master's merged counts. It catches the racy
+ * gateway that a single client with one connection cannot, and its command line keeps keys out of every
+ * file (engine-parity.spec.ts compares its verdicts with the built-in engine's).
  * Locust comes from scripts/ensure-locust.sh (npm test's pretest); without it these tests are skipped,
  * except in CI, where a missing engine is a failure.
  */
@@ -40,39 +40,6 @@ async function server(limiter?: OverAdmittingLimiter): Promise<string> {
   servers.push(running);
   return running.baseUrl;
 }
-
-/** Per key, every check's status: what "the same verdicts" means. */
-function statuses(summary: LoadSummary): Record<string, Record<string, string>> {
-  return Object.fromEntries(summary.keys.map((key) => [key.label, Object.fromEntries(key.verdicts.map((v) => [v.check, v.status]))]));
-}
-
-const KEYS: KeyPlan[] = [
-  { plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) },
-  { plan: 'pro', keyNumber: 1, behaviour: 'naive', rate: overLimit(1.2) },
-];
-
-test('Locust with two workers gives the built-in verdicts on the bundled server, counted over both workers', async () => {
-  const builtin = await runAgainst(await server(), KEYS, 4_000, SCALE);
-  const engine = await runEngineAgainst(await server(), KEYS, 4_000, SCALE);
-  expect(statuses(engine)).toEqual(statuses(builtin));
-  expect(engine.status).toBe('pass');
-  expect(engine.plans.map((plan) => plan.status)).toEqual(builtin.plans.map((plan) => plan.status));
-  const free = keyOf(engine, 'free #1 compliant');
-  const ranOut = free.windows.filter((w) => w.windowClass === 'minute' && w.refused > 0);
-  expect(ranOut.length).toBeGreaterThanOrEqual(1);
-  for (const window of ranOut) expect(window.admitted, `window ${window.number}`).toBe(60);
-});
-
-test('a target admitting limit+1 per window fails PLAN-FREE under both engines', async () => {
-  const keys: KeyPlan[] = [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) }];
-  const builtin = await runAgainst(await server(new OverAdmittingLimiter(SCALE)), keys, 3_500, SCALE);
-  const engine = await runEngineAgainst(await server(new OverAdmittingLimiter(SCALE)), keys, 3_500, SCALE);
-  for (const summary of [builtin, engine]) {
-    expect(verdictOf(keyOf(summary, 'free #1 compliant'), 'minute-max')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });
-    expect(summary.status).toBe('fail');
-  }
-  expect(statuses(engine)).toEqual(statuses(builtin));
-});
 
 test('a racy shared counter across gateway nodes passes a single client and fails the two-worker Locust run', async () => {
   const keys: KeyPlan[] = [{ plan: 'free', keyNumber: 1, behaviour: 'naive', rate: overLimit(1.1) }];

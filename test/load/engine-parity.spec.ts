@@ -81,5 +81,11 @@ for (const scenario of CASES) {
       expect(summary.status).toBe(scenario.expected);
       if (scenario.fails) expect(summary.keys[0]?.verdicts.find((v) => v.check === scenario.fails)?.status).toBe('fail');
     }
+    if (scenario.limiter() === undefined) {
+      // Counted over both workers: every window that ran out admitted exactly the limit, not a worker's share.
+      const ranOut = engine.keys.flatMap((key) => key.windows.filter((w) => w.checks.some((check) => check.check === 'first-refusal')));
+      expect(ranOut.length).toBeGreaterThan(0);
+      for (const window of ranOut) expect(window.admitted, `window ${window.number}`).toBe(window.limit);
+    }
   });
 }

@@ -9,6 +9,7 @@
 # The master's memory and that file grow with keys x windows, never with requests.
 import email.utils
 import json
+import math
 import os
 import random
 import re
@@ -80,7 +81,7 @@ def retry_after_ms(value, now_ms):
 def backoff_delay_ms(attempt, retry_after, base_ms, cap_ms, roll):
     """Retry-After plus exponential backoff with full jitter; `roll` is the random draw in [0, 1)."""
     ceiling = min(cap_ms, base_ms * 2 ** max(0, attempt - 1))
-    return -(-((retry_after or 0) + roll * ceiling) // 1)
+    return math.ceil((retry_after or 0) + roll * ceiling)
 
 
 def operation_bounds(mix, operations):

@@ -15,9 +15,9 @@ import { describeDuration } from './duration.ts';
 import { exportReadme, readRunPlan, resultFromFile, runPlanOf, runWithLocust, scenarioFromPlan, writeLocustTest } from './engine/locust-engine.ts';
 import { InputError } from './input-error.ts';
 import { progressSink } from './progress.ts';
-import { perSecond } from './rate.ts';
 import { reportHtml } from './report-html.ts';
-import { runLoad, type RunKey, type RunResult } from './runner.ts';
+import { runKeysOf } from './run-keys.ts';
+import { runLoad, type RunResult } from './runner.ts';
 import type { Scenario } from './scenario.ts';
 import { summarise } from './summary.ts';
 import { resolveTarget, type ResolvedTarget } from './target.ts';
@@ -97,14 +97,6 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     await target?.stop();
   }
-}
-
-function runKeysOf(scenario: Scenario, keyOf: (spec: Scenario['keys'][number]) => string, scale: number): RunKey[] {
-  return scenario.keys.map((spec, index) => ({
-    spec,
-    key: keyOf(spec),
-    perSecond: perSecond(spec.rate, spec.plan, scale, scenario.source === 'command-line flags' ? '--rate' : `${scenario.source}: keys[${index}].rate`),
-  }));
 }
 
 function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTarget, run: RunResult, redactor: Redactor, say: (line: string) => void): number {

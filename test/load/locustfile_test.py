@@ -53,6 +53,12 @@ def answer(tally, remaining, status=200, sent=1000.0, retry_after=None, limit="6
     return tally.answer(0, sent, sent + 2, status, retry, limit, None if remaining is None else str(remaining), reset, retry_after)
 
 
+def merged(worker):
+    master = locustfile.Merged()
+    master.merge("worker", worker.drain())
+    return master.result()
+
+
 class WorkerTally(unittest.TestCase):
     def test_two_workers_countdown_merges_into_one_run(self):
         workers = [locustfile.Tally(), locustfile.Tally()]
@@ -60,10 +66,11 @@ class WorkerTally(unittest.TestCase):
             answer(workers[remaining % 2], remaining, sent=1000.0 + (59 - remaining))
         for worker in workers:
             answer(worker, 0, status=429, sent=1100.0, retry_after="1")
-        master = locustfile.Tally()
-        for worker in workers:
-            master.merge(json.loads(json.dumps(worker.drain())))
-        result = locustfile.result_of(master, {"a", "b"})
+        master = locustfile.Merged()
+        for name, worker in zip("ab", workers):
+            master.merge(name, json.loads(json.dumps(worker.drain())))
+        result = master.result()
+        self.assertEqual(result["generators"], ["a", "b"])
         self.assertEqual(result["format"], "petstore-locust-result/2")
         [window] = result["windows"]
         self.assertEqual((window["limit"], window["reset"]), (60, RESET))
@@ -75,33 +82,33 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual(window["late"]["count"], 0)
 
     def test_a_value_handed_out_twice_stays_visible(self):
-        master = locustfile.Tally()
+        master = locustfile.Merged()
         for values in ([59, 58, 30], [57, 30, 29]):
             worker = locustfile.Tally()
             for value in values:
                 answer(worker, value)
-            master.merge(worker.drain())
-        [window] = locustfile.result_of(master, set())["windows"]
+            master.merge("worker", worker.drain())
+        [window] = master.result()["windows"]
         self.assertEqual(window["admitted"]["remaining"], [[59, 57, 1], [30, 30, 2], [29, 29, 1]])
 
     def test_master_holds_a_window_in_a_few_numbers_however_many_reports(self):
-        master = locustfile.Tally()
+        master = locustfile.Merged()
         for report in range(200):
             worker = locustfile.Tally()
             for value in range(report * 50, report * 50 + 50):
                 answer(worker, value, limit="1000000000")
-            master.merge(worker.drain())
-        phase = next(iter(master.windows.values()))["admitted"]
-        self.assertEqual(phase["count"], 10000)
-        self.assertEqual(phase["runs"], [[9999, 0, 1]])
-        self.assertEqual(phase["values"], {})
+            master.merge("worker %d" % (report % 2), worker.drain())
+        [window] = master.result()["windows"]
+        self.assertEqual(window["admitted"]["count"], 10000)
+        self.assertEqual(window["admitted"]["remaining"], [[9999, 0, 1]])
+        self.assertLess(len(json.dumps(master.result())), 1000)
 
     def test_admitted_after_own_refusal_is_late(self):
         worker = locustfile.Tally()
         answer(worker, 0, sent=1000.0)
         answer(worker, 0, status=429, sent=1001.0, retry_after="1")
         answer(worker, 5, sent=1010.0)
-        [window] = locustfile.result_of(worker, set())["windows"]
+        [window] = merged(worker)["windows"]
         self.assertEqual((window["admitted"]["count"], window["refused"]["count"], window["late"]["count"]), (1, 1, 1))
         self.assertEqual(window["late"]["remaining"], [[5, 5, 1]])
 
@@ -111,7 +118,7 @@ class WorkerTally(unittest.TestCase):
         answer(worker, 59, status=503)
         worker.answer(0, 1.0, 2.0, 0, False, None, None, None, None)
         worker.hold_back(0)
-        result = locustfile.result_of(worker, set())
+        result = merged(worker)
         self.assertEqual(result["windows"], [])
         loose = sorted((entry["status"], entry["wait"], entry["headers"]["remaining"], entry["count"]) for entry in result["loose"])
         self.assertEqual(loose, [(0, "-", None, 1), (429, "x:soon", None, 1), (503, "-", "59", 1)])

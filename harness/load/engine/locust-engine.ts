@@ -104,7 +104,7 @@ its environment. Each of the ${plan.keys.length} key${plan.keys.length === 1 ? '
 ## Run it on many machines
 
 Every machine needs Locust (\`pip install "${LOCUST_REQUIREMENT}"\`, or Debian's \`python3-locust\`) and this folder.
-The master must reach every worker on Locust's port 5557 and the workers the target, ${plan.baseUrl}.
+Every worker must reach the master on Locust's port 5557, and the target, ${plan.baseUrl}.
 
 1. On the master, in this folder:
 

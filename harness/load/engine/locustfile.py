@@ -8,6 +8,7 @@
 # written by the master to petstore-result.json, which `petstore-conformance load --verdicts-from` judges.
 # The master's memory and that file grow with keys x windows, never with requests.
 import email.utils
+import collections
 import json
 import math
 import os
@@ -45,8 +46,11 @@ HTTP_DATES = (
 def whole_number(value):
     if value is None:
         return None
-    text = value.strip()
-    return int(text) if WHOLE_NUMBER.match(text) else None
+    if not (value.isascii() and value.isdigit()):
+        value = value.strip()
+        if not (value.isascii() and value.isdigit()):
+            return None
+    return int(value) if len(value) <= 15 else None
 
 
 def read_rate_limit(limit, remaining, reset):
@@ -121,28 +125,111 @@ def wait_bucket(value, now_ms):
     return str(int(round(waited / 1000.0)) * 1000)
 
 
-def new_phase():
-    return {"count": 0, "firstSent": None, "lastSent": None, "firstDone": None, "lastDone": None, "latencyMs": 0.0, "retries": 0, "statuses": {}, "values": {}}
+class Phase:
+    """Answers of one kind in a generator: how many, when the first and last were sent and answered, and more."""
+
+    __slots__ = ("count", "first_sent", "last_sent", "first_done", "last_done", "latency", "retries", "statuses", "values")
+
+    def __init__(self):
+        self.count = 0
+        self.first_sent = self.first_done = math.inf
+        self.last_sent = self.last_done = -math.inf
+        self.latency = 0.0
+        self.retries = 0
+        self.statuses = {}
+        self.values = []
+
+    def note(self, sent, done, status, retry, value):
+        self.count += 1
+        if sent < self.first_sent:
+            self.first_sent = sent
+        if sent > self.last_sent:
+            self.last_sent = sent
+        if done < self.first_done:
+            self.first_done = done
+        if done > self.last_done:
+            self.last_done = done
+        self.latency += done - sent
+        if retry:
+            self.retries += 1
+        statuses = self.statuses
+        statuses[status] = statuses.get(status, 0) + 1
+        if value is not None:
+            self.values.append(value)
+
+    def shipped(self, values):
+        """As plain data: Remaining values as runs, or Retry-After buckets as counts."""
+        seen = self.count > 0
+        out = {
+            "count": self.count,
+            "firstSent": self.first_sent if seen else None,
+            "lastSent": self.last_sent if seen else None,
+            "firstDone": self.first_done if seen else None,
+            "lastDone": self.last_done if seen else None,
+            "latencyMs": self.latency,
+            "retries": self.retries,
+            "statuses": {str(status): count for status, count in self.statuses.items()},
+        }
+        if values == "remaining":
+            out["remaining"] = runs_of(collections.Counter(self.values))
+        elif values == "waits":
+            out["waits"] = dict(collections.Counter(self.values))
+        return out
 
 
-def note(phase, sent, done, status, retry, value):
-    phase["count"] += 1
-    if phase["firstSent"] is None or sent < phase["firstSent"]:
-        phase["firstSent"] = sent
-    if phase["lastSent"] is None or sent > phase["lastSent"]:
-        phase["lastSent"] = sent
-    if phase["firstDone"] is None or done < phase["firstDone"]:
-        phase["firstDone"] = done
-    if phase["lastDone"] is None or done > phase["lastDone"]:
-        phase["lastDone"] = done
-    phase["latencyMs"] += done - sent
-    if retry:
-        phase["retries"] += 1
-    code = str(status)
-    statuses = phase["statuses"]
-    statuses[code] = statuses.get(code, 0) + 1
-    values = phase["values"]
-    values[value] = values.get(value, 0) + 1
+class Tally:
+    """One generator's answers since its last report: windows by key, Limit and Reset; the rest loose."""
+
+    def __init__(self):
+        self.windows = {}
+        self.loose = {}
+        self.held_back = {}
+
+    def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
+        """Counts one answer; returns its outcome and its X-RateLimit headers as numbers (or None)."""
+        outcome = outcome_of(status) if status else "error"
+        parsed = read_rate_limit(limit, remaining, reset) if status else None
+        # A 429 whose Remaining exceeds its Limit keeps its headers as sent, for the checks of RL-6.
+        if outcome == "error" or parsed is None or (outcome == "refused" and parsed[1] > parsed[0]):
+            wait = wait_bucket(retry_after, done) if status == 429 else "-"
+            where = (key_index, status, bool(retry), wait, limit, remaining, reset)
+            phase = self.loose.get(where)
+            if phase is None:
+                phase = self.loose[where] = Phase()
+            phase.note(sent, done, status, retry, None)
+            return outcome, parsed
+        where = (key_index, parsed[0], parsed[2])
+        window = self.windows.get(where)
+        if window is None:
+            window = self.windows[where] = (Phase(), Phase(), Phase())
+        admitted, refused, late = window
+        if outcome == "refused":
+            refused.note(sent, done, status, retry, wait_bucket(retry_after, done))
+        elif refused.count and sent > refused.first_done:
+            # Admitted after this generator had been refused in the same window: requests aged out of it.
+            late.note(sent, done, status, retry, parsed[1])
+        else:
+            admitted.note(sent, done, status, retry, parsed[1])
+        return outcome, parsed
+
+    def hold_back(self, key_index):
+        self.held_back[key_index] = self.held_back.get(key_index, 0) + 1
+
+    def drain(self):
+        """What was counted since the last report, as plain data for Locust's messages; the tally starts again."""
+        report = {
+            "windows": [
+                [key, limit, reset, {"admitted": admitted.shipped("remaining"), "refused": refused.shipped("waits"), "late": late.shipped("remaining")}]
+                for (key, limit, reset), (admitted, refused, late) in self.windows.items()
+            ],
+            "loose": [
+                {"key": key, "status": status, "retry": retry, "wait": wait, "headers": {"limit": limit, "remaining": remaining, "reset": reset}, **phase.shipped(None)}
+                for (key, status, retry, wait, limit, remaining, reset), phase in self.loose.items()
+            ],
+            "heldBack": [[key, count] for key, count in self.held_back.items()],
+        }
+        self.__init__()
+        return report
 
 
 def merge_phase(into, phase):
@@ -152,71 +239,60 @@ def merge_phase(into, phase):
             into[name] = phase[name] if into[name] is None else pick(into[name], phase[name])
     into["latencyMs"] += phase["latencyMs"]
     into["retries"] += phase["retries"]
-    for table in ("statuses", "values"):
-        for name, count in phase[table].items():
-            into[table][name] = into[table].get(name, 0) + count
+    for status, count in phase["statuses"].items():
+        into["statuses"][status] = into["statuses"].get(status, 0) + count
+    if "remaining" in phase:
+        into["remaining"] = merge_runs(into["remaining"] + phase["remaining"])
+    if "waits" in phase:
+        for wait, count in phase["waits"].items():
+            into["waits"][wait] = into["waits"].get(wait, 0) + count
 
 
-class Tally:
-    """One generator's (or, merged, every generator's) answers: windows by key, Limit and Reset; the rest loose."""
+def empty_phase(values):
+    return Phase().shipped(values)
+
+
+class Merged:
+    """Every generator's reports, merged per key and per window: a few numbers per window, however many answers."""
 
     def __init__(self):
         self.windows = {}
         self.loose = {}
         self.held_back = {}
+        self.reporters = set()
 
-    def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
-        outcome = outcome_of(status) if status else "error"
-        parsed = read_rate_limit(limit, remaining, reset) if status else None
-        # A 429 whose Remaining exceeds its Limit keeps its headers as sent, for the checks of RL-6.
-        if outcome == "error" or parsed is None or (outcome == "refused" and parsed[1] > parsed[0]):
-            wait = wait_bucket(retry_after, done) if status == 429 else "-"
-            raw = "\n".join((str(status), "1" if retry else "0", wait, "1" if parsed else "0", limit or "", remaining or "", reset or ""))
-            phase = self.loose.get((key_index, raw))
-            if phase is None:
-                phase = self.loose[(key_index, raw)] = new_phase()
-            note(phase, sent, done, status, retry, "")
-            return outcome
-        window = self.windows.get((key_index, parsed[0], parsed[2]))
-        if window is None:
-            window = self.windows[(key_index, parsed[0], parsed[2])] = {"admitted": new_phase(), "refused": new_phase(), "late": new_phase()}
-        if outcome == "refused":
-            note(window["refused"], sent, done, status, retry, wait_bucket(retry_after, done))
-        else:
-            # Admitted after this generator had been refused in the same window: requests aged out of it.
-            late = window["refused"]["count"] > 0 and sent > window["refused"]["firstDone"]
-            note(window["late" if late else "admitted"], sent, done, status, retry, str(parsed[1]))
-        return outcome
-
-    def hold_back(self, key_index):
-        self.held_back[key_index] = self.held_back.get(key_index, 0) + 1
-
-    def drain(self):
-        """What was counted since the last report, as plain data for Locust's messages; the tally starts again."""
-        report = {
-            "windows": [[key, limit, reset, phases] for (key, limit, reset), phases in self.windows.items()],
-            "loose": [[key, raw, phase] for (key, raw), phase in self.loose.items()],
-            "heldBack": [[key, count] for key, count in self.held_back.items()],
-        }
-        self.__init__()
-        return report
-
-    def merge(self, report):
+    def merge(self, reporter, report):
+        self.reporters.add(reporter)
         for key, limit, reset, phases in report["windows"]:
-            window = self.windows.setdefault((key, limit, reset), {"admitted": new_phase(), "refused": new_phase(), "late": new_phase()})
+            window = self.windows.get((key, limit, reset))
+            if window is None:
+                window = self.windows[(key, limit, reset)] = {"admitted": empty_phase("remaining"), "refused": empty_phase("waits"), "late": empty_phase("remaining")}
             for name, phase in phases.items():
                 merge_phase(window[name], phase)
-                if name != "refused":
-                    compact(window[name])
-        for key, raw, phase in report["loose"]:
-            merge_phase(self.loose.setdefault((key, raw), new_phase()), phase)
+        for entry in report["loose"]:
+            headers = entry["headers"]
+            where = (entry["key"], entry["status"], entry["retry"], entry["wait"], headers["limit"], headers["remaining"], headers["reset"])
+            if where not in self.loose:
+                self.loose[where] = {**entry, **empty_phase(None)}
+            merge_phase(self.loose[where], entry)
         for key, count in report["heldBack"]:
             self.held_back[key] = self.held_back.get(key, 0) + count
+
+    def result(self):
+        """The master's result file: every generator's answers, merged per key and per target window."""
+        return {
+            "format": RESULT_FORMAT,
+            "scenario": PLAN["scenario"] if PLAN else None,
+            "generators": sorted(self.reporters),
+            "heldBack": [[key, count] for key, count in sorted(self.held_back.items())],
+            "windows": [{"key": key, "limit": limit, "reset": reset, **phases} for (key, limit, reset), phases in sorted(self.windows.items())],
+            "loose": [entry for _, entry in sorted(self.loose.items(), key=lambda item: repr(item[0]))],
+        }
 
 
 def runs_of(values):
     """Remaining values and their counts as runs [highest, lowest, times]: a whole countdown is one run."""
-    return merge_runs([[int(value), int(value), times] for value, times in values.items()])
+    return merge_runs([[value, value, times] for value, times in values.items()])
 
 
 def merge_runs(runs):
@@ -238,43 +314,6 @@ def merge_runs(runs):
     return sorted(merged, reverse=True)
 
 
-def compact(phase):
-    """Keeps a merged phase's Remaining values as runs, so the master holds a window in a few numbers."""
-    if phase["values"]:
-        phase["runs"] = merge_runs(phase.get("runs", []) + runs_of(phase["values"]))
-        phase["values"] = {}
-
-
-def result_of(tally, reporters):
-    """The master's result file: every generator's answers, merged per key and per target window."""
-
-    def phase_out(phase, values):
-        out = {name: phase[name] for name in ("count", "firstSent", "lastSent", "firstDone", "lastDone", "latencyMs", "retries", "statuses")}
-        if values == "remaining":
-            out["remaining"] = merge_runs(phase.get("runs", []) + runs_of(phase["values"]))
-        elif values == "waits":
-            out["waits"] = phase["values"]
-        return out
-
-    windows = [
-        {"key": key, "limit": limit, "reset": reset, "admitted": phase_out(phases["admitted"], "remaining"), "refused": phase_out(phases["refused"], "waits"), "late": phase_out(phases["late"], "remaining")}
-        for (key, limit, reset), phases in sorted(tally.windows.items())
-    ]
-    loose = []
-    for (key, raw), phase in sorted(tally.loose.items()):
-        status, retry, wait, parsed, limit, remaining, reset = raw.split("\n")
-        out = phase_out(phase, None)
-        loose.append({"key": key, "status": int(status), "retry": retry == "1", "wait": wait, "headers": {"limit": limit or None, "remaining": remaining or None, "reset": reset or None}, **out})
-    return {
-        "format": RESULT_FORMAT,
-        "scenario": PLAN["scenario"] if PLAN else None,
-        "generators": sorted(reporters),
-        "heldBack": [[key, count] for key, count in sorted(tally.held_back.items())],
-        "windows": windows,
-        "loose": loose,
-    }
-
-
 # ---- the generators
 
 PLAN_PATH = os.path.join(HERE, RUN_PLAN_FILE)
@@ -284,8 +323,7 @@ if os.path.exists(PLAN_PATH):
         PLAN = json.load(plan_file)
 
 TALLY = Tally()
-MERGED = Tally()
-REPORTERS = set()
+MERGED = Merged()
 ID_IN_BODY = re.compile(rb'"id"\s*:\s*(\d+)')
 RECENT_IDS = 64
 
@@ -298,8 +336,7 @@ def ship_tally(client_id, data, **_):
 @events.worker_report.add_listener
 def merge_tally(client_id, data, **_):
     if "petstore" in data:
-        MERGED.merge(data["petstore"])
-        REPORTERS.add(client_id)
+        MERGED.merge(client_id, data["petstore"])
 
 
 @events.quitting.add_listener
@@ -308,11 +345,10 @@ def write_result(environment, **_):
     if PLAN is None or isinstance(runner, WorkerRunner):
         return
     if not isinstance(runner, MasterRunner):
-        MERGED.merge(TALLY.drain())
-        REPORTERS.add("local")
+        MERGED.merge("local", TALLY.drain())
     path = os.path.join(HERE, RESULT_FILE)
     with open(path + ".part", "w", encoding="utf-8") as out:
-        json.dump(result_of(MERGED, REPORTERS), out, separators=(",", ":"))
+        json.dump(MERGED.result(), out, separators=(",", ":"))
     os.replace(path + ".part", path)
 
 
@@ -343,7 +379,10 @@ class KeyUser(FastHttpUser):
         if len(keys) < spec["keyNumber"]:
             raise StopUser()
         authorization = {"Authorization": "Bearer " + keys[spec["keyNumber"] - 1]}
-        self.request_headers = {name: {**authorization, **operation["headers"]} for name, operation in CLIENT["operations"].items()}
+        self.requests = {
+            name: (operation["method"], operation["path"], operation["name"], operation["body"], {**authorization, **operation["headers"]})
+            for name, operation in CLIENT["operations"].items()
+        }
         self.compliant = spec["behaviour"] == "compliant"
         self.state = KeyUser.states.setdefault(self.key_index, KeyState())
         self.random = random.Random(None if PLAN["seed"] is None else PLAN["seed"] * 100003 + self.key_index * 101 + len(KeyUser.states))
@@ -378,27 +417,24 @@ class KeyUser(FastHttpUser):
             TALLY.hold_back(self.key_index)
             return
         operation = pick_operation(self.bounds, self.random.random())
-        spec = CLIENT["operations"][operation]
-        path = spec["path"]
+        method, path, name, body, headers = self.requests[operation]
         if operation == "get":
             ids = state.recent_ids
             path = path.replace("{petId}", ids[state.next_id % len(ids)] if ids else "1")
             state.next_id += 1
         state.in_flight += 1
         sent = time.time()
-        with self.client.request(spec["method"], path, name=spec["name"], data=spec["body"], headers=self.request_headers[operation], catch_response=True) as response:
+        with self.client.request(method, path, name=name, data=body, headers=headers, catch_response=True) as response:
             response.success()
         state.in_flight -= 1
         done = time.time()
         status = response.status_code or 0
         headers = response.headers if status else None
         if headers is None:
-            outcome = TALLY.answer(self.key_index, sent * 1000, done * 1000, 0, retry, None, None, None, None)
+            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, 0, retry, None, None, None, None)
         else:
-            outcome = TALLY.answer(
-                self.key_index, sent * 1000, done * 1000, status, retry,
-                headers.get("X-RateLimit-Limit"), headers.get("X-RateLimit-Remaining"), headers.get("X-RateLimit-Reset"), headers.get("Retry-After"),
-            )
+            get = headers.get
+            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, status, retry, get("X-RateLimit-Limit"), get("X-RateLimit-Remaining"), get("X-RateLimit-Reset"), get("Retry-After"))
         if operation == "create" and status == 201:
             found = ID_IN_BODY.search(response.content or b"")
             if found:
@@ -407,10 +443,8 @@ class KeyUser(FastHttpUser):
             return
         if outcome == "admitted":
             state.attempts = 0
-            if headers is not None:
-                parsed = read_rate_limit(headers.get("X-RateLimit-Limit"), headers.get("X-RateLimit-Remaining"), headers.get("X-RateLimit-Reset"))
-                if parsed:
-                    state.remaining, state.reset_s = parsed[1], parsed[2]
+            if parsed:
+                state.remaining, state.reset_s = parsed[1], parsed[2]
             return
         if status == 401:
             return

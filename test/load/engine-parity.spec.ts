@@ -42,6 +42,25 @@ function statuses(summary: LoadSummary): Record<string, Record<string, string>> 
   return Object.fromEntries(summary.keys.map((key) => [key.label, Object.fromEntries(key.verdicts.map((v) => [v.check, v.status]))]));
 }
 
+/**
+ * RL-3 is checked only when a compliant client had to wait out a 429. One client keeps one budget and can
+ * avoid every 429; generators of several each keep their own and may meet one. So "passed on one engine, not
+ * reached on the other" is no disagreement there; a check passed on one engine and failed on the other is.
+ */
+function alike(engine: LoadSummary, builtin: LoadSummary): Record<string, Record<string, string>> {
+  const reference = statuses(builtin);
+  return Object.fromEntries(
+    Object.entries(statuses(engine)).map(([label, checks]) => [
+      label,
+      Object.fromEntries(Object.entries(checks).map(([check, status]) => {
+        const other = reference[label]?.[check];
+        const unreached = check === 'retry-after-admitted' && [status, other].includes('not-checked') && [status, other].includes('pass');
+        return [check, unreached ? (other as string) : status];
+      })),
+    ]),
+  );
+}
+
 interface Case {
   name: string;
   limiter: () => RateLimiter | undefined;
@@ -76,7 +95,7 @@ for (const scenario of CASES) {
   test(`both engines give the same verdict on every check: ${scenario.name}`, async () => {
     const builtin = await runAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
     const engine = await runEngineAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
-    expect(statuses(engine), `built-in: ${JSON.stringify(statuses(builtin))}`).toEqual(statuses(builtin));
+    expect(alike(engine, builtin), `built-in: ${JSON.stringify(statuses(builtin))}`).toEqual(statuses(builtin));
     for (const summary of [builtin, engine]) {
       expect(summary.status).toBe(scenario.expected);
       if (scenario.fails) expect(summary.keys[0]?.verdicts.find((v) => v.check === scenario.fails)?.status).toBe('fail');

@@ -12,6 +12,7 @@ import { plans } from '../../lib/plans.ts';
 import { baseUrlFromEnv } from '../../lib/target.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
+import { keyCount } from './engine/run-plan.ts';
 import { exportReadme, readRunPlan, resultFromFile, runPlanOf, runWithLocust, scenarioFromPlan, writeLocustTest } from './engine/locust-engine.ts';
 import { InputError } from './input-error.ts';
 import { progressSink } from './progress.ts';
@@ -131,7 +132,7 @@ function judgeEngineResult(options: CliOptions, file: string): number {
   const redactor = new Redactor(keysFromEnv(process.env, DEMO_KEYS));
   const say = (line: string): void => void process.stdout.write(`${line}\n`);
   const target = { baseUrl: plan.baseUrl, bundled: false, timeScale: plan.timeScale, timeScaleSource: 'the exported run plan', description: `${plan.baseUrl}, as Locust's master counted it over all its workers (${file})` };
-  say(`Verdicts from ${file}: ${plan.scenario}, ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'}`);
+  say(`Verdicts from ${file}: ${plan.scenario}, ${keyCount(plan)} key${keyCount(plan) === 1 ? '' : 's'}`);
   return writeReports(options, scenario, target, run, redactor, say);
 }
 

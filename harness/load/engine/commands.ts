@@ -4,7 +4,7 @@
  */
 import { keyVariable } from '../../../lib/keys.ts';
 import type { PlanId } from '../../../lib/plans.ts';
-import { LOCUSTFILE, type RunPlan } from './run-plan.ts';
+import { keyCount, LOCUSTFILE, type RunPlan } from './run-plan.ts';
 
 /** Seconds the master runs past the scenario's duration: its users stop themselves at the duration. */
 const RUN_TIME_MARGIN_S = 1;
@@ -18,7 +18,7 @@ export interface LocustCommands {
 }
 
 export function locustCommands(plan: RunPlan, workers: number, locustfile = LOCUSTFILE): LocustCommands {
-  const users = plan.usersPerKey * plan.keys.length;
+  const users = plan.usersPerKey * keyCount(plan);
   return {
     users,
     master: ['-f', locustfile, '--master', '--headless', '--expect-workers', String(workers), '-u', String(users), '-r', String(users), '-t', `${Math.ceil(plan.durationS) + RUN_TIME_MARGIN_S}s`, '--stop-timeout', '5', '-H', plan.baseUrl, '--only-summary'],

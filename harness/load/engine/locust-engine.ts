@@ -15,7 +15,7 @@ import { ensureLocust, LOCUST_REQUIREMENT } from './locust-binary.ts';
 import { runFromResult } from './observations.ts';
 import { readEngineResult } from './result.ts';
 import { runLocust } from './run-locust.ts';
-import { clientPlan, LOCUSTFILE, LOCUSTFILE_SOURCE, RESULT_FILE, RUN_PLAN_FILE, type RunPlan } from './run-plan.ts';
+import { clientPlan, keyCount, LOCUSTFILE, LOCUSTFILE_SOURCE, RESULT_FILE, RUN_PLAN_FILE, type RunPlan, type RunPlanKey } from './run-plan.ts';
 
 export const ENGINES = ['builtin', 'locust'] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -37,8 +37,26 @@ export function runPlanOf(scenario: Scenario, keys: readonly RunKey[], baseUrl: 
     timeScale,
     seed: seed ?? null,
     client: clientPlan(),
-    keys: keys.map(({ spec, perSecond }) => ({ label: spec.label, plan: spec.plan, keyNumber: spec.keyNumber, keyVariable: keyVariable(spec.plan), perSecond: perSecond ?? null, behaviour: spec.behaviour, mix: spec.mix })),
+    keys: groupsOf(keys),
   };
+}
+
+/** Consecutive keys of one plan sent alike become one group of the run plan. */
+function groupsOf(keys: readonly RunKey[]): RunPlanKey[] {
+  const groups: RunPlanKey[] = [];
+  keys.forEach(({ spec, perSecond }, index) => {
+    const last = groups.at(-1);
+    const perSecondOrNull = perSecond ?? null;
+    if (
+      last && last.plan === spec.plan && last.keyNumber + last.count === spec.keyNumber && last.perSecond === perSecondOrNull &&
+      last.behaviour === spec.behaviour && JSON.stringify(last.mix) === JSON.stringify(spec.mix)
+    ) {
+      last.count++;
+      return;
+    }
+    groups.push({ label: spec.label, plan: spec.plan, keyNumber: spec.keyNumber, count: 1, index, keyVariable: keyVariable(spec.plan), perSecond: perSecondOrNull, behaviour: spec.behaviour, mix: spec.mix });
+  });
+  return groups;
 }
 
 export function writeLocustTest(dir: string, plan: RunPlan): void {
@@ -59,7 +77,8 @@ export function readRunPlan(resultFile: string): RunPlan {
   const plan = raw as Partial<RunPlan>;
   const valid =
     typeof plan.scenario === 'string' && typeof plan.baseUrl === 'string' && typeof plan.durationS === 'number' && typeof plan.timeScale === 'number' && typeof plan.usersPerKey === 'number' && typeof plan.client === 'object' &&
-    Array.isArray(plan.keys) && plan.keys.length > 0 && plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && typeof key?.label === 'string');
+    Array.isArray(plan.keys) && plan.keys.length > 0 &&
+    plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && Number.isInteger(key?.count) && key.count > 0 && Number.isInteger(key?.index) && typeof key?.label === 'string');
   if (!valid) throw new InputError(`${path} is not a run plan this version wrote: export the test again`);
   return plan as RunPlan;
 }
@@ -98,7 +117,7 @@ export function exportReadme(plan: RunPlan, workers: number): string {
 
 Written by \`petstore-conformance load --engine locust --export\`. No key is in these files: every generator
 reads ${variables.map((v) => `\`${v}\``).join(', ')} (comma-separated keys of that plan, in key-number order) from
-its environment. Each of the ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'} runs as ${plan.usersPerKey} Locust users
+its environment. Each of the ${keyCount(plan)} key${keyCount(plan) === 1 ? '' : 's'} runs as ${plan.usersPerKey} Locust users
 (exported for ${workers} workers: export again with \`--workers N\` for N workers, so every worker sends with every key).
 
 ## Run it on many machines
@@ -136,15 +155,17 @@ export function scenarioFromPlan(plan: RunPlan, source: string): Scenario {
     description: '',
     source,
     durationMs: plan.durationS * 1000,
-    concurrency: plan.usersPerKey * plan.keys.length,
+    concurrency: plan.usersPerKey * keyCount(plan),
     timeScale: plan.timeScale,
-    keys: plan.keys.map((key) => ({
-      label: key.label,
-      plan: key.plan as PlanId,
-      keyNumber: key.keyNumber,
-      rate: key.perSecond === null ? { kind: 'max' } : { kind: 'perSecond', perSecond: key.perSecond },
-      behaviour: key.behaviour,
-      mix: key.mix,
-    })),
+    keys: plan.keys.flatMap((group) =>
+      Array.from({ length: group.count }, (_, offset) => ({
+        label: offset === 0 ? group.label : group.label.replace(`#${group.keyNumber} `, `#${group.keyNumber + offset} `),
+        plan: group.plan as PlanId,
+        keyNumber: group.keyNumber + offset,
+        rate: group.perSecond === null ? { kind: 'max' as const } : { kind: 'perSecond' as const, perSecond: group.perSecond },
+        behaviour: group.behaviour,
+        mix: group.mix,
+      })),
+    ),
   };
 }

@@ -365,27 +365,44 @@ class KeyState:
         self.next_id = 0
 
 
+KEYS_BY_VARIABLE = {}
+
+
+def keys_in(variable):
+    """PETSTORE_API_KEY_<PLAN>'s keys, read once per generator however many users take them."""
+    if variable not in KEYS_BY_VARIABLE:
+        KEYS_BY_VARIABLE[variable] = [key.strip() for key in os.environ.get(variable, "").split(",") if key.strip()]
+    return KEYS_BY_VARIABLE[variable]
+
+
 class KeyUser(FastHttpUser):
+    """A user of one group of keys: on each generator, its users take the group's keys in turn."""
+
     abstract = True
-    key_index = 0
+    group_index = 0
     states = {}
+    taken = {}
 
     def wait_time(self):
         return 0
 
     def on_start(self):
-        spec = PLAN["keys"][self.key_index]
-        keys = [k.strip() for k in os.environ.get(spec["keyVariable"], "").split(",") if k.strip()]
-        if len(keys) < spec["keyNumber"]:
+        spec = PLAN["keys"][self.group_index]
+        offset = KeyUser.taken.get(self.group_index, 0)
+        KeyUser.taken[self.group_index] = offset + 1
+        offset %= spec["count"]
+        self.key_index = spec["index"] + offset
+        keys = keys_in(spec["keyVariable"])
+        if len(keys) < spec["keyNumber"] + offset:
             raise StopUser()
-        authorization = {"Authorization": "Bearer " + keys[spec["keyNumber"] - 1]}
+        authorization = {"Authorization": "Bearer " + keys[spec["keyNumber"] + offset - 1]}
         self.requests = {
             name: (operation["method"], operation["path"], operation["name"], operation["body"], {**authorization, **operation["headers"]})
             for name, operation in CLIENT["operations"].items()
         }
         self.compliant = spec["behaviour"] == "compliant"
         self.state = KeyUser.states.setdefault(self.key_index, KeyState())
-        self.random = random.Random(None if PLAN["seed"] is None else PLAN["seed"] * 100003 + self.key_index * 101 + len(KeyUser.states))
+        self.random = random.Random(None if PLAN["seed"] is None else PLAN["seed"] * 100003 + self.key_index * 101 + KeyUser.taken[self.group_index])
         self.bounds = operation_bounds(spec["mix"], [name for name in CLIENT["operations"]])
         self.end = time.time() + PLAN["durationS"]
         rate = spec["perSecond"]
@@ -457,5 +474,5 @@ class KeyUser(FastHttpUser):
 
 
 CLIENT = PLAN["client"] if PLAN else None
-for index, _spec in enumerate(PLAN["keys"] if PLAN else []):
-    globals()["Key%d" % index] = type("Key%d" % index, (KeyUser,), {"key_index": index, "fixed_count": PLAN["usersPerKey"]})
+for index, _group in enumerate(PLAN["keys"] if PLAN else []):
+    globals()["Keys%d" % index] = type("Keys%d" % index, (KeyUser,), {"group_index": index, "fixed_count": PLAN["usersPerKey"] * _group["count"]})

@@ -31,18 +31,34 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
   const lastDone = phases.length ? largest(phases.map((phase) => phase.lastDone ?? 0)) : startedAtEpochMs;
   const elapsedMs = Math.max(plan.durationS * 1000, lastDone - startedAtEpochMs);
   const heldBack = new Map(result.heldBack);
+  const windowsByKey = groupBy(result.windows, (window) => window.key);
+  const looseByKey = groupBy(result.loose, (loose) => loose.key);
   return {
     startedAtEpochMs,
     elapsedMs,
     stoppedEarly: undefined,
     keys: specs.map((spec, index) => {
       const placed = [
-        ...result.windows.filter((window) => window.key === index).flatMap((window) => placeWindow(window, startedAtEpochMs)),
-        ...result.loose.filter((loose) => loose.key === index).flatMap((loose) => placeLoose(loose, startedAtEpochMs)),
+        ...(windowsByKey.get(index) ?? []).flatMap((window) => placeWindow(window, startedAtEpochMs)),
+        ...(looseByKey.get(index) ?? []).flatMap((loose) => placeLoose(loose, startedAtEpochMs)),
       ].sort((a, b) => a.observation.sentAt - b.observation.sentAt);
-      return keyResult(spec, plan.keys[index]?.perSecond ?? null, placed, heldBack.get(index) ?? 0, startedAtEpochMs);
+      return keyResult(spec, perSecondOf(plan, index), placed, heldBack.get(index) ?? 0, startedAtEpochMs);
     }),
   };
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
+  }
+  return groups;
+}
+
+function perSecondOf(plan: RunPlan, index: number): number | null {
+  return plan.keys.find((group) => index >= group.index && index < group.index + group.count)?.perSecond ?? null;
 }
 
 function placeWindow(window: WindowTally, start: number): Placed[] {

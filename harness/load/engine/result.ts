@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../input-error.ts';
-import type { RunPlan } from './run-plan.ts';
+import { keyCount, type RunPlan } from './run-plan.ts';
 
 export const RESULT_FORMAT = 'petstore-locust-result/2';
 
@@ -76,7 +76,7 @@ export function readEngineResult(path: string, plan: RunPlan): EngineResult {
     throw new InputError(`${path} was not written by this version's locustfile.py (expected format ${RESULT_FORMAT}): export the test again`);
   }
   for (const entry of [...result.windows, ...result.loose]) {
-    if (!Number.isInteger(entry?.key) || plan.keys[entry.key] === undefined) {
+    if (!Number.isInteger(entry?.key) || entry.key < 0 || entry.key >= keyCount(plan)) {
       throw new InputError(`${path}: answers for key ${String(entry?.key)}, which ${plan.scenario} does not have: was the result made from another export?`);
     }
   }

@@ -15,10 +15,17 @@ export const LOCUSTFILE = 'locustfile.py';
 export const RESULT_FILE = 'petstore-result.json';
 export const LOCUSTFILE_SOURCE = fileURLToPath(new URL(LOCUSTFILE, import.meta.url));
 
+/**
+ * Keys sent alike, with consecutive numbers of one plan: `count` keys from `keyNumber` on, which are the keys
+ * `index` to `index + count - 1` of the scenario (and of the result). Thousands of keys stay a few lines.
+ */
 export interface RunPlanKey {
+  /** The first key's. */
   label: string;
   plan: string;
   keyNumber: number;
+  count: number;
+  index: number;
   keyVariable: string;
   /** Requests per second over all generators; null for "max". */
   perSecond: number | null;
@@ -48,4 +55,9 @@ export interface RunPlan {
 
 export function clientPlan(): ClientPlan {
   return { backoff: { baseMs: DEFAULT_BACKOFF.baseMs, capMs: DEFAULT_BACKOFF.capMs }, operations: LOAD_REQUESTS };
+}
+
+/** How many keys a run plan names, over all its groups. */
+export function keyCount(plan: Pick<RunPlan, 'keys'>): number {
+  return plan.keys.reduce((sum, group) => sum + group.count, 0);
 }

@@ -1,7 +1,7 @@
 /**
  * Thousands of keys: a scenario entry with `count` names 1,999 Free keys at once (the run plan keeps them as
- * one group), plus one naive key over the limit, against a server that admits one more than the quota per
- * window. Both engines must give every key the same verdicts, and the report must stay readable: plans first,
+ * one group), each at 1 request a second, plus one naive key well over the limit, against a server that
+ * admits one more than the quota per window. Both engines must give every key the same verdicts, and the report must stay readable: plans first,
  * the key that broke its quota listed, the 1,999 others summed.
  */
 import { expect, test } from '@playwright/test';
@@ -16,11 +16,12 @@ import { createReferenceServer, type RunningServer } from '../../reference-serve
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
 
-const SCALE = 60;
+/** A minute lasts 6 s: each quiet key sends several requests in one window, so both engines see its countdown. */
+const SCALE = 10;
 const KEYS = 2_000;
 const apiKeys = { free: Array.from({ length: KEYS }, (_, i) => `many-keys-free-${i + 1}`), pro: [], business: [], enterprise: [] };
 const scenario = validateScenario(
-  { duration: '4s', keys: [{ plan: 'free', count: KEYS - 1, rate: 1 }, { plan: 'free', rate: '1.2x', behaviour: 'naive' }] },
+  { duration: '4s', keys: [{ plan: 'free', count: KEYS - 1, rate: 1 }, { plan: 'free', rate: 30, behaviour: 'naive' }] },
   'many-keys.yaml',
 );
 const keyPlans: KeyPlan[] = scenario.keys.map(({ plan, keyNumber, behaviour, rate }) => ({ plan, keyNumber, behaviour, rate }));

@@ -6,8 +6,12 @@ import { keyVariable } from '../../../lib/keys.ts';
 import type { PlanId } from '../../../lib/plans.ts';
 import { keyCount, LOCUSTFILE, type RunPlan } from './run-plan.ts';
 
-/** Seconds the master runs past the scenario's duration: its users stop themselves at the duration. */
+/**
+ * Seconds the master runs past the scenario's duration: its users stop themselves at the duration after they
+ * start, and starting thousands of them takes Locust a second or more per few thousand.
+ */
 const RUN_TIME_MARGIN_S = 1;
+const USERS_STARTED_PER_MARGIN_SECOND = 1_000;
 
 export interface LocustCommands {
   master: string[];
@@ -21,7 +25,7 @@ export function locustCommands(plan: RunPlan, workers: number, locustfile = LOCU
   const users = plan.usersPerKey * keyCount(plan);
   return {
     users,
-    master: ['-f', locustfile, '--master', '--headless', '--expect-workers', String(workers), '-u', String(users), '-r', String(users), '-t', `${Math.ceil(plan.durationS) + RUN_TIME_MARGIN_S}s`, '--stop-timeout', '5', '-H', plan.baseUrl, '--only-summary'],
+    master: ['-f', locustfile, '--master', '--headless', '--expect-workers', String(workers), '-u', String(users), '-r', String(users), '-t', `${Math.ceil(plan.durationS) + RUN_TIME_MARGIN_S + Math.floor(users / USERS_STARTED_PER_MARGIN_SECOND)}s`, '--stop-timeout', '5', '-H', plan.baseUrl, '--only-summary'],
     worker: ['-f', locustfile, '--worker'],
     keyVariables: [...new Set(plan.keys.map((key) => keyVariable(key.plan as PlanId)))],
   };

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { findLocust } from '../../harness/load/engine/locust-binary.ts';
 import type { LoadSummary } from '../../harness/load/summary.ts';
-import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
+import { createReferenceServer } from '../../reference-server/server.ts';
+import { closedAfterEach, needLocust } from './support/locust.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { startRacyGateway } from './support/racy-gateway.ts';
 import { keyOf, overLimit, runAgainst, runEngineAgainst, verdictOf, type KeyPlan } from './support/run.ts';
@@ -22,22 +22,13 @@ import { keyOf, overLimit, runAgainst, runEngineAgainst, verdictOf, type KeyPlan
 const SCALE = 60;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'harness/load/main.ts');
-const locust = findLocust();
 test.describe.configure({ mode: 'serial' });
-test.skip(!locust && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
-test.beforeAll(() => {
-  if (!locust) throw new Error('Locust is not installed, and CI must run the engine: scripts/ensure-locust.sh should have installed it');
-});
-
-let servers: RunningServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+needLocust();
+const keep = closedAfterEach();
 
 async function server(limiter?: OverAdmittingLimiter): Promise<string> {
   const running = await createReferenceServer({ timeScale: SCALE }, limiter ? { limiter } : {});
-  servers.push(running);
+  keep(running);
   return running.baseUrl;
 }
 
@@ -68,7 +59,7 @@ test('a racy shared counter across gateway nodes passes a single client and fail
 test('the command line: --export writes a keyless test, a live run and --verdicts-from give one exit code, and no key is written anywhere', async () => {
   const secret = 'sk-live-engine-test-5e3f';
   const running = await createReferenceServer({ timeScale: SCALE, keys: { free: [secret], pro: [], business: [], enterprise: [] } }, { limiter: new OverAdmittingLimiter(SCALE) });
-  servers.push(running);
+  keep(running);
   const env = { PETSTORE_BASE_URL: running.baseUrl, PETSTORE_API_KEY_FREE: secret, PETSTORE_TIME_SCALE: String(SCALE) };
   const dir = mkdtempSync(join(tmpdir(), 'load-engine-cli-'));
 

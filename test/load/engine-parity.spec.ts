@@ -7,33 +7,24 @@
  * except in CI, where a missing engine is a failure.
  */
 import { expect, test } from '@playwright/test';
-import { findLocust } from '../../harness/load/engine/locust-binary.ts';
 import type { LoadSummary } from '../../harness/load/summary.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
-import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
+import { createReferenceServer } from '../../reference-server/server.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { closedAfterEach, needLocust } from './support/locust.ts';
 import { overLimit, runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
 
 /** The servers' clock: a minute window lasts 1 s. */
 const SCALE = 60;
-const locust = findLocust();
 test.describe.configure({ mode: 'serial' });
-test.skip(!locust && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
-test.beforeAll(() => {
-  if (!locust) throw new Error('Locust is not installed, and CI must run the engine: scripts/ensure-locust.sh should have installed it');
-});
-
-let servers: RunningServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+needLocust();
+const keep = closedAfterEach();
 
 async function server(limiter: () => RateLimiter | undefined): Promise<string> {
   const made = limiter();
   const running = await createReferenceServer({ timeScale: SCALE }, made ? { limiter: made } : {});
-  servers.push(running);
+  keep(running);
   return running.baseUrl;
 }
 

@@ -6,13 +6,13 @@
  */
 import { expect, test } from '@playwright/test';
 import { runPlanOf } from '../../harness/load/engine/locust-engine.ts';
-import { findLocust } from '../../harness/load/engine/locust-binary.ts';
 import { reportHtml } from '../../harness/load/report-html.ts';
 import { runKeysOf } from '../../harness/load/run-keys.ts';
 import { validateScenario } from '../../harness/load/scenario.ts';
 import type { LoadSummary } from '../../harness/load/summary.ts';
 import { textSummary } from '../../harness/load/text-summary.ts';
-import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
+import { createReferenceServer } from '../../reference-server/server.ts';
+import { closedAfterEach, LOCUST } from './support/locust.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
 
@@ -26,15 +26,11 @@ const scenario = validateScenario(
 );
 const keyPlans: KeyPlan[] = scenario.keys.map(({ plan, keyNumber, behaviour, rate }) => ({ plan, keyNumber, behaviour, rate }));
 
-let servers: RunningServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const keep = closedAfterEach();
 
 async function server(): Promise<string> {
   const running = await createReferenceServer({ timeScale: SCALE, keys: apiKeys }, { limiter: new OverAdmittingLimiter(SCALE) });
-  servers.push(running);
+  keep(running);
   return running.baseUrl;
 }
 
@@ -52,7 +48,7 @@ test('a scenario entry with count names that many keys, numbered on, and the run
 });
 
 test('2,000 keys: both engines give every key the same verdicts, and the report lists the broken key and sums the rest', async () => {
-  test.skip(!findLocust() && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
+  test.skip(!LOCUST && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it) or pip install locust');
   test.setTimeout(240_000);
   const builtin = await runAgainst(await server(), keyPlans, 4_000, SCALE, 64, apiKeys);
   const engine = await runEngineAgainst(await server(), keyPlans, 4_000, SCALE, 2, apiKeys);

@@ -124,6 +124,14 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual(loose, [(0, "-", None, 1), (429, "x:soon", None, 1), (503, "-", "59", 1)])
         self.assertEqual(result["heldBack"], [[0, 1]])
 
+    def test_admitted_after_own_refusal_is_late_in_a_later_report_too(self):
+        worker = locustfile.Tally()
+        answer(worker, 0, status=429, sent=1001.0, retry_after="1")
+        worker.drain()
+        answer(worker, 0, sent=1010.0)
+        [window] = merged(worker)["windows"]
+        self.assertEqual((window["admitted"]["count"], window["late"]["count"]), (0, 1))
+
     def test_drain_starts_again(self):
         worker = locustfile.Tally()
         answer(worker, 59)

@@ -184,6 +184,8 @@ class Tally:
         self.windows = {}
         self.loose = {}
         self.held_back = {}
+        # When this generator was first refused in each window: kept across reports, as a window outlasts them.
+        self.refused_at = {}
 
     def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
         """Counts one answer; returns its outcome and its X-RateLimit headers as numbers (or None)."""
@@ -205,7 +207,9 @@ class Tally:
         admitted, refused, late = window
         if outcome == "refused":
             refused.note(sent, done, status, retry, wait_bucket(retry_after, done))
-        elif refused.count and sent > refused.first_done:
+            if done < self.refused_at.get(where, math.inf):
+                self.refused_at[where] = done
+        elif sent > self.refused_at.get(where, math.inf):
             # Admitted after this generator had been refused in the same window: requests aged out of it.
             late.note(sent, done, status, retry, parsed[1])
         else:
@@ -228,7 +232,7 @@ class Tally:
             ],
             "heldBack": [[key, count] for key, count in self.held_back.items()],
         }
-        self.__init__()
+        self.windows, self.loose, self.held_back = {}, {}, {}
         return report
 
 
@@ -446,12 +450,15 @@ class KeyUser(FastHttpUser):
         state.in_flight -= 1
         done = time.time()
         status = response.status_code or 0
-        headers = response.headers if status else None
-        if headers is None:
+        received = response.headers if status else None
+        retry_after = None
+        if received is None:
             outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, 0, retry, None, None, None, None)
         else:
-            get = headers.get
-            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, status, retry, get("X-RateLimit-Limit"), get("X-RateLimit-Remaining"), get("X-RateLimit-Reset"), get("Retry-After"))
+            get = received.get
+            if status == 429:
+                retry_after = get("Retry-After")
+            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, status, retry, get("X-RateLimit-Limit"), get("X-RateLimit-Remaining"), get("X-RateLimit-Reset"), retry_after)
         if operation == "create" and status == 201:
             found = ID_IN_BODY.search(response.content or b"")
             if found:
@@ -467,7 +474,7 @@ class KeyUser(FastHttpUser):
             return
         if retry or not state.paused_until:
             state.attempts += 1
-        waited = retry_after_ms(headers.get("Retry-After"), done * 1000) if status == 429 else None
+        waited = retry_after_ms(retry_after, done * 1000) if status == 429 else None
         backoff = CLIENT["backoff"]
         until = done + backoff_delay_ms(state.attempts, waited, backoff["baseMs"], backoff["capMs"], self.random.random()) / 1000
         state.paused_until = max(state.paused_until, until)

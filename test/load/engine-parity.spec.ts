@@ -11,7 +11,7 @@ import type { LoadSummary } from '../../harness/load/summary.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
-import { EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { closedAfterEach, needLocust } from './support/locust.ts';
 import { overLimit, runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
 
@@ -61,6 +61,7 @@ interface Case {
   expected: 'pass' | 'fail';
   /** The check each broken target must fail, on both engines. */
   fails?: string;
+  durationMs?: number;
 }
 
 const FREE_COMPLIANT: KeyPlan = { plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) };
@@ -80,12 +81,14 @@ const CASES: Case[] = [
   { name: 'a server refusing five early', limiter: () => new EarlyRefusingLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'first-refusal' },
   { name: 'a server whose Reset moves within a window', limiter: () => new MovingResetLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'reset-stable' },
   { name: 'a server whose 429s lack Retry-After', limiter: () => new NoRetryAfterLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'refusal-headers' },
+  // More than the day's 1,000 admitted long before the day (24 real minutes at this clock) can have ended: 18.5 s at 1.1x.
+  { name: 'a server ignoring the daily quota', limiter: () => new DayIgnoringLimiter(SCALE), keys: [{ ...FREE_COMPLIANT, behaviour: 'naive' }], toldScale: SCALE, expected: 'fail', fails: 'daily-quota', durationMs: 18_500 },
 ];
 
 for (const scenario of CASES) {
   test(`both engines give the same verdict on every check: ${scenario.name}`, async () => {
-    const builtin = await runAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
-    const engine = await runEngineAgainst(await server(scenario.limiter), scenario.keys, 4_000, scenario.toldScale);
+    const builtin = await runAgainst(await server(scenario.limiter), scenario.keys, scenario.durationMs ?? 4_000, scenario.toldScale);
+    const engine = await runEngineAgainst(await server(scenario.limiter), scenario.keys, scenario.durationMs ?? 4_000, scenario.toldScale);
     expect(alike(engine, builtin), `built-in: ${JSON.stringify(statuses(builtin))}`).toEqual(statuses(builtin));
     for (const summary of [builtin, engine]) {
       expect(summary.status).toBe(scenario.expected);

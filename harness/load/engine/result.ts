@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../input-error.ts';
-import { keyCount, type RunPlan } from './run-plan.ts';
+import { keyCount, LOCUSTFILE, RESULT_FILE, type RunPlan } from './run-plan.ts';
 
 export const RESULT_FORMAT = 'petstore-locust-result/2';
 
@@ -69,7 +69,7 @@ export function readEngineResult(path: string, plan: RunPlan): EngineResult {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const reason = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? String(error));
-    throw new InputError(`cannot read the engine's result ${path} (${reason}): give the ${'petstore-result.json'} Locust's master wrote beside locustfile.py`);
+    throw new InputError(`cannot read the engine's result ${path} (${reason}): give the ${RESULT_FILE} Locust's master wrote beside ${LOCUSTFILE}`);
   }
   const result = raw as Partial<EngineResult>;
   if (result?.format !== RESULT_FORMAT || !Array.isArray(result.windows) || !Array.isArray(result.loose) || !Array.isArray(result.heldBack) || !Array.isArray(result.generators)) {

@@ -16,6 +16,7 @@ import { noteRefusal } from '../refusal-check.ts';
 import type { Finding, KeyResult, RunResult } from '../runner.ts';
 import type { ScenarioKey } from '../scenario.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
+import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
 import type { AdmittedPhase, EngineResult, LooseTally, Phase, RefusedPhase, WindowTally } from './result.ts';
 import type { RunPlan } from './run-plan.ts';
 
@@ -76,7 +77,7 @@ function placeWindow(window: WindowTally, start: number): Placed[] {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': String(reset),
-      'retry-after': wait === '-' ? undefined : wait.startsWith('x:') ? wait.slice(2) : String(Number(wait) / 1000),
+      'retry-after': retryAfterHeader(wait),
     });
   });
   const firstRefusalDone = refused[0]?.observation.doneAt;
@@ -86,21 +87,18 @@ function placeWindow(window: WindowTally, start: number): Placed[] {
 }
 
 function placeLoose(loose: LooseTally, start: number): Placed[] {
-  const whole = (text: string | null): number | undefined => (text !== null && /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : undefined);
-  const [limit, remaining, reset] = [whole(loose.headers.limit), whole(loose.headers.remaining), whole(loose.headers.reset)];
-  const parsed = limit !== undefined && remaining !== undefined && reset !== undefined;
-  const headers = parsed ? { limit, remaining, reset } : { limit: undefined, remaining: undefined, reset: undefined };
+  const sent = { 'x-ratelimit-limit': loose.headers.limit ?? undefined, 'x-ratelimit-remaining': loose.headers.remaining ?? undefined, 'x-ratelimit-reset': loose.headers.reset ?? undefined };
+  const read = readRateLimit(sent);
+  const headers = { limit: read?.limit, remaining: read?.remaining, reset: read?.reset };
   const refusal = loose.status === 429;
   return spread(loose, loose.firstSent, start).map((times, i) =>
-    answer(loose, times, i, { ...headers, retryAfterMs: refusal ? waitMs(loose.wait) : undefined }, refusal
-      ? {
-          'x-ratelimit-limit': loose.headers.limit ?? undefined,
-          'x-ratelimit-remaining': loose.headers.remaining ?? undefined,
-          'x-ratelimit-reset': loose.headers.reset ?? undefined,
-          'retry-after': loose.wait === '-' ? undefined : loose.wait.startsWith('x:') ? loose.wait.slice(2) : String(Number(loose.wait) / 1000),
-        }
-      : undefined),
+    answer(loose, times, i, { ...headers, retryAfterMs: refusal ? waitMs(loose.wait) : undefined }, refusal ? { ...sent, 'retry-after': retryAfterHeader(loose.wait) } : undefined),
   );
+}
+
+/** A Retry-After as the generators bucketed it, written back as a header for the shared refusal check. */
+function retryAfterHeader(wait: string): string | undefined {
+  return wait === '-' ? undefined : wait.startsWith('x:') ? wait.slice(2) : String(Number(wait) / 1000);
 }
 
 /** Each answer of a phase: sent evenly from `from` to its last send, answered its mean latency later. */

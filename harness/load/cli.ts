@@ -71,7 +71,7 @@ PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minut
       --workers N       Locust workers started on this machine, or expected by --export; default ${DEFAULT_WORKERS}
       --export DIR      with --engine locust: write the Locust test and a README on running it on many
                         machines to DIR, and run nothing
-      --verdicts-from F judge a Locust result (the master's result_stats.csv, in its export folder): same
+      --verdicts-from F judge a Locust result (the master's petstore-result.json, in its export folder): same
                         verdicts, report and exit code as a run
   -h, --help            this text
 

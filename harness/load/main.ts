@@ -11,12 +11,13 @@ import { Redactor } from '../../lib/redact.ts';
 import { plans } from '../../lib/plans.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
+import { keyCount } from './engine/run-plan.ts';
 import { exportReadme, readRunPlan, resultFromFile, runPlanOf, runWithLocust, scenarioFromPlan, writeLocustTest } from './engine/locust-engine.ts';
 import { InputError } from './input-error.ts';
 import { progressSink } from './progress.ts';
-import { perSecond } from './rate.ts';
 import { reportHtml } from './report-html.ts';
-import { runLoad, type RunKey, type RunResult } from './runner.ts';
+import { runKeysOf } from './run-keys.ts';
+import { runLoad, type RunResult } from './runner.ts';
 import type { Scenario } from './scenario.ts';
 import { summarise } from './summary.ts';
 import { resolveTarget, targetSettingsFromEnv, type ResolvedTarget } from './target.ts';
@@ -98,14 +99,6 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function runKeysOf(scenario: Scenario, keyOf: (spec: Scenario['keys'][number]) => string, scale: number): RunKey[] {
-  return scenario.keys.map((spec, index) => ({
-    spec,
-    key: keyOf(spec),
-    perSecond: perSecond(spec.rate, spec.plan, scale, scenario.source === 'command-line flags' ? '--rate' : `${scenario.source}: keys[${index}].rate`),
-  }));
-}
-
 function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTarget, run: RunResult, redactor: Redactor, say: (line: string) => void): number {
   const summary = summarise(scenario, target, run);
   mkdirSync(options.outDir, { recursive: true });
@@ -138,7 +131,7 @@ function judgeEngineResult(options: CliOptions, file: string): number {
   const redactor = new Redactor(keysFromEnv(process.env, DEMO_KEYS));
   const say = (line: string): void => void process.stdout.write(`${line}\n`);
   const target = { baseUrl: plan.baseUrl, bundled: false, timeScale: plan.timeScale, timeScaleSource: 'the exported run plan', description: `${plan.baseUrl}, as Locust's master counted it over all its workers (${file})` };
-  say(`Verdicts from ${file}: ${plan.scenario}, ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'}`);
+  say(`Verdicts from ${file}: ${plan.scenario}, ${keyCount(plan)} key${keyCount(plan) === 1 ? '' : 's'}`);
   return writeReports(options, scenario, target, run, redactor, say);
 }
 

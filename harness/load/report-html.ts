@@ -3,6 +3,7 @@
  * plain words, whether each plan's quota held, then shows per key the verdicts with their rules, the
  * traffic over time, X-RateLimit-Remaining as the target reported it, latency, and every window.
  */
+import { KEYS_SHOWN_ALL, keyListing, type SummedKeys } from './key-listing.ts';
 import { formatSeconds, groupedBarChart, lineChart, STATUS_COLOURS, stackedChart } from '../../lib/charts.ts';
 import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { plans } from '../../lib/plans.ts';
@@ -43,6 +44,7 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 `;
 
 export function reportHtml(summary: LoadSummary): string {
+  const { listed, summed } = keyListing(summary.keys);
   const body = html`
 <header>
   <h1>Quota load test: ${summary.scenario.name}</h1>
@@ -51,11 +53,12 @@ export function reportHtml(summary: LoadSummary): string {
 <div class="verdict ${summary.status}">${summary.status === 'pass' ? '✔' : '✘'} ${summary.headline}</div>
 <div class="plan-grid">${summary.plans.map(planCard)}</div>
 ${howToRead(summary)}
-<nav class="toc">Keys: ${summary.keys.map((key) => html`<a href="#${anchor(key)}">${key.label}</a>`)}<a href="#rules">Rules cited</a></nav>
+<nav class="toc">Keys: ${listed.map((key) => html`<a href="#${anchor(key)}">${key.label}</a>`)}<a href="#rules">Rules cited</a></nav>
 <h2>Keys at a glance</h2>
-${overviewTable(summary.keys)}
-${behaviourComparison(summary)}
-${summary.keys.map((key) => keySection(key, summary))}
+${summed.length ? html`<p>${n(summary.keys.length)} keys: ${listed.length ? `the ${n(listed.length)} whose checks did not all pass, one by one, those that broke a quota first; ` : ''}the rest summed per plan, every check passed or not reached.</p>` : ''}
+${overviewTable(listed, summed)}
+${summed.length ? '' : behaviourComparison(summary)}
+${listed.map((key) => keySection(key, summary))}
 <h2 id="rules">Rules cited</h2>
 <p class="muted">From fixtures/rules.yaml, the catalogue of the spec's rules. MUST broken fails the run; GAP (the spec is silent) is observed, never failed.</p>
 <table><thead><tr><th>Rule</th><th>Level</th><th>What it says</th></tr></thead><tbody>
@@ -71,7 +74,7 @@ function planCard(plan: PlanSummary): Html {
     ? `Documented: ${plan.documented.perMinute.toLocaleString('en-US')} requests per minute, ${plan.documented.perDay.toLocaleString('en-US')} per day`
     : 'Quota: custom (agreed individually)';
   return html`<div class="plan is-${plan.status}"><h3>${plan.name} <span class="badge ${badge.css}">${plan.documented ? `quota ${badge.text}` : 'observed'}</span></h3>
-<div class="quota">${quota} · keys: ${plan.keys.join(', ')}</div><div>${plan.sentence.replace(/^[^:]+: /, '')}</div></div>`;
+<div class="quota">${quota} · keys: ${plan.keys.length > KEYS_SHOWN_ALL ? `${n(plan.keys.length)} (${plan.keys[0]} to ${plan.keys.at(-1)})` : plan.keys.join(', ')}</div><div>${plan.sentence.replace(/^[^:]+: /, '')}</div></div>`;
 }
 
 function howToRead(summary: LoadSummary): Html {
@@ -90,10 +93,12 @@ function statusBadge(status: VerdictStatus): Html {
   return html`<span class="badge ${BADGE[status].css}">${CHECK_BADGE[status]}</span>`;
 }
 
-function overviewTable(keys: KeySummary[]): Html {
+function overviewTable(keys: KeySummary[], summed: SummedKeys[]): Html {
   return html`<table><thead><tr><th>Key</th><th>Rate</th><th class="num">Sent</th><th class="num">Admitted</th><th class="num">429</th><th class="num">Errors</th><th class="num">Held back</th><th class="num">Latency p50 / p99 (admitted)</th><th>Checks</th></tr></thead><tbody>
 ${keys.map(
   (key) => html`<tr><td><a href="#${anchor(key)}">${key.label}</a></td><td>${key.rate}</td><td class="num">${n(key.sent)}</td><td class="num">${n(key.admitted)}</td><td class="num">${n(key.refused)}</td><td class="num">${n(key.errors)}</td><td class="num">${n(key.heldBack)}</td><td class="num">${ms(key.latency.admitted.p50)} / ${ms(key.latency.admitted.p99)}</td><td>${statusBadge(key.status)}</td></tr>`,
+)}${summed.map(
+  (sum) => html`<tr><td>${n(sum.keys)} other ${sum.planName} keys</td><td>–</td><td class="num">${n(sum.sent)}</td><td class="num">${n(sum.admitted)}</td><td class="num">${n(sum.refused)}</td><td class="num">${n(sum.errors)}</td><td class="num">${n(sum.heldBack)}</td><td class="num">–</td><td>${statusBadge('pass')}</td></tr>`,
 )}</tbody></table>`;
 }
 

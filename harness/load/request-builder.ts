@@ -4,7 +4,24 @@
  */
 import type { LoadOperation } from './scenario.ts';
 
+export interface PlannedRequest {
+  method: string;
+  /** Below the target's base path; {petId} is a pet the key created, else 1. */
+  path: string;
+  /** Locust's statistics name: one per operation. */
+  name: string;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
 const NEW_PET = JSON.stringify({ name: 'load-test', categoryId: 1, status: 'available' });
+
+/** What each operation sends, below the key's Authorization: the one table both engines build requests from. */
+export const LOAD_REQUESTS: Record<LoadOperation, PlannedRequest> = {
+  list: { method: 'GET', path: '/pets?limit=20', name: 'GET /pets', body: null, headers: { Accept: 'application/json', 'User-Agent': 'petstore-load' } },
+  create: { method: 'POST', path: '/pets', name: 'POST /pets', body: NEW_PET, headers: { Accept: 'application/json', 'User-Agent': 'petstore-load', 'Content-Type': 'application/json' } },
+  get: { method: 'GET', path: '/pets/{petId}', name: 'GET /pets/{petId}', body: null, headers: { Accept: 'application/json', 'User-Agent': 'petstore-load' } },
+};
 /** Pets the bundled server seeds at start have ids from 1; a target without them answers 404, which counts too. */
 const FALLBACK_PET_ID = '1';
 const RECENT_IDS = 64;
@@ -22,20 +39,19 @@ export class RequestBuilder {
     const url = new URL(baseUrl);
     const basePath = url.pathname.replace(/\/+$/, '');
     this.prefix = basePath;
-    const common = `Host: ${url.host}\r\nAuthorization: Bearer ${key}\r\nAccept: application/json\r\nUser-Agent: petstore-load\r\n`;
-    this.headers = common;
-    this.listBytes = Buffer.from(`GET ${basePath}/pets?limit=20 HTTP/1.1\r\n${common}\r\n`, 'latin1');
-    this.createBytes = Buffer.from(
-      `POST ${basePath}/pets HTTP/1.1\r\n${common}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(NEW_PET)}\r\n\r\n${NEW_PET}`,
-      'utf8',
-    );
+    const head = (operation: LoadOperation): string =>
+      `Host: ${url.host}\r\nAuthorization: Bearer ${key}\r\n${Object.entries(LOAD_REQUESTS[operation].headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}`;
+    this.headers = head('get');
+    const { list, create } = LOAD_REQUESTS;
+    this.listBytes = Buffer.from(`${list.method} ${basePath}${list.path} HTTP/1.1\r\n${head('list')}\r\n`, 'latin1');
+    this.createBytes = Buffer.from(`${create.method} ${basePath}${create.path} HTTP/1.1\r\n${head('create')}Content-Length: ${Buffer.byteLength(NEW_PET)}\r\n\r\n${NEW_PET}`, 'utf8');
   }
 
   bytes(operation: LoadOperation): Buffer {
     if (operation === 'list') return this.listBytes;
     if (operation === 'create') return this.createBytes;
     const id = this.recentIds.length === 0 ? FALLBACK_PET_ID : (this.recentIds[this.nextId++ % this.recentIds.length] ?? FALLBACK_PET_ID);
-    return Buffer.from(`GET ${this.prefix}/pets/${id} HTTP/1.1\r\n${this.headers}\r\n`, 'latin1');
+    return Buffer.from(`${LOAD_REQUESTS.get.method} ${this.prefix}${LOAD_REQUESTS.get.path.replace('{petId}', id)} HTTP/1.1\r\n${this.headers}\r\n`, 'latin1');
   }
 
   /** Remembers the id of a created pet (as exact digits: ids may exceed 2^53) for later gets. */

@@ -8,7 +8,6 @@ import pLimit from 'p-limit';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans } from '../../lib/plans.ts';
 import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
-import { checkResponse } from '../../lib/response-checks.ts';
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { KeyDriver, type Dispatch } from './client-behaviour.ts';
 import { HttpClient, RequestError } from '../../lib/http/client.ts';
@@ -17,6 +16,7 @@ import { InputError } from './input-error.ts';
 import { LatencyRecorder, type LatencySummary } from './latency.ts';
 import { outcomeOf, type Observation } from './observation.ts';
 import { seededRandom } from './random.ts';
+import { noteRefusal } from './refusal-check.ts';
 import { RequestBuilder } from './request-builder.ts';
 import { LOAD_OPERATIONS, type LoadOperation, type Mix, type ScenarioKey } from './scenario.ts';
 
@@ -161,7 +161,7 @@ class KeyState {
   }
 }
 
-function operationPicker(mix: Mix, random: () => number): () => LoadOperation {
+export function operationPicker(mix: Mix, random: () => number): () => LoadOperation {
   const total = mix.list + mix.create + mix.get;
   const bounds = LOAD_OPERATIONS.map((operation, index) => [operation, LOAD_OPERATIONS.slice(0, index + 1).reduce((sum, name) => sum + mix[name], 0) / total] as const);
   return () => {
@@ -247,19 +247,7 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
   }
 
   function checkRefusal(state: KeyState, operation: LoadOperation, response: HttpResponse, doneEpoch: number): void {
-    const violations = checkResponse({
-      operation: OPERATION_IDS[operation],
-      status: 429,
-      headers: response.headers,
-      body: response.body.toString('utf8'),
-      plan: state.run.spec.plan,
-      now: doneEpoch,
-    });
-    for (const violation of violations) {
-      if (!violation.rule.startsWith('RL-')) continue;
-      const finding = (state.refusalFindings[violation.rule] ??= { count: 0, example: violation.message });
-      finding.count++;
-    }
+    noteRefusal(state.refusalFindings, { operation: OPERATION_IDS[operation], status: 429, headers: response.headers, body: response.body.toString('utf8'), plan: state.run.spec.plan, now: doneEpoch });
   }
 
   function launch(state: KeyState, dispatch: Dispatch): Promise<void> {

@@ -49,7 +49,9 @@ export interface Scenario {
 }
 
 const SCENARIO_FIELDS = ['name', 'description', 'duration', 'concurrency', 'timeScale', 'mix', 'keys'];
-const KEY_FIELDS = ['plan', 'key', 'rate', 'behaviour', 'mix'];
+const KEY_FIELDS = ['plan', 'key', 'count', 'rate', 'behaviour', 'mix'];
+/** Keys one scenario may name: enough for thousands of tenants, few enough for one report. */
+export const MAX_KEYS = 100_000;
 
 /** Scenario names under fixtures/load/, for --help and for "unknown scenario" errors. */
 export function bundledScenarioNames(): string[] {
@@ -89,31 +91,32 @@ export function validateScenario(raw: unknown, source: string, fallbackName = 's
   const timeScale = raw.timeScale === undefined ? undefined : positive(raw.timeScale, 'timeScale', fail);
   const next: Partial<Record<PlanId, number>> = {};
   const taken = new Set<string>();
-  const keys = raw.keys.map((entry: unknown, index: number): ScenarioKey => {
+  const keys = raw.keys.flatMap((entry: unknown, index: number): ScenarioKey[] => {
     const where = `keys[${index}]`;
     if (!isRecord(entry)) return fail(where, 'expected a mapping such as { plan: free, rate: 1.1x }');
     unknownFields(entry, KEY_FIELDS, where, fail);
     if (typeof entry.plan !== 'string') return fail(`${where}.plan`, 'missing; one of free, pro, business, enterprise');
     const plan = attempt(() => parsePlanId(entry.plan as string), `${where}.plan`, fail);
-    const keyNumber = entry.key === undefined ? (next[plan] ?? 1) : wholeNumber(entry.key, `${where}.key`, fail);
-    next[plan] = Math.max(next[plan] ?? 1, keyNumber + 1);
-    if (taken.has(`${plan} ${keyNumber}`)) {
-      return fail(`${where}.key`, `${plans[plan].name} key #${keyNumber} is already used by another entry; the verdicts need one entry per key`);
-    }
-    taken.add(`${plan} ${keyNumber}`);
+    const first = entry.key === undefined ? (next[plan] ?? 1) : wholeNumber(entry.key, `${where}.key`, fail);
+    // count: that many keys of the plan, numbered on from `key` (the first of PETSTORE_API_KEY_<PLAN>'s keys they take).
+    const count = entry.count === undefined ? 1 : wholeNumber(entry.count, `${where}.count`, fail);
+    if (count > MAX_KEYS) return fail(`${where}.count`, `at most ${MAX_KEYS.toLocaleString('en-US')} keys, got ${count}`);
+    next[plan] = Math.max(next[plan] ?? 1, first + count);
     if (entry.rate === undefined) return fail(`${where}.rate`, 'missing; requests per second (2), a multiple of the limit (1.1x) or max');
     const rate = attempt(() => parseRate(String(entry.rate), `${where}.rate`), '', fail);
     const behaviour = entry.behaviour ?? 'compliant';
     if (!BEHAVIOURS.includes(behaviour as Behaviour)) return fail(`${where}.behaviour`, `"${String(behaviour)}" is not one of ${BEHAVIOURS.join(', ')}`);
-    return {
-      label: `${plan} #${keyNumber} ${behaviour as Behaviour}`,
-      plan,
-      keyNumber,
-      rate,
-      behaviour: behaviour as Behaviour,
-      mix: entry.mix === undefined ? mix : parseMix(entry.mix, `${where}.mix`, fail),
-    };
+    const keyMix = entry.mix === undefined ? mix : parseMix(entry.mix, `${where}.mix`, fail);
+    return Array.from({ length: count }, (_, offset) => {
+      const keyNumber = first + offset;
+      if (taken.has(`${plan} ${keyNumber}`)) {
+        return fail(`${where}.key`, `${plans[plan].name} key #${keyNumber} is already used by another entry; the verdicts need one entry per key`);
+      }
+      taken.add(`${plan} ${keyNumber}`);
+      return { label: `${plan} #${keyNumber} ${behaviour as Behaviour}`, plan, keyNumber, rate, behaviour: behaviour as Behaviour, mix: keyMix };
+    });
   });
+  if (keys.length > MAX_KEYS) return fail('keys', `at most ${MAX_KEYS.toLocaleString('en-US')} keys in all, got ${keys.length.toLocaleString('en-US')}`);
   return {
     name: typeof raw.name === 'string' ? raw.name : fallbackName,
     description: typeof raw.description === 'string' ? raw.description.trim() : '',

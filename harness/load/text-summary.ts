@@ -1,4 +1,5 @@
 /** The one-screen summary printed at the end of a run. */
+import { keyListing } from './key-listing.ts';
 import type { LoadSummary } from './summary.ts';
 import type { VerdictStatus } from './verdicts.ts';
 
@@ -14,7 +15,8 @@ export function textSummary(summary: LoadSummary, reportPath: string): string {
   for (const plan of summary.plans) lines.push(`  ${MARK[plan.status]} ${plan.sentence}`);
   lines.push('');
   const header = ['key', 'rate', 'sent', 'admitted', '429', 'errors', 'held back', 'p50 / p99 ms'];
-  const rows = summary.keys.map((key) => [
+  const { listed, summed } = keyListing(summary.keys);
+  const rows = listed.map((key) => [
     key.label,
     key.rate.replace(/ \(.*\)$/, ''),
     key.sent.toLocaleString('en-US'),
@@ -24,6 +26,8 @@ export function textSummary(summary: LoadSummary, reportPath: string): string {
     key.heldBack.toLocaleString('en-US'),
     `${key.latency.admitted.p50} / ${key.latency.admitted.p99}`,
   ]);
+  const count = (value: number): string => value.toLocaleString('en-US');
+  for (const sum of summed) rows.push([`${count(sum.keys)} other ${sum.planName} keys, none failed`, '', count(sum.sent), count(sum.admitted), count(sum.refused), count(sum.errors), count(sum.heldBack), '']);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const format = (row: string[]): string => `  ${row.map((cell, column) => (column <= 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')}`;
   lines.push(format(header));
@@ -37,7 +41,7 @@ export function textSummary(summary: LoadSummary, reportPath: string): string {
     }
     if (failed.length > MAX_FAILURES_SHOWN) lines.push(`  … and ${failed.length - MAX_FAILURES_SHOWN} more in the report`);
   }
-  const bans = summary.keys.filter((key) => key.bans.length > 0);
+  const bans = listed.filter((key) => key.bans.length > 0);
   if (bans.length > 0) {
     lines.push('');
     for (const key of bans) lines.push(`  · ERR-GAP-3 ${key.label}: ${key.verdicts.find((v) => v.check === 'ban')?.detail ?? ''}`);

@@ -4,7 +4,7 @@
  * of the package: only a run with --engine locust looks for it, and fetches it with pip when it is missing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { InputError } from '../input-error.ts';
@@ -44,4 +44,11 @@ export function ensureLocust(say: (line: string) => void, env: NodeJS.ProcessEnv
   const fetched = join(venv, 'bin', 'locust');
   if (!existsSync(fetched)) throw new InputError(MISSING);
   return fetched;
+}
+
+/** The Python that runs a Locust script (its #! line), to compile or test locustfile.py with Locust importable. */
+export function pythonOfLocust(locust: string): string {
+  const shebang = readFileSync(locust, 'utf8').slice(0, 300).split('\n')[0] ?? '';
+  const python = shebang.startsWith('#!') ? shebang.slice(2).trim().split(/\s+/) : [];
+  return python[0] === '/usr/bin/env' ? (python[1] ?? 'python3') : (python[0] ?? 'python3');
 }

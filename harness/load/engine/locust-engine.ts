@@ -1,19 +1,21 @@
 /**
- * `load --engine locust`: the scenario as a Locust test (locustfile.ts), run in Locust's distributed mode
- * on this machine (run-locust.ts) or exported for many machines, and its aggregated result read back into
- * the run the built-in verdicts judge (tally.ts).
+ * `load --engine locust`: the scenario as a Locust test (locustfile.py and its run plan), run in Locust's
+ * distributed mode on this machine (run-locust.ts) or exported for many machines, and its merged result
+ * read back into the run the built-in verdicts judge (observations.ts).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
 import { PLAN_IDS, type PlanId } from '../../../lib/plans.ts';
 import { InputError } from '../input-error.ts';
 import type { RunKey, RunResult } from '../runner.ts';
 import type { Scenario } from '../scenario.ts';
-import { ensureLocust } from './locust-binary.ts';
-import { LOCUSTFILE, locustfile, RUN_PLAN_FILE, type RunPlan } from './locustfile.ts';
-import { RESULT_FILE, RESULT_PREFIX, runLocust } from './run-locust.ts';
-import { readTallies, runFromTallies } from './tally.ts';
+import { locustCommandText } from './commands.ts';
+import { ensureLocust, LOCUST_REQUIREMENT } from './locust-binary.ts';
+import { runFromResult } from './observations.ts';
+import { readEngineResult } from './result.ts';
+import { runLocust } from './run-locust.ts';
+import { clientPlan, keyCount, LOCUSTFILE, LOCUSTFILE_SOURCE, RESULT_FILE, RUN_PLAN_FILE, type RunPlan, type RunPlanKey } from './run-plan.ts';
 
 export const ENGINES = ['builtin', 'locust'] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -34,13 +36,33 @@ export function runPlanOf(scenario: Scenario, keys: readonly RunKey[], baseUrl: 
     usersPerKey,
     timeScale,
     seed: seed ?? null,
-    keys: keys.map(({ spec, perSecond }) => ({ label: spec.label, plan: spec.plan, keyNumber: spec.keyNumber, keyVariable: keyVariable(spec.plan), perSecond: perSecond ?? null, behaviour: spec.behaviour, mix: spec.mix })),
+    client: clientPlan(),
+    keys: groupsOf(keys),
   };
+}
+
+/** Consecutive keys of one plan sent alike become one group of the run plan. */
+function groupsOf(keys: readonly RunKey[]): RunPlanKey[] {
+  const groups: RunPlanKey[] = [];
+  keys.forEach(({ spec, perSecond }, index) => {
+    const last = groups.at(-1);
+    const perSecondOrNull = perSecond ?? null;
+    if (
+      last && last.plan === spec.plan && last.keyNumber + last.count === spec.keyNumber && last.perSecond === perSecondOrNull &&
+      last.behaviour === spec.behaviour && JSON.stringify(last.mix) === JSON.stringify(spec.mix)
+    ) {
+      last.count++;
+      return;
+    }
+    groups.push({ label: spec.label, plan: spec.plan, keyNumber: spec.keyNumber, count: 1, index, keyVariable: keyVariable(spec.plan), perSecond: perSecondOrNull, behaviour: spec.behaviour, mix: spec.mix });
+  });
+  return groups;
 }
 
 export function writeLocustTest(dir: string, plan: RunPlan): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, LOCUSTFILE), locustfile());
+  copyFileSync(LOCUSTFILE_SOURCE, join(dir, LOCUSTFILE));
+  rmSync(join(dir, RESULT_FILE), { force: true });
   writeFileSync(join(dir, RUN_PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
 }
 
@@ -50,12 +72,13 @@ export function readRunPlan(resultFile: string): RunPlan {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new InputError(`cannot read ${path}, which the export wrote beside locustfile.py (${(error as NodeJS.ErrnoException).code ?? String(error)}): keep the result file in the export's folder`);
+    throw new InputError(`cannot read ${path}, which the export wrote beside ${LOCUSTFILE} (${(error as NodeJS.ErrnoException).code ?? String(error)}): keep the result file in the export's folder`);
   }
   const plan = raw as Partial<RunPlan>;
   const valid =
-    typeof plan.scenario === 'string' && typeof plan.baseUrl === 'string' && typeof plan.durationS === 'number' && typeof plan.timeScale === 'number' && typeof plan.usersPerKey === 'number' &&
-    Array.isArray(plan.keys) && plan.keys.length > 0 && plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && typeof key?.label === 'string');
+    typeof plan.scenario === 'string' && typeof plan.baseUrl === 'string' && typeof plan.durationS === 'number' && typeof plan.timeScale === 'number' && typeof plan.usersPerKey === 'number' && typeof plan.client === 'object' &&
+    Array.isArray(plan.keys) && plan.keys.length > 0 &&
+    plan.keys.every((key) => PLAN_IDS.includes(key?.plan as PlanId) && Number.isInteger(key?.keyNumber) && Number.isInteger(key?.count) && key.count > 0 && Number.isInteger(key?.index) && typeof key?.label === 'string');
   if (!valid) throw new InputError(`${path} is not a run plan this version wrote: export the test again`);
   return plan as RunPlan;
 }
@@ -75,43 +98,49 @@ export async function runWithLocust(run: LocalRun): Promise<RunResult> {
   const locust = ensureLocust(run.say);
   writeLocustTest(run.dir, run.plan);
   run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${run.plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
-  const users = run.plan.usersPerKey * run.plan.keys.length;
-  const resultFile = await runLocust({ locust, dir: run.dir, baseUrl: run.plan.baseUrl, workers: run.workers, users, durationS: run.plan.durationS, keys: run.keys, onTick: run.onTick, signal: run.signal });
+  const resultFile = await runLocust({ locust, dir: run.dir, plan: run.plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
   return resultFromFile(resultFile, run.scenario, run.plan);
 }
 
 export function resultFromFile(resultFile: string, scenario: Scenario, plan: RunPlan): RunResult {
-  const tallies = readTallies(resultFile, plan);
-  if (tallies.length === 0) throw new InputError(`${resultFile} holds no answer of the target: did the generators reach ${plan.baseUrl}, with keys in ${[...new Set(plan.keys.map((key) => key.keyVariable))].join(', ')}?`);
-  return runFromTallies(tallies, scenario.keys, plan);
+  const result = readEngineResult(resultFile, plan);
+  if (result.windows.length + result.loose.length === 0) {
+    throw new InputError(`${resultFile} holds no answer of the target: did the generators reach ${plan.baseUrl}, with keys in ${[...new Set(plan.keys.map((key) => key.keyVariable))].join(', ')}?`);
+  }
+  return runFromResult(result, scenario.keys, plan);
 }
 
 export function exportReadme(plan: RunPlan, workers: number): string {
   const variables = [...new Set(plan.keys.map((key) => key.keyVariable))];
+  const commands = locustCommandText(plan, workers);
   return `# ${plan.scenario}, as a Locust test
 
 Written by \`petstore-conformance load --engine locust --export\`. No key is in these files: every generator
 reads ${variables.map((v) => `\`${v}\``).join(', ')} (comma-separated keys of that plan, in key-number order) from
-its environment. Each of the ${plan.keys.length} key${plan.keys.length === 1 ? '' : 's'} runs as ${plan.usersPerKey} Locust users
+its environment. Each of the ${keyCount(plan)} key${keyCount(plan) === 1 ? '' : 's'} runs as ${plan.usersPerKey} Locust users
 (exported for ${workers} workers: export again with \`--workers N\` for N workers, so every worker sends with every key).
 
 ## Run it on many machines
 
-Every machine needs Locust (\`pip install "locust>=2.12"\`) and this folder. On the master:
+Every machine needs Locust (\`pip install "${LOCUST_REQUIREMENT}"\`, or Debian's \`python3-locust\`) and this folder.
+Every worker must reach the master on Locust's port 5557, and the target, ${plan.baseUrl}.
 
-    locust -f ${LOCUSTFILE} --master --headless --expect-workers ${workers} \\
-      -u ${plan.usersPerKey * plan.keys.length} -r ${plan.usersPerKey * plan.keys.length} -t ${Math.ceil(plan.durationS) + 1}s \\
-      -H ${plan.baseUrl} --csv ${RESULT_PREFIX} --only-summary
+1. On the master, in this folder:
 
-On each worker machine (as many as --expect-workers says), with the keys in the environment:
+       ${commands.master}
 
-    ${variables.map((v) => `${v}=...`).join(' ')} locust -f ${LOCUSTFILE} --worker --master-host <master address>
+2. On each worker machine (as many as --expect-workers says), in this folder, with the keys in the environment:
 
-On Kubernetes, Locust's own Helm chart or operator runs the same master and workers.
+       ${commands.worker}
+
+   A worker that lacks a key variable sends nothing with that plan's keys: give each worker every variable above.
+
+The master stops every worker after the run and writes \`${RESULT_FILE}\` here: what every worker counted, per
+key and per target window. On Kubernetes, Locust's own Helm chart or operator runs the same master and workers.
 
 ## Hand the result back for verdicts
 
-Locust's master sums every worker's events into \`${RESULT_FILE}\`. Keep it in this folder and run
+Keep \`${RESULT_FILE}\` in this folder and run
 
     petstore-conformance load --verdicts-from ${RESULT_FILE}
 
@@ -126,15 +155,17 @@ export function scenarioFromPlan(plan: RunPlan, source: string): Scenario {
     description: '',
     source,
     durationMs: plan.durationS * 1000,
-    concurrency: plan.usersPerKey * plan.keys.length,
+    concurrency: plan.usersPerKey * keyCount(plan),
     timeScale: plan.timeScale,
-    keys: plan.keys.map((key) => ({
-      label: key.label,
-      plan: key.plan as PlanId,
-      keyNumber: key.keyNumber,
-      rate: key.perSecond === null ? { kind: 'max' } : { kind: 'perSecond', perSecond: key.perSecond },
-      behaviour: key.behaviour,
-      mix: key.mix,
-    })),
+    keys: plan.keys.flatMap((group) =>
+      Array.from({ length: group.count }, (_, offset) => ({
+        label: offset === 0 ? group.label : group.label.replace(`#${group.keyNumber} `, `#${group.keyNumber + offset} `),
+        plan: group.plan as PlanId,
+        keyNumber: group.keyNumber + offset,
+        rate: group.perSecond === null ? { kind: 'max' as const } : { kind: 'perSecond' as const, perSecond: group.perSecond },
+        behaviour: group.behaviour,
+        mix: group.mix,
+      })),
+    ),
   };
 }

@@ -9,19 +9,15 @@ import { freePort } from '../../../lib/free-port.ts';
 import { keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
 import { PLAN_IDS } from '../../../lib/plans.ts';
 import { InputError } from '../input-error.ts';
-import { LOCUSTFILE } from './locustfile.ts';
-
-export const RESULT_PREFIX = 'result';
-export const RESULT_FILE = `${RESULT_PREFIX}_stats.csv`;
+import { locustCommands } from './commands.ts';
+import { LOCUSTFILE, RESULT_FILE, type RunPlan } from './run-plan.ts';
 
 export interface LocustRun {
   locust: string;
   /** Holds locustfile.py and petstore-run.json; the result lands beside them. */
   dir: string;
-  baseUrl: string;
+  plan: RunPlan;
   workers: number;
-  users: number;
-  durationS: number;
   keys: KeysByPlan;
   onTick?: (elapsedS: number) => void;
   signal?: AbortSignal;
@@ -36,15 +32,15 @@ export async function runLocust(run: LocustRun): Promise<string> {
   // Keys reach the generators only through their environment, never their command line or files.
   const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUNBUFFERED: '1' };
   for (const plan of PLAN_IDS) if (run.keys[plan].length > 0) env[keyVariable(plan)] = run.keys[plan].join(',');
-  const common = ['-f', join(run.dir, LOCUSTFILE), ...LOCUST_PROCESS_OPTIONS];
-  const master = start(run.locust, [...common, '--master', '--master-bind-host', '127.0.0.1', '--master-bind-port', String(port), '--headless', '--expect-workers', String(run.workers), '-u', String(run.users), '-r', String(run.users), '-t', `${Math.ceil(run.durationS) + 1}s`, '--stop-timeout', '5', '-H', run.baseUrl, '--csv', join(run.dir, RESULT_PREFIX), '--only-summary'], env);
-  const workers = Array.from({ length: run.workers }, () => start(run.locust, [...common, '--worker', '--master-host', '127.0.0.1', '--master-port', String(port)], env));
+  const commands = locustCommands(run.plan, run.workers, join(run.dir, LOCUSTFILE));
+  const master = start(run.locust, [...commands.master, ...LOCUST_PROCESS_OPTIONS, '--master-bind-host', '127.0.0.1', '--master-bind-port', String(port)], env);
+  const workers = Array.from({ length: run.workers }, () => start(run.locust, [...commands.worker, ...LOCUST_PROCESS_OPTIONS, '--master-host', '127.0.0.1', '--master-port', String(port)], env));
   const all = [master, ...workers];
   const started = Date.now();
   const ticker = setInterval(() => run.onTick?.((Date.now() - started) / 1000), 1_000);
   const stop = (): void => void master.process.kill('SIGINT');
   run.signal?.addEventListener('abort', stop, { once: true });
-  const deadline = setTimeout(() => all.forEach((child) => child.process.kill('SIGKILL')), (run.durationS + STARTUP_ALLOWANCE_S) * 1000);
+  const deadline = setTimeout(() => all.forEach((child) => child.process.kill('SIGKILL')), (run.plan.durationS + STARTUP_ALLOWANCE_S) * 1000);
   try {
     const code = await master.exited;
     // Workers leave on the master's quit message; one that does not is not left behind.

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_KEYS } from '../../../lib/keys.ts';
+import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
 import type { PlanId } from '../../../lib/plans.ts';
 import { perSecond, type RateSpec } from '../../../harness/load/rate.ts';
 import { runPlanOf, runWithLocust } from '../../../harness/load/engine/locust-engine.ts';
@@ -18,19 +18,19 @@ export interface KeyPlan {
   rate: RateSpec;
 }
 
-export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32): Promise<LoadSummary> {
+export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32, apiKeys: KeysByPlan = DEMO_KEYS): Promise<LoadSummary> {
   const scenario = scenarioOf(keys, durationMs, timeScale, concurrency);
-  const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale) });
+  const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale, apiKeys) });
   return summarise(scenario, targetOf(baseUrl, timeScale), run);
 }
 
 /** The same, from Locust's master and `workers` worker processes on this machine, read back from the master's counts. */
-export async function runEngineAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, workers = 2): Promise<LoadSummary> {
+export async function runEngineAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, workers = 2, apiKeys: KeysByPlan = DEMO_KEYS): Promise<LoadSummary> {
   const scenario = scenarioOf(keys, durationMs, timeScale, 32);
   const dir = mkdtempSync(join(tmpdir(), 'petstore-locust-'));
   try {
-    const plan = runPlanOf(scenario, runKeys(scenario, timeScale), baseUrl, timeScale, 1, workers);
-    const run = await runWithLocust({ plan, dir, workers, keys: { ...DEMO_KEYS }, scenario, say: () => {} });
+    const plan = runPlanOf(scenario, runKeys(scenario, timeScale, apiKeys), baseUrl, timeScale, 1, workers);
+    const run = await runWithLocust({ plan, dir, workers, keys: { ...apiKeys }, scenario, say: () => {} });
     return summarise(scenario, targetOf(baseUrl, timeScale), run);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -49,8 +49,8 @@ function scenarioOf(keys: KeyPlan[], durationMs: number, timeScale: number, conc
   };
 }
 
-function runKeys(scenario: Scenario, timeScale: number): RunKey[] {
-  return scenario.keys.map((spec) => ({ spec, key: DEMO_KEYS[spec.plan][spec.keyNumber - 1] as string, perSecond: perSecond(spec.rate, spec.plan, timeScale) }));
+function runKeys(scenario: Scenario, timeScale: number, apiKeys: KeysByPlan): RunKey[] {
+  return scenario.keys.map((spec) => ({ spec, key: apiKeys[spec.plan][spec.keyNumber - 1] as string, perSecond: perSecond(spec.rate, spec.plan, timeScale) }));
 }
 
 function targetOf(baseUrl: string, timeScale: number): JudgedTarget {

@@ -1,0 +1,143 @@
+"""Locust's client and the workers' tally (harness/load/engine/locustfile.py), run by locustfile.spec.ts.
+
+The client is held to the table both engines' clients must pass (fixtures/load/client-cases.json); the
+tally to what the master must write: every generator's answers per key and per target window, in a size
+that grows with windows, never with requests.
+"""
+import json
+import os
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "harness", "load", "engine"))
+
+import locustfile  # noqa: E402
+
+with open(os.path.join(ROOT, "fixtures", "load", "client-cases.json"), encoding="utf-8") as cases_file:
+    CASES = json.load(cases_file)
+
+OPERATIONS = ["list", "create", "get"]
+RESET = 1795687260
+
+
+class ClientCases(unittest.TestCase):
+    def test_backoff(self):
+        for case in CASES["backoff"]:
+            with self.subTest(case=case):
+                self.assertEqual(locustfile.backoff_delay_ms(case["attempt"], case["retryAfterMs"], 250, 30000, case["roll"]), case["waitMs"])
+
+    def test_retry_after(self):
+        for case in CASES["retryAfter"]:
+            with self.subTest(case=case):
+                self.assertEqual(locustfile.retry_after_ms(case["value"], case["nowMs"]), case["waitMs"])
+
+    def test_rate_limit_headers(self):
+        for case in CASES["rateLimit"]:
+            with self.subTest(case=case):
+                parsed = locustfile.read_rate_limit(case["limit"], case["remaining"], case["reset"])
+                self.assertEqual(list(parsed) if parsed else None, case["parsed"])
+
+    def test_operation_mix(self):
+        for case in CASES["operations"]:
+            with self.subTest(case=case):
+                self.assertEqual(locustfile.pick_operation(locustfile.operation_bounds(case["mix"], OPERATIONS), case["roll"]), case["operation"])
+
+    def test_outcomes(self):
+        for case in CASES["outcome"]:
+            with self.subTest(case=case):
+                self.assertEqual(locustfile.outcome_of(case["status"]), case["outcome"])
+
+
+def answer(tally, remaining, status=200, sent=1000.0, retry_after=None, limit="60", reset=str(RESET), retry=False):
+    return tally.answer(0, sent, sent + 2, status, retry, limit, None if remaining is None else str(remaining), reset, retry_after)
+
+
+def merged(worker):
+    master = locustfile.Merged()
+    master.merge("worker", worker.drain())
+    return master.result()
+
+
+class WorkerTally(unittest.TestCase):
+    def test_two_workers_countdown_merges_into_one_run(self):
+        workers = [locustfile.Tally(), locustfile.Tally()]
+        for remaining in range(59, -1, -1):
+            answer(workers[remaining % 2], remaining, sent=1000.0 + (59 - remaining))
+        for worker in workers:
+            answer(worker, 0, status=429, sent=1100.0, retry_after="1")
+        master = locustfile.Merged()
+        for name, worker in zip("ab", workers):
+            master.merge(name, json.loads(json.dumps(worker.drain())))
+        result = master.result()
+        self.assertEqual(result["generators"], ["a", "b"])
+        self.assertEqual(result["format"], "petstore-locust-result/2")
+        [window] = result["windows"]
+        self.assertEqual((window["limit"], window["reset"]), (60, RESET))
+        self.assertEqual(window["admitted"]["count"], 60)
+        self.assertEqual(window["admitted"]["remaining"], [[59, 0, 1]])
+        self.assertEqual((window["admitted"]["firstSent"], window["admitted"]["lastSent"]), (1000.0, 1059.0))
+        self.assertEqual(window["refused"]["count"], 2)
+        self.assertEqual(window["refused"]["waits"], {"1000": 2})
+        self.assertEqual(window["late"]["count"], 0)
+
+    def test_a_value_handed_out_twice_stays_visible(self):
+        master = locustfile.Merged()
+        for values in ([59, 58, 30], [57, 30, 29]):
+            worker = locustfile.Tally()
+            for value in values:
+                answer(worker, value)
+            master.merge("worker", worker.drain())
+        [window] = master.result()["windows"]
+        self.assertEqual(window["admitted"]["remaining"], [[59, 57, 1], [30, 30, 2], [29, 29, 1]])
+
+    def test_master_holds_a_window_in_a_few_numbers_however_many_reports(self):
+        master = locustfile.Merged()
+        for report in range(200):
+            worker = locustfile.Tally()
+            for value in range(report * 50, report * 50 + 50):
+                answer(worker, value, limit="1000000000")
+            master.merge("worker %d" % (report % 2), worker.drain())
+        [window] = master.result()["windows"]
+        self.assertEqual(window["admitted"]["count"], 10000)
+        self.assertEqual(window["admitted"]["remaining"], [[9999, 0, 1]])
+        self.assertLess(len(json.dumps(master.result())), 1000)
+
+    def test_admitted_after_own_refusal_is_late(self):
+        worker = locustfile.Tally()
+        answer(worker, 0, sent=1000.0)
+        answer(worker, 0, status=429, sent=1001.0, retry_after="1")
+        answer(worker, 5, sent=1010.0)
+        [window] = merged(worker)["windows"]
+        self.assertEqual((window["admitted"]["count"], window["refused"]["count"], window["late"]["count"]), (1, 1, 1))
+        self.assertEqual(window["late"]["remaining"], [[5, 5, 1]])
+
+    def test_answers_outside_any_window_keep_status_and_headers(self):
+        worker = locustfile.Tally()
+        answer(worker, None, status=429, retry_after="soon")
+        answer(worker, 59, status=503)
+        worker.answer(0, 1.0, 2.0, 0, False, None, None, None, None)
+        worker.hold_back(0)
+        result = merged(worker)
+        self.assertEqual(result["windows"], [])
+        loose = sorted((entry["status"], entry["wait"], entry["headers"]["remaining"], entry["count"]) for entry in result["loose"])
+        self.assertEqual(loose, [(0, "-", None, 1), (429, "x:soon", None, 1), (503, "-", "59", 1)])
+        self.assertEqual(result["heldBack"], [[0, 1]])
+
+    def test_admitted_after_own_refusal_is_late_in_a_later_report_too(self):
+        worker = locustfile.Tally()
+        answer(worker, 0, status=429, sent=1001.0, retry_after="1")
+        worker.drain()
+        answer(worker, 0, sent=1010.0)
+        [window] = merged(worker)["windows"]
+        self.assertEqual((window["admitted"]["count"], window["late"]["count"]), (0, 1))
+
+    def test_drain_starts_again(self):
+        worker = locustfile.Tally()
+        answer(worker, 59)
+        self.assertEqual(len(worker.drain()["windows"]), 1)
+        self.assertEqual(worker.drain(), {"windows": [], "loose": [], "heldBack": []})
+
+
+if __name__ == "__main__":
+    unittest.main()

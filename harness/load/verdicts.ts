@@ -121,7 +121,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
     if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
     else {
       verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
-      verdicts.push(firstRefusal(plan, minuteWindows));
+      verdicts.push(firstRefusal(plan, minuteWindows, account.model));
     }
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
@@ -142,11 +142,13 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): Win
     if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
       const before = window.admittedBeforeFirstRefusal;
       checks.push(
-        before === window.limit
-          ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` }
-          : before > window.limit && model === 'sliding'
-            ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
-            : { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` },
+        refusedEarly(window)
+          ? { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` }
+          : refusedLate(window, model)
+            ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admittedBeforeRefusing!.atLeast} admissions answered before it was sent, expected ${window.limit + 1}` }
+            : before > window.limit
+              ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+              : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
       );
     }
   }
@@ -252,7 +254,21 @@ export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): str
   return one === undefined ? undefined : `${atMostMs === undefined ? 'at least' : 'at most'} ${describeDuration(one)}`;
 }
 
-function firstRefusal(plan: PlanId, windows: QuotaWindow[]): Verdict {
+/**
+ * Refused before the limit was used: even every request sent before a refusal came back (all the target can have
+ * decided before it) falls short of the limit. Requests in flight together reach the target in any order, so the
+ * order they were sent in proves nothing.
+ */
+function refusedEarly(window: QuotaWindow): boolean {
+  return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing.atMost < window.limit;
+}
+
+/** Refused only past the limit: more than the limit were answered before any refusal was even sent (fixed windows). */
+function refusedLate(window: QuotaWindow, model: WindowModel): boolean {
+  return model === 'fixed' && window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing.atLeast > window.limit;
+}
+
+function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
   const rules = [planRule(plan), 'RL-1'];
@@ -269,8 +285,8 @@ function firstRefusal(plan: PlanId, windows: QuotaWindow[]): Verdict {
         : `No minute window refused anything: demand stayed within ${limit} per window. Send faster than the limit (e.g. --rate 1.1x) to check this.`,
     );
   }
-  const early = judged.filter((window) => (window.admittedBeforeFirstRefusal ?? 0) < window.limit);
-  const late = judged.filter((window) => (window.admittedBeforeFirstRefusal ?? 0) > window.limit);
+  const early = judged.filter(refusedEarly);
+  const late = judged.filter((window) => refusedLate(window, model));
   if (early.length + late.length > 0) {
     return verdict(
       'first-refusal',

@@ -66,8 +66,13 @@ export interface QuotaWindow {
   earlyRemaining: number[] | undefined;
   /** The client saw the window from its first request on (the first admitted answer said limit - 1 left). */
   seenFromStart: boolean;
-  /** Requests admitted before the first refusal of the window (undefined when none was refused). */
+  /** Requests admitted before the first refusal of the window, by the order they were sent (undefined when none was refused). */
   admittedBeforeFirstRefusal: number | undefined;
+  /**
+   * What the target can have admitted before it first refused, whatever order requests in flight together reached
+   * it in: at least those answered before any refusal was sent, at most those sent before any refusal was answered.
+   */
+  admittedBeforeRefusing: { atLeast: number; atMost: number } | undefined;
   /** In a window seen from its start, admissions within the proven shortest window length of its first request. */
   admittedEarly: number | undefined;
   /** Admitted answers that said 0 were left, after the first such answer: the target kept admitting an empty window. */
@@ -230,6 +235,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       admittedEarly: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).length,
       seenFromStart,
       admittedBeforeFirstRefusal: firstRefusal ? admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length : undefined,
+      admittedBeforeRefusing: firstRefusal ? admittedBeforeRefusing(admitted, refusals) : undefined,
       admittedWhenEmpty: Math.max(0, emptyAnswers - 1),
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
     });
@@ -285,6 +291,15 @@ function refillWindowOf(observations: readonly Observation[], minuteLimit: numbe
   const admitted = minute.slice(first, last).filter((o) => o.outcome === 'admitted').length;
   const spanMs = minute[last]!.sentAt - minute[first]!.sentAt;
   return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
+}
+
+function admittedBeforeRefusing(admitted: readonly Observation[], refusals: readonly Observation[]): { atLeast: number; atMost: number } {
+  const firstRefusalSent = smallest(refusals.map((o) => o.sentAt));
+  const firstRefusalAnswered = smallest(refusals.map((o) => o.doneAt));
+  return {
+    atLeast: admitted.filter((o) => o.doneAt <= firstRefusalSent).length,
+    atMost: admitted.filter((o) => o.sentAt < firstRefusalAnswered).length,
+  };
 }
 
 /** The request sent first (answers can come back in another order when several are in flight). */

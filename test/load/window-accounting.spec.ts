@@ -117,6 +117,22 @@ test.describe('broken limiters are flagged', () => {
     expect(judged.verdict('minute-max').status).toBe('pass');
   });
 
+  test('requests in flight together may reach the target in another order than they were sent: a 429 sent before the last admissions of its window is no early refusal', () => {
+    const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 60 }), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 3_000 });
+    const firstRefusal = result.observations.findIndex((o) => o.outcome === 'refused');
+    const [refusal, lastAdmitted] = [result.observations[firstRefusal]!, result.observations.slice(0, firstRefusal).slice(-3)];
+    // The refused request left first; the last three admitted ones left just after it and overtook it on the way.
+    const inFlightFrom = lastAdmitted[0]!.sentAt;
+    refusal.sentAt = inFlightFrom;
+    lastAdmitted.forEach((o, index) => {
+      o.sentAt = inFlightFrom + index + 1;
+      o.doneAt = refusal.doneAt;
+    });
+    const judged = judge(result);
+    expect(judged.account.windows[0]!.admittedBeforeFirstRefusal).toBe(57);
+    expect(judged.verdict('first-refusal').status).toBe('pass');
+  });
+
   test('a daily quota that is never enforced fails PLAN-FREE once more than 1,000 are admitted within a day', () => {
     const judged = judge(simulate({ limiter: new DayIgnoringLimiter(60), plan: 'free', behaviour: 'naive', perSecond: 66, durationMs: 19_000, stepMs: 2 }));
     const daily = judged.verdict('daily-quota');

@@ -180,7 +180,9 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     }
     const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
     if (!firstRefusal || !seenFromStart) continue;
-    if (admitted.filter((o) => o.sentAt <= firstRefusal.sentAt).length > first.limit) continue;
+    // Every admission the target can have decided before this refusal must still be counted in the window when it
+    // refused: true only when no more than the limit were sent before the refusal came back.
+    if (admitted.filter((o) => o.sentAt < firstRefusal.doneAt).length > first.limit) continue;
     atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt)));
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;

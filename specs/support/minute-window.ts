@@ -10,6 +10,7 @@ import type { Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
+import { whenBack } from './spent-keys.ts';
 import { analyseBurst, describesMinuteWindow, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
 
 /** The request a measurement spends: the cheapest documented one. */
@@ -171,17 +172,23 @@ async function inFreshWindow<T>(
     if ('unavailable' in outcome) return { unavailable: outcome.unavailable };
     if ('unlimited' in outcome) return { unlimited: outcome.unlimited };
     probes.push(outcome.probe);
-    if (outcome.waitMs > maxWaitMs) {
-      return {
-        unavailable: `the key is refused or its window lasts another ${Math.ceil(outcome.waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)`,
-      };
-    }
+    if (outcome.waitMs > maxWaitMs) return { unavailable: tooLongToWait(outcome.waitMs, maxWaitMs, client) };
     if (waitedMs + outcome.waitMs > 2 * maxWaitMs) break;
     waitedMs += outcome.waitMs;
     after = outcome.refused ? 'refusal' : undefined;
     await wait(outcome.waitMs + client.clock.toTargetMs(SLACK_MS));
   }
   return noFreshWindow(probes);
+}
+
+/** Why a wait the target asked for was not taken: a spent day, or a wait longer than the test has; and what to do. */
+function tooLongToWait(waitMs: number, maxWaitMs: number, client: PetStoreClient): string {
+  const seconds = Math.ceil(waitMs / 1000);
+  const back = whenBack(Date.now() + client.clock.toRealMs(waitMs));
+  if (waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) {
+    return `the key is refused for another ${seconds} s, beyond any minute window: its daily quota is used up (by an earlier run or another client); run again after ${back}`;
+  }
+  return `the key's window lasts another ${seconds} s, longer than this test can wait (${Math.floor(maxWaitMs / 1000)} s); run again with fewer tests on this key at once, or a longer --timeout`;
 }
 
 /** A request at the start of a fresh window (see inFreshWindow). */

@@ -29,6 +29,8 @@ const EXHAUSTED = 'exhausted';
 const SPENT = 'spent';
 /** When a lease on the key was last given back (ms since the epoch): a key left alone longest is the likeliest to have a fresh window. */
 const USED = 'used';
+/** Requests the target admitted on the key in one process of the run: `admitted-<pid>`, written as leases are given back. */
+const ADMITTED_PREFIX = 'admitted-';
 
 export class KeyLeases {
   private readonly pollMs: number;
@@ -36,6 +38,7 @@ export class KeyLeases {
   private readonly pid: number;
   private sequence = 0;
   private readonly heldInCommon = new Map<string, number>();
+  private readonly admittedHere = new Map<string, number>();
 
   constructor(
     private readonly dir: string,
@@ -82,12 +85,13 @@ export class KeyLeases {
   }
 
   /**
-   * A common lease on whichever of `candidates` no exclusive lease holds or awaits, the one left alone longest
-   * first: a single request need not wait for a measurement on one key while another key is idle.
+   * A common lease on whichever of `candidates` no exclusive lease holds or awaits, the one used last first: a
+   * single request need not wait for a measurement on one key while another is idle, and it spends a window
+   * that is no longer fresh rather than the one a measurement could still find fresh.
    */
   async commonOnAny(candidates: readonly string[], signal?: AbortSignal): Promise<Lease> {
     for (;;) {
-      for (const key of this.leastRecentlyUsedFirst(candidates)) {
+      for (const key of this.leastRecentlyUsedFirst(candidates).reverse()) {
         const lease = this.tryCommon(key);
         if (lease) return lease;
       }
@@ -126,6 +130,21 @@ export class KeyLeases {
 
   private markUsed(key: string): void {
     writeFileSync(path.join(this.folder(key), USED), String(Date.now()));
+    const admitted = this.admittedHere.get(key);
+    if (admitted !== undefined) writeFileSync(path.join(this.folder(key), `${ADMITTED_PREFIX}${this.pid}`), String(admitted));
+  }
+
+  /** Counts a request the target admitted on `key` in this process; the count is shared as the lease is given back. */
+  countAdmitted(key: string): void {
+    this.admittedHere.set(key, (this.admittedHere.get(key) ?? 0) + 1);
+  }
+
+  /** Requests admitted on `key` so far in the whole run, by every test whose lease on it was given back. */
+  admittedInRun(key: string): number {
+    const folder = this.folder(key);
+    return readdirSync(folder)
+      .filter((name) => name.startsWith(ADMITTED_PREFIX))
+      .reduce((sum, name) => sum + (Number(readFileSync(path.join(folder, name), 'utf8')) || 0), 0);
   }
 
   /** Marks a key whose daily quota a test has used up, so later leases prefer other keys. */

@@ -183,7 +183,7 @@ async function inFreshWindow<T>(
 
 /** Why a wait the target asked for was not taken: a spent day, or a wait longer than the test has; and what to do. */
 function tooLongToWait(waitMs: number, maxWaitMs: number, client: PetStoreClient): string {
-  const seconds = Math.ceil(waitMs / 1000);
+  const seconds = Math.ceil(client.clock.toRealMs(waitMs) / 1000);
   const back = whenBack(Date.now() + client.clock.toRealMs(waitMs));
   if (waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) {
     return `the key is refused for another ${seconds} s, beyond any minute window: its daily quota is used up (by an earlier run or another client); run again after ${back}`;

@@ -48,19 +48,30 @@ export function spentReason(name: string, untilMs: number): string {
 
 export const whenBack = (untilMs: number): string => `${new Date(untilMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
+/** What a keyed client's answers tell the run about its key. */
+export interface KeyWatch {
+  /** The key came back spent until `untilMs` (real time). */
+  spent(untilMs: number): void;
+  /** The target counted a request on the key (any answer but 429, and 401 when the key was not taken). */
+  admitted(): void;
+}
+
 /**
- * Watches a client's answers for a spent key. `untilAdmitted`: only a refusal before any admitted answer counts
- * (a test that uses a day up itself meets the day's refusal later, and that one is its own doing).
+ * Watches a client's answers for a spent key, and counts those its key was charged for (the daily test on a key
+ * other tests used adds them to its day). `untilAdmitted`: only a refusal before any admitted answer counts as
+ * spent (a test that uses a day up itself meets the day's refusal later, and that one is its own doing).
  */
-export function watchedForSpentKey(transport: Transport, clock: TargetClock, onSpent: (untilMs: number) => void, { untilAdmitted = false } = {}): Transport {
+export function watchedKey(transport: Transport, clock: TargetClock, watch: KeyWatch, { untilAdmitted = false } = {}): Transport {
   let admitted = false;
   return {
     async send(request) {
       const response = await transport.send(request);
-      if (response.status !== 429) admitted = true;
-      else if (!(untilAdmitted && admitted)) {
+      if (response.status !== 429) {
+        admitted = true;
+        if (response.status !== 401) watch.admitted();
+      } else if (!(untilAdmitted && admitted)) {
         const until = spentUntil(response, clock);
-        if (until !== undefined) onSpent(until);
+        if (until !== undefined) watch.spent(until);
       }
       return response;
     },

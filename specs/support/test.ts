@@ -23,7 +23,7 @@ import { KeyLeases, type Lease } from './leases.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
-import { keyName, SPENT_KEY, spentReason, watchedForSpentKey, whenBack } from './spent-keys.ts';
+import { keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
   baseUrl: string;
@@ -41,8 +41,11 @@ export interface KeyLeasing {
    * Skips the test, naming the variable to set, when the plan has no key.
    */
   measuring(plan: PlanId, options?: { except?: string[] }): Promise<PetStoreClient>;
-  /** A client on the key a daily-quota test may use up; skips the test when there is none. */
-  daily(plan: PlanId): Promise<PetStoreClient>;
+  /**
+   * A client on the key a daily-quota test may use up, and the requests other tests of this run were admitted on
+   * it first (they count in its day); skips the test when there is none.
+   */
+  daily(plan: PlanId): Promise<{ client: PetStoreClient; admittedEarlier: number }>;
   /** A client on a key of `plan` used in common with other tests, whichever no measurement holds (a single request disturbs none). */
   common(plan: PlanId): Promise<PetStoreClient>;
   /** Notes that this test used up the key's day. */
@@ -156,7 +159,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if (!('key' in daily)) throw new Error('unreachable');
         if (leaseBook.isExhausted(daily.key)) testInfo.skip(true, `the daily quota of the key in ${keyVariable(plan)} reserved for this test is already used up in this run`);
         spent.skipIfSpent(plan, daily.key);
-        return measuringClient(await leaseBook.exclusive([daily.key]), plan, 'measure', 'own-day');
+        const lease = await leaseBook.exclusive([daily.key]);
+        return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key) };
       },
       async common(plan) {
         skipWithout(plan);
@@ -205,16 +209,12 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
       if (until !== undefined) testInfo.skip(true, note(plan, key, until));
     },
     watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day'): Transport {
-      return watchedForSpentKey(
-        transport,
-        target.clock,
-        (untilMs) => {
-          leaseBook.markSpent(key, untilMs);
-          const reason = note(plan, key, untilMs);
-          if (onSpent === 'skip') testInfo.skip(true, reason);
-        },
-        { untilAdmitted: onSpent === 'own-day' },
-      );
+      const spent = (untilMs: number): void => {
+        leaseBook.markSpent(key, untilMs);
+        const reason = note(plan, key, untilMs);
+        if (onSpent === 'skip') testInfo.skip(true, reason);
+      };
+      return watchedKey(transport, target.clock, { spent, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day' });
     },
   };
 }

@@ -94,7 +94,7 @@ test('a key left alone longest is leased first: the one a test just gave back is
   expect((await worker(2).exclusive(['k1', 'k2'])).key, 'then the one used longest ago').toBe('k1');
 });
 
-test('a single request takes a key in common that no measurement holds, instead of waiting for the one that does', async () => {
+test('a single request takes a key in common that no measurement holds (the one used last), instead of waiting for the one that does', async () => {
   const measurement = await worker(1).exclusive(['k1']);
   const single = await settlesWithin(worker(2).commonOnAny(['k1', 'k2']), 100);
   expect(single).toBe(true);
@@ -107,4 +107,12 @@ test('a key found spent is remembered for the run, with when it comes back', () 
   expect(leases.spentUntil('k1')).toBeUndefined();
   leases.markSpent('k1', 1_800_000_000_000);
   expect(worker(2).spentUntil('k1')).toBe(1_800_000_000_000);
+});
+
+test('a single request spends the key used last, leaving the one left alone longest fresh for a measurement', async () => {
+  const leases = worker(1);
+  (await leases.exclusive(['k1'])).release();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  (await leases.exclusive(['k2'])).release();
+  expect((await leases.commonOnAny(['k1', 'k2', 'k3'])).key).toBe('k2');
 });

@@ -20,6 +20,7 @@ import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
+import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
@@ -138,7 +139,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       leases.push(lease);
       const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY);
       transports.push(socket);
-      const made = client(spent.watch(socket, plan, lease.key, onSpent), target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
+      const watched = spent.watch(socket, plan, lease.key, onSpent);
+      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, (reason) => testInfo.skip(true, reason)) : watched;
+      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
       held.set(made, lease.key);
       return made;
     };

@@ -20,6 +20,7 @@ import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
+import { longWaitsUnchecked } from './long-waits.ts';
 import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
@@ -115,7 +116,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const spent = spentKeys(target, leaseBook, testInfo);
     spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
-    const transport = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip');
+    const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip');
+    const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
       await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
     } finally {
@@ -124,7 +126,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
-    await use(client(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), target, check, testInfo, undefined, undefined, 'wait'));
+    const leased = leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE));
+    const transport = longWaitsUnchecked(leased, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
+    await use(client(transport, target, check, testInfo, undefined, undefined, 'wait'));
   },
 
   keys: async ({ target, check, leaseBook }, use, testInfo) => {
@@ -140,7 +144,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY);
       transports.push(socket);
       const watched = spent.watch(socket, plan, lease.key, onSpent);
-      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, (reason) => testInfo.skip(true, reason)) : watched;
+      const stop = (reason: string): void => testInfo.skip(true, reason);
+      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), stop);
       const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
       held.set(made, lease.key);
       return made;
@@ -240,8 +245,13 @@ function client(
     politeness,
     clock: target.clock,
     ...(target.settings.enterpriseQuota ? { enterpriseQuota: target.settings.enterpriseQuota } : {}),
-    timeLeftMs: () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000),
+    timeLeftMs: timeLeft(testInfo),
   });
+}
+
+/** The real time a test has left to wait out a 429, with two seconds to spare. */
+function timeLeft(testInfo: TestInfo): () => number {
+  return () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000);
 }
 
 /** When each test's fixtures began, for the time it has left to wait out a 429. */

@@ -10,12 +10,24 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue, rulesHash } from './lib/rules.ts';
+import { plansSpendingADayLast } from './specs/support/key-roles.ts';
+import { planRule } from './specs/support/plan-quotas.ts';
 import { establishRun } from './specs/support/run.ts';
 import { BUNDLED_CLOCK_RATE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
 import { SUITE_VERSION } from './specs/support/suite-version.ts';
 
 const run = await establishRun();
 const settings = settingsOrExit();
+
+/**
+ * The daily-quota tests whose key other tests need too (one key per plan) run in a project of their own that is
+ * the teardown of every other: Playwright starts it once all the others have finished, failed or not, as
+ * Kubernetes conformance keeps its disruptive tests apart. Daily tests on a key of their own start at once.
+ */
+const DAYS_SPENT_LAST = 'daily-quotas-last';
+const spentLast = plansSpendingADayLast(settings.keys, settings.quotaTests);
+const spendsADayLast = spentLast.length > 0 ? new RegExp(`\\b(${spentLast.map(planRule).join('|')}) MUST .* in a day\\b`) : undefined;
+const afterwards = spendsADayLast ? { teardown: DAYS_SPENT_LAST } : {};
 
 const CONFORMANCE_REPORTER = './specs/reporter/conformance-reporter.ts';
 const reporters: ReporterDescription[] = [
@@ -60,11 +72,12 @@ export default defineConfig({
     // No extraHTTPHeaders: Playwright would add them to every request, a key included, even where a test
     // means to send none. Each request sets its own Authorization header.
   },
-  // The measuring project comes first so its longest tests (a daily quota) start at once.
+  // The measuring project comes first so its longest tests (a daily quota on a key of its own) start at once.
   projects: [
-    { name: 'rate-limits', testDir: 'specs/rate-limits' },
-    { name: 'functional', testDir: 'specs/functional' },
-    { name: 'generated', testDir: 'specs/generated' },
+    { name: 'rate-limits', testDir: 'specs/rate-limits', ...(spendsADayLast ? { grepInvert: spendsADayLast } : {}), ...afterwards },
+    { name: 'functional', testDir: 'specs/functional', ...afterwards },
+    { name: 'generated', testDir: 'specs/generated', ...afterwards },
+    ...(spendsADayLast ? [{ name: DAYS_SPENT_LAST, testDir: 'specs/rate-limits', testMatch: 'daily-quota.spec.ts', grep: spendsADayLast }] : []),
   ],
   webServer: settings.bundled
     ? {

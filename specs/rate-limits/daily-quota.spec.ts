@@ -2,14 +2,16 @@
  * The daily quota of each documented plan (tests tagged @quota; PETSTORE_QUOTA_TESTS=1, always on for the
  * bundled server). The key's day is used up minute window by minute window; no more than the daily quota may
  * be admitted, and exactly that many when the key is known fresh (bundled server, PETSTORE_FRESH_KEYS=1).
- * A test whose estimated cost exceeds PETSTORE_QUOTA_BUDGET_SECONDS is skipped with its estimate.
+ * The day is consumed at the minute window's real length (its headers', else learned from the target's minute
+ * refusals); a test whose estimated cost at that length exceeds PETSTORE_QUOTA_BUDGET_SECONDS is skipped with its
+ * estimate. A key that other tests need too has its day spent after all of them (key-roles.ts, playwright.config.ts).
  */
 import { plans } from '../../lib/plans.ts';
-import { consumeDay, maxDayWaitMs } from '../support/daily-quota.ts';
+import { consumeDay, learnWindowMs, maxDayWaitMs } from '../support/daily-quota.ts';
 import { freshWindow } from '../support/minute-window.ts';
 import { failBroken } from '../support/target-broke.ts';
 import { QUOTA, rule, test } from '../support/test.ts';
-import { describesMinuteWindow, MINUTE_WINDOW_MS, readingOf } from '../support/window-analysis.ts';
+import { describesMinuteWindow, readingOf } from '../support/window-analysis.ts';
 import { article, count, ENTERPRISE_NOT_AGREED, MEASURED_PLANS, planRule, quotaInRun, quotaWords } from '../support/plan-quotas.ts';
 
 /** Requests per second the suite sends in a burst on this kind of machine, with room to spare. */
@@ -29,7 +31,7 @@ for (const plan of MEASURED_PLANS) {
       if (!quota) return test.skip(true, ENTERPRISE_NOT_AGREED);
       const { perMinute, perDay } = quota;
       test.skip(!quotaTests, 'set PETSTORE_QUOTA_TESTS=1 to run the tests that use up a daily quota');
-      const client = await keys.daily(plan);
+      const { client, admittedEarlier } = await keys.daily(plan);
       const { clock } = target;
       test.setTimeout(testInfo.timeout + clock.toRealMs(MINUTE_WINDOW_WAIT_MS));
       const fresh = await freshWindow(client, { quota, maxWaitMs: MINUTE_WINDOW_WAIT_MS });
@@ -39,9 +41,15 @@ for (const plan of MEASURED_PLANS) {
         return check.judgedWhole(planRule(plan));
       }
 
-      // The minute window's length: from headers that describe it, else the documented minute (they may describe the day's).
+      // The minute window's length: from headers that describe it, else learned from the target's minute refusals
+      // (its admitted answers may describe the day's window), so the day is consumed at the window's real length.
       const probe = readingOf(fresh.probe);
-      const windowMs = describesMinuteWindow(probe, quota) ? Math.max(1_000, Math.floor((probe.reset! * 1000 - probe.sentAt) / 1000) * 1000) : MINUTE_WINDOW_MS;
+      test.setTimeout(testInfo.timeout + clock.toRealMs(MINUTE_WINDOW_WAIT_MS));
+      const { windowMs, admitted: learning } = describesMinuteWindow(probe, quota)
+        ? { windowMs: Math.max(1_000, Math.floor((probe.reset! * 1000 - probe.sentAt) / 1000) * 1000), admitted: 0 }
+        : await learnWindowMs(client, quota, keys.alone);
+      // What other tests of this run were admitted on the key (one key per plan) counts in its day too.
+      const admittedBefore = admittedEarlier + fresh.admitted + learning;
       const windows = Math.ceil(perDay / perMinute);
       // In real time: the windows pass at the target clock's rate, the requests at the suite's own pace.
       const estimateMs = clock.toRealMs(windows * windowMs * 1.15) + (perDay / ASSUMED_REQUESTS_PER_SECOND) * 1000;
@@ -51,12 +59,12 @@ for (const plan of MEASURED_PLANS) {
         `estimated ${Math.ceil(estimateMs / 1000)} s (${windows} windows of about ${windowWords} and ${count(perDay)} requests) exceeds PETSTORE_QUOTA_BUDGET_SECONDS=${quotaBudgetSeconds}; raise it to run this test`,
       );
       // Long enough for the longest wait consumeDay allows, so a hostile target fails a rule, not the timeout.
-      test.setTimeout(testInfo.timeout + estimateMs + clock.toRealMs(maxDayWaitMs({ perMinute, perDay }, fresh.admitted, windowMs)));
+      test.setTimeout(testInfo.timeout + estimateMs + clock.toRealMs(maxDayWaitMs({ perMinute, perDay }, admittedBefore, windowMs)));
 
       const outcome = await consumeDay(client, {
         quota: { perMinute, perDay },
         fresh: freshKeys,
-        admittedBefore: fresh.admitted,
+        admittedBefore,
         rule: planRule(plan),
         windowMs,
         alone: keys.alone,

@@ -11,6 +11,7 @@ import { catalogue } from '../../lib/rules.ts';
 import { renderReport } from './report-html.ts';
 import { redactDeep, reportRedactor } from './report-redaction.ts';
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import { spentKeysNote } from './spent-keys.ts';
 import { finishedRecord, plannedRecord } from './test-records.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
@@ -28,6 +29,7 @@ export interface ConformanceReporterOptions {
 export default class ConformanceReporter implements Reporter {
   private config: FullConfig | undefined;
   private readonly records = new Map<string, TestRecord>();
+  private readonly annotations: Array<{ type: string; description?: string }> = [];
   private testsEnded = 0;
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {}
@@ -40,6 +42,7 @@ export default class ConformanceReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // A retried test reports once per attempt; the last attempt is the test's result.
     this.records.set(test.id, finishedRecord(test, result, this.config?.rootDir ?? process.cwd()));
+    this.annotations.push(...result.annotations);
     this.testsEnded++;
   }
 
@@ -55,6 +58,8 @@ export default class ConformanceReporter implements Reporter {
         generatedAt: new Date().toISOString(),
       }),
     );
+    const spent = spentKeysNote(this.annotations);
+    if (spent) report.verdict.notes.push(spent);
     const redactor = reportRedactor();
     const folder = this.outputFolder();
     mkdirSync(folder, { recursive: true });
@@ -62,7 +67,7 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(path.join(folder, 'index.html'), redactor.text(renderReport(report)));
     if (this.options.announce !== false) {
       const partly = report.verdict.partlyCheckedMust.map(({ rule, reason, setting }) => `  ${rule} partly checked: ${reason}${setting ? ` (to check it: ${setting})` : ''}\n`);
-      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${spent ? `${spent}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
     }
     const code = exitCodeFor(report.verdict.state, result.status, process.env);
     // Playwright ends with process.exit(its own code); Node emits 'exit' first and then exits with process.exitCode.

@@ -1,6 +1,6 @@
 /**
  * The run's verdict as Markdown for a CI job's summary page (GitHub's $GITHUB_STEP_SUMMARY): the verdict line
- * and a short table of the rules that failed or were left unchecked, each linked to its section of the spec
+ * and its notes (spent keys and when to run again among them), a short table of the rules that failed or were left unchecked, each linked to its section of the spec
  * when the spec's address is known. The full reports travel as an artifact; this is what a reviewer reads first.
  */
 import { sectionAnchors } from '../../lib/spec-sections.ts';
@@ -19,6 +19,8 @@ export interface SummaryLinks {
 
 export function jobSummary(report: ConformanceReport, links: SummaryLinks = {}, anchors: ReadonlyMap<string, string> = sectionAnchors()): string {
   const lines = [`## Pet Store conformance: ${report.target.url}`, '', `${ICON[report.verdict.state]} **${cell(report.verdict.headline, 2_000)}**`, ''];
+  // The verdict's notes say what a reviewer must do next (a spent key: when to run again).
+  for (const note of report.verdict.notes) lines.push(cell(note, 2_000), '');
   const listed = report.rules.filter((row) => row.applies && (row.verdict === 'fail' || (row.level === 'MUST' && ['partly-checked', 'skipped', 'not-run'].includes(row.verdict))));
   if (listed.length > 0) {
     lines.push('| rule | level | verdict | what happened |', '|---|---|---|---|');

@@ -15,10 +15,10 @@ import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
-import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, type Alone } from './minute-window.ts';
+import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce, type Alone } from './minute-window.ts';
 import { count } from './plan-quotas.ts';
 import { brokenBy, type Broken } from './target-broke.ts';
-import { describesMinuteWindow, isAdmitted, readingOf, ROUNDING_MS } from './window-analysis.ts';
+import { describesMinuteWindow, isAdmitted, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS } from './window-analysis.ts';
 
 export interface DailyOptions {
   quota: Quota;
@@ -169,4 +169,36 @@ async function confirmDayRefused(
     next = await measuringRequest(client);
   }
   return { ...outcome, admitted: admitted + 1, overQuota: next };
+}
+
+export interface LearnedWindow {
+  /** The minute window's length in the target's time, whole seconds: what the day is consumed at. */
+  windowMs: number;
+  /** Requests admitted while learning it, which count in the key's day. */
+  admitted: number;
+}
+
+/**
+ * A minute window's length from the target itself, for a key whose admitted answers' headers do not describe the
+ * minute window (two stacked limiters whose headers are the day's): two windows are used up in a row, and the
+ * refusals that end them, the minute limiter's own, name each window's end in X-RateLimit-Reset; the length is
+ * the step from one end to the next. Those windows count in the day, which is being spent anyway. Refusals whose
+ * headers do not describe the minute window leave the documented minute, the safe assumption.
+ */
+export async function learnWindowMs(client: PetStoreClient, quota: Quota, alone: Alone = (work) => work()): Promise<LearnedWindow> {
+  let admitted = 0;
+  const windowEnd = async (): Promise<Exchange | undefined> => {
+    const burst = await alone(() => sendAtOnce(client, quota.perMinute + 1, BURST_CONCURRENCY, { stopAtRefusal: true }));
+    admitted += burst.filter((exchange) => isAdmitted(readingOf(exchange))).length;
+    const refusal = burst.find((exchange) => !isAdmitted(readingOf(exchange)));
+    return refusal && describesMinuteWindow(readingOf(refusal), quota) ? refusal : undefined;
+  };
+  const first = await windowEnd();
+  const waitMs = first ? refusalWaitMs(first, quota) : undefined;
+  if (!first || waitMs === undefined || waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) return { windowMs: MINUTE_WINDOW_MS, admitted };
+  await client.clock.sleep(waitMs + client.clock.toTargetMs(SLACK_MS));
+  const second = await windowEnd();
+  if (!second) return { windowMs: MINUTE_WINDOW_MS, admitted };
+  const stepMs = (readingOf(second).reset! - readingOf(first).reset!) * 1000;
+  return { windowMs: stepMs >= 1_000 && stepMs <= MINUTE_WINDOW_MS ? stepMs : MINUTE_WINDOW_MS, admitted };
 }

@@ -26,6 +26,11 @@ export interface LeaseOptions {
 const EXCLUSIVE = 'exclusive';
 const COMMON_PREFIX = 'common-';
 const EXHAUSTED = 'exhausted';
+const SPENT = 'spent';
+/** When a lease on the key was last given back (ms since the epoch): a key left alone longest is the likeliest to have a fresh window. */
+const USED = 'used';
+/** Requests the target admitted on the key in one process of the run: `admitted-<pid>`, written as leases are given back. */
+const ADMITTED_PREFIX = 'admitted-';
 
 export class KeyLeases {
   private readonly pollMs: number;
@@ -33,6 +38,7 @@ export class KeyLeases {
   private readonly pid: number;
   private sequence = 0;
   private readonly heldInCommon = new Map<string, number>();
+  private readonly admittedHere = new Map<string, number>();
 
   constructor(
     private readonly dir: string,
@@ -51,11 +57,15 @@ export class KeyLeases {
     // A key this process holds in common would wait for itself.
     const usable = candidates.filter((key) => !this.heldInCommon.has(key));
     if (usable.length === 0) throw new Error('no key to lease exclusively: the candidates are held in common by this test');
-    const ordered = [...usable.filter((key) => !this.isExhausted(key)), ...usable.filter((key) => this.isExhausted(key))];
     for (;;) {
+      const rested = this.leastRecentlyUsedFirst(usable);
+      const ordered = [...rested.filter((key) => !this.isExhausted(key)), ...rested.filter((key) => this.isExhausted(key))];
       for (const key of ordered) {
         if (!this.tryClaimExclusive(key)) continue;
-        const release = (): void => this.removeOwned(path.join(this.folder(key), EXCLUSIVE));
+        const release = (): void => {
+          this.removeOwned(path.join(this.folder(key), EXCLUSIVE));
+          this.markUsed(key);
+        };
         try {
           await this.waitForCommonHolders(key, signal);
         } catch (error) {
@@ -71,22 +81,70 @@ export class KeyLeases {
 
   /** A common lease: many holders at once, none while an exclusive lease is held or awaited. */
   async common(key: string, signal?: AbortSignal): Promise<Lease> {
-    const folder = this.folder(key);
-    const file = path.join(folder, `${COMMON_PREFIX}${this.pid}-${++this.sequence}`);
+    return this.commonOnAny([key], signal);
+  }
+
+  /**
+   * A common lease on whichever of `candidates` no exclusive lease holds or awaits, the one used last first: a
+   * single request need not wait for a measurement on one key while another is idle, and it spends a window
+   * that is no longer fresh rather than the one a measurement could still find fresh.
+   */
+  async commonOnAny(candidates: readonly string[], signal?: AbortSignal): Promise<Lease> {
     for (;;) {
-      if (!this.exclusiveHeld(key)) {
-        writeFileSync(file, String(this.pid));
-        // The exclusive holder may have claimed the key between the look and the write; it then waits for
-        // this file to go, so step back rather than let it wait.
-        if (!this.exclusiveHeld(key)) {
-          this.heldInCommon.set(key, (this.heldInCommon.get(key) ?? 0) + 1);
-          return { key, release: () => this.releaseCommon(key, file) };
-        }
-        rmSync(file, { force: true });
+      for (const key of this.leastRecentlyUsedFirst(candidates).reverse()) {
+        const lease = this.tryCommon(key);
+        if (lease) return lease;
       }
       signal?.throwIfAborted();
       await sleep(this.pollMs, signal);
     }
+  }
+
+  private tryCommon(key: string): Lease | undefined {
+    if (this.exclusiveHeld(key)) return undefined;
+    const file = path.join(this.folder(key), `${COMMON_PREFIX}${this.pid}-${++this.sequence}`);
+    writeFileSync(file, String(this.pid));
+    // The exclusive holder may have claimed the key between the look and the write; it then waits for this
+    // file to go, so step back rather than let it wait.
+    if (this.exclusiveHeld(key)) {
+      rmSync(file, { force: true });
+      return undefined;
+    }
+    this.heldInCommon.set(key, (this.heldInCommon.get(key) ?? 0) + 1);
+    return { key, release: () => this.releaseCommon(key, file) };
+  }
+
+  /** Keys in the order of their last use, never-used ones first; the given order among equals. */
+  private leastRecentlyUsedFirst(keys: readonly string[]): string[] {
+    const lastUse = new Map(keys.map((key) => [key, this.lastUsed(key)]));
+    return [...keys].sort((a, b) => lastUse.get(a)! - lastUse.get(b)!);
+  }
+
+  private lastUsed(key: string): number {
+    try {
+      return Number(readFileSync(path.join(this.folder(key), USED), 'utf8')) || 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private markUsed(key: string): void {
+    writeFileSync(path.join(this.folder(key), USED), String(Date.now()));
+    const admitted = this.admittedHere.get(key);
+    if (admitted !== undefined) writeFileSync(path.join(this.folder(key), `${ADMITTED_PREFIX}${this.pid}`), String(admitted));
+  }
+
+  /** Counts a request the target admitted on `key` in this process; the count is shared as the lease is given back. */
+  countAdmitted(key: string): void {
+    this.admittedHere.set(key, (this.admittedHere.get(key) ?? 0) + 1);
+  }
+
+  /** Requests admitted on `key` so far in the whole run, by every test whose lease on it was given back. */
+  admittedInRun(key: string): number {
+    const folder = this.folder(key);
+    return readdirSync(folder)
+      .filter((name) => name.startsWith(ADMITTED_PREFIX))
+      .reduce((sum, name) => sum + (Number(readFileSync(path.join(folder, name), 'utf8')) || 0), 0);
   }
 
   /** Marks a key whose daily quota a test has used up, so later leases prefer other keys. */
@@ -96,6 +154,21 @@ export class KeyLeases {
 
   isExhausted(key: string): boolean {
     return existsSync(path.join(this.folder(key), EXHAUSTED));
+  }
+
+  /** Notes that a key came to this run spent, until `untilMs` (real time), so no later test leases it for room. */
+  markSpent(key: string, untilMs: number): void {
+    writeFileSync(path.join(this.folder(key), SPENT), String(untilMs));
+  }
+
+  /** Until when a key is spent, if a test of this run found it spent. */
+  spentUntil(key: string): number | undefined {
+    try {
+      const until = Number(readFileSync(path.join(this.folder(key), SPENT), 'utf8'));
+      return Number.isFinite(until) && until > 0 ? until : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private folder(key: string): string {
@@ -151,6 +224,7 @@ export class KeyLeases {
 
   private releaseCommon(key: string, file: string): void {
     rmSync(file, { force: true });
+    this.markUsed(key);
     const left = (this.heldInCommon.get(key) ?? 1) - 1;
     if (left > 0) this.heldInCommon.set(key, left);
     else this.heldInCommon.delete(key);

@@ -10,7 +10,8 @@ import type { Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
-import { analyseBurst, describesMinuteWindow, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
+import { whenBack } from './spent-keys.ts';
+import { analyseBurst, describesMinuteWindow, isAdmitted, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
 
 /** The request a measurement spends: the cheapest documented one. */
 export const measuringRequest = (client: PetStoreClient): Promise<Exchange> => client.listPets({ limit: 1 });
@@ -21,6 +22,8 @@ export const BURST_CONCURRENCY = 24;
  * probe is a request of its own, so a key used over several seconds before needs several probes.
  */
 const MAX_PROBES = 12;
+/** Admitted probes that found no fresh window at their Reset before the search waits a whole quiet minute instead. */
+const STALE_PROBES_BEFORE_QUIET = 3;
 /** Measurements retaken when a window rolls over in the middle of one, before the time left decides. */
 const MIN_ATTEMPTS = 5;
 /** Real milliseconds added to every wait for a window's end: timers are not exact. */
@@ -171,17 +174,29 @@ async function inFreshWindow<T>(
     if ('unavailable' in outcome) return { unavailable: outcome.unavailable };
     if ('unlimited' in outcome) return { unlimited: outcome.unlimited };
     probes.push(outcome.probe);
-    if (outcome.waitMs > maxWaitMs) {
-      return {
-        unavailable: `the key is refused or its window lasts another ${Math.ceil(outcome.waitMs / 1000)} s, longer than this test can wait (its daily quota may be used up)`,
-      };
-    }
-    if (waitedMs + outcome.waitMs > 2 * maxWaitMs) break;
-    waitedMs += outcome.waitMs;
-    after = outcome.refused ? 'refusal' : undefined;
-    await wait(outcome.waitMs + client.clock.toTargetMs(SLACK_MS));
+    if (outcome.waitMs > maxWaitMs) return { unavailable: tooLongToWait(outcome.waitMs, maxWaitMs, client) };
+    // A sliding log whose requests were spread out frees a few at each Reset, and each probe is one more: after a
+    // few such probes a whole quiet minute, which frees any minute window, is the shorter way to a fresh one.
+    const staleProbes = probes.filter((probe) => isAdmitted(readingOf(probe))).length;
+    const quietMs = MINUTE_WINDOW_MS + ROUNDING_MS;
+    const goQuiet = after !== 'quiet' && staleProbes >= STALE_PROBES_BEFORE_QUIET && quietMs <= maxWaitMs && waitedMs + quietMs <= 2 * maxWaitMs;
+    const waitMs = goQuiet ? quietMs : outcome.waitMs;
+    if (waitedMs + waitMs > 2 * maxWaitMs) break;
+    waitedMs += waitMs;
+    after = goQuiet ? 'quiet' : outcome.refused ? 'refusal' : undefined;
+    await wait(waitMs + client.clock.toTargetMs(SLACK_MS));
   }
   return noFreshWindow(probes);
+}
+
+/** Why a wait the target asked for was not taken: a spent day, or a wait longer than the test has; and what to do. */
+function tooLongToWait(waitMs: number, maxWaitMs: number, client: PetStoreClient): string {
+  const seconds = Math.ceil(client.clock.toRealMs(waitMs) / 1000);
+  const back = whenBack(Date.now() + client.clock.toRealMs(waitMs));
+  if (waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) {
+    return `the key is refused for another ${seconds} s, beyond any minute window: its daily quota is used up (by an earlier run or another client); run again after ${back}`;
+  }
+  return `the key's window lasts another ${seconds} s, longer than this test can wait (${Math.floor(maxWaitMs / 1000)} s); run again with fewer tests on this key at once, or a longer --timeout`;
 }
 
 /** A request at the start of a fresh window (see inFreshWindow). */

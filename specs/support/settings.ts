@@ -177,7 +177,7 @@ export const SUITE_SETTINGS: SettingsOfPart = {
       name: PLAN_KEYS,
       default: 'against a target: no key for that plan (its tests are skipped, naming the variable); bundled: the demo keys',
       check: 'comma-separated keys of visible ASCII, no spaces',
-      meaning: 'The keys of each plan (FREE, PRO, BUSINESS, ENTERPRISE). Give two or three per plan so quota measurements get a key of their own. No key is ever written down: reports name the variable instead.',
+      meaning: "The keys of each plan (FREE, PRO, BUSINESS, ENTERPRISE). One per plan certifies (a daily-quota test then runs after every other test of its key); three per plan run everything and measurements wait least. No key is ever written down: reports name the variable and the key's place in it instead.",
       refused: 'key with space',
     },
     {
@@ -205,7 +205,7 @@ export const SUITE_SETTINGS: SettingsOfPart = {
       name: 'PETSTORE_QUOTA_BUDGET_SECONDS',
       default: `${DEFAULT_QUOTA_BUDGET_SECONDS} against a target, ${BUNDLED_QUOTA_BUDGET_SECONDS} against the bundled server`,
       check: 'a positive number of seconds',
-      meaning: "A daily-quota test first takes its key and waits for a fresh minute window, then estimates its cost from that window's length (its Reset when the headers describe the minute window, else the documented minute) and the quota, and is skipped (its rule partly checked) when the estimate exceeds this.",
+      meaning: "A daily-quota test first takes its key and waits (up to two minute windows) for a fresh window, then finds the minute window's length (its Reset when the headers describe the minute window, else learned from the target's minute refusals, else the documented minute), estimates its cost at that length, and is skipped (its rule partly checked) when the estimate exceeds this.",
       refused: '0',
     },
     {

@@ -20,9 +20,12 @@ import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
+import { longWaitsUnchecked } from './long-waits.ts';
+import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
+import { keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
   baseUrl: string;
@@ -40,9 +43,12 @@ export interface KeyLeasing {
    * Skips the test, naming the variable to set, when the plan has no key.
    */
   measuring(plan: PlanId, options?: { except?: string[] }): Promise<PetStoreClient>;
-  /** A client on the key a daily-quota test may use up; skips the test when there is none. */
-  daily(plan: PlanId): Promise<PetStoreClient>;
-  /** A client on a key of `plan` used in common with other tests (a single request disturbs no measurement). */
+  /**
+   * A client on the key a daily-quota test may use up, and the requests other tests of this run were admitted on
+   * it first (they count in its day); skips the test when there is none.
+   */
+  daily(plan: PlanId): Promise<{ client: PetStoreClient; admittedEarlier: number }>;
+  /** A client on a key of `plan` used in common with other tests, whichever no measurement holds (a single request disturbs none). */
   common(plan: PlanId): Promise<PetStoreClient>;
   /** Notes that this test used up the key's day. */
   markExhausted(client: PetStoreClient): void;
@@ -80,7 +86,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       const settings = settingsFromEnv(process.env, currentRun());
       const clock = targetClock(settings.clock.rate, settings.clock.anchorMs);
-      await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys), settings, redactor: new Redactor(settings.keys), clock });
+      await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys, settings), settings, redactor: new Redactor(settings.keys), clock });
     },
     { scope: 'worker' },
   ],
@@ -107,8 +113,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
       return;
     }
+    const spent = spentKeys(target, leaseBook, testInfo);
+    spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
-    const transport = leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE));
+    const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip');
+    const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
       await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
     } finally {
@@ -117,20 +126,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
-    await use(client(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), target, check, testInfo, undefined, undefined, 'wait'));
+    const leased = leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE));
+    const transport = longWaitsUnchecked(leased, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
+    await use(client(transport, target, check, testInfo, undefined, undefined, 'wait'));
   },
 
   keys: async ({ target, check, leaseBook }, use, testInfo) => {
     const leases: Lease[] = [];
     const transports: { close(): void }[] = [];
     const held = new Map<PetStoreClient, string>();
+    const spent = spentKeys(target, leaseBook, testInfo);
     const skipWithout = (plan: PlanId): void => {
       if (target.keys[plan].length === 0) testInfo.skip(true, `set ${keyVariable(plan)} to run this`);
     };
-    const measuringClient = (lease: Lease, plan: PlanId, politeness: Politeness): PetStoreClient => {
+    const measuringClient = (lease: Lease, plan: PlanId, politeness: Politeness, onSpent: 'skip' | 'note' | 'own-day'): PetStoreClient => {
       leases.push(lease);
-      const transport = socketTransport(target.baseUrl, BURST_CONCURRENCY);
-      transports.push(transport);
+      const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY);
+      transports.push(socket);
+      const watched = spent.watch(socket, plan, lease.key, onSpent);
+      const stop = (reason: string): void => testInfo.skip(true, reason);
+      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), stop);
       const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
       held.set(made, lease.key);
       return made;
@@ -140,7 +155,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         skipWithout(plan);
         const candidates = target.roles.measuring[plan].filter((key) => !except.includes(key));
         if (candidates.length === 0) testInfo.skip(true, `add another key to ${keyVariable(plan)} to run this`);
-        return measuringClient(await leaseBook.exclusive(candidates), plan, 'measure');
+        // A key found spent earlier in the run has no room to measure: another candidate, else the reason.
+        const unspent = candidates.filter((key) => leaseBook.spentUntil(key) === undefined);
+        if (unspent.length === 0) spent.skipIfSpent(plan, candidates[0]!);
+        return measuringClient(await leaseBook.exclusive(unspent), plan, 'measure', 'note');
       },
       async daily(plan) {
         skipWithout(plan);
@@ -148,12 +166,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if ('unavailable' in daily) testInfo.skip(true, daily.unavailable);
         if (!('key' in daily)) throw new Error('unreachable');
         if (leaseBook.isExhausted(daily.key)) testInfo.skip(true, `the daily quota of the key in ${keyVariable(plan)} reserved for this test is already used up in this run`);
-        return measuringClient(await leaseBook.exclusive([daily.key]), plan, 'measure');
+        spent.skipIfSpent(plan, daily.key);
+        const lease = await leaseBook.exclusive([daily.key]);
+        return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key) };
       },
       async common(plan) {
         skipWithout(plan);
-        const key = target.roles.measuring[plan][0] ?? target.keys[plan][0]!;
-        return measuringClient(await leaseBook.common(key), plan, 'wait');
+        const candidates = target.roles.measuring[plan];
+        const unspent = candidates.filter((key) => leaseBook.spentUntil(key) === undefined);
+        if (unspent.length === 0) spent.skipIfSpent(plan, candidates[0]!);
+        return measuringClient(await leaseBook.commonOnAny(unspent), plan, 'wait', 'skip');
       },
       markExhausted(made) {
         const key = held.get(made);
@@ -177,6 +199,33 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
+/**
+ * Keys found spent (spent-keys.ts): noted in the lease book so later tests leave them, and on the test (the
+ * verdict names them). `skip`: a test that waits out 429s cannot wait out a day, so it says so and ends;
+ * `note`: a measurement says itself what it could not measure; `own-day`: only a refusal before anything was
+ * admitted counts, since a daily test meets its own day's refusal at the end.
+ */
+function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
+  const note = (plan: PlanId, key: string, untilMs: number): string => {
+    const name = keyName(target.keys, plan, key);
+    testInfo.annotations.push({ type: SPENT_KEY, description: `${name}|${whenBack(untilMs)}` });
+    return spentReason(name, untilMs);
+  };
+  return {
+    skipIfSpent(plan: PlanId, key: string): void {
+      const until = leaseBook.spentUntil(key);
+      if (until !== undefined) testInfo.skip(true, note(plan, key, until));
+    },
+    watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day'): Transport {
+      const spent = (untilMs: number): void => {
+        leaseBook.markSpent(key, untilMs);
+        const reason = note(plan, key, untilMs);
+        if (onSpent === 'skip') testInfo.skip(true, reason);
+      };
+      return watchedKey(transport, target.clock, { spent, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day' });
+    },
+  };
+}
 
 function client(
   transport: Transport,
@@ -196,8 +245,13 @@ function client(
     politeness,
     clock: target.clock,
     ...(target.settings.enterpriseQuota ? { enterpriseQuota: target.settings.enterpriseQuota } : {}),
-    timeLeftMs: () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000),
+    timeLeftMs: timeLeft(testInfo),
   });
+}
+
+/** The real time a test has left to wait out a 429, with two seconds to spare. */
+function timeLeft(testInfo: TestInfo): () => number {
+  return () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000);
 }
 
 /** When each test's fixtures began, for the time it has left to wait out a 429. */

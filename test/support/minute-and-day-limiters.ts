@@ -19,10 +19,13 @@ export class MinuteAndDayLimiters implements RateLimiter {
   private readonly minutes = new Map<string, Window>();
   private readonly days = new Map<string, Window>();
 
+  /** `timeScale` N makes both windows N times shorter in real time (a minute of one second at 60), headers in real seconds. */
+  constructor(private readonly timeScale = 1) {}
+
   take(subject: string, quota: Quota, now: number): RateDecision {
-    const minute = hit(this.minutes, subject, MINUTE_MS, now);
+    const minute = hit(this.minutes, subject, MINUTE_MS / this.timeScale, now);
     if (minute.hits > quota.perMinute) return refused(quota.perMinute, minute, now);
-    const day = hit(this.days, subject, DAY_MS, now);
+    const day = hit(this.days, subject, DAY_MS / this.timeScale, now);
     if (day.hits > quota.perDay) return refused(quota.perDay, day, now);
     return { admitted: true, banned: false, limit: quota.perDay, remaining: quota.perDay - day.hits, reset: Math.ceil(day.end / 1000) };
   }

@@ -84,3 +84,35 @@ test('the lease folder never holds a key in clear', async () => {
   await worker(1).exclusive(['secret-key-value']);
   expect(readdirSync(dir).join()).not.toContain('secret-key-value');
 });
+
+test('a key left alone longest is leased first: the one a test just gave back is likeliest to have no fresh window', async () => {
+  const leases = worker(1);
+  (await leases.exclusive(['k1', 'k2', 'k3'])).release();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  (await leases.exclusive(['k2', 'k3'])).release();
+  expect((await leases.exclusive(['k1', 'k2', 'k3'])).key, 'never used comes first').toBe('k3');
+  expect((await worker(2).exclusive(['k1', 'k2'])).key, 'then the one used longest ago').toBe('k1');
+});
+
+test('a single request takes a key in common that no measurement holds (the one used last), instead of waiting for the one that does', async () => {
+  const measurement = await worker(1).exclusive(['k1']);
+  const single = await settlesWithin(worker(2).commonOnAny(['k1', 'k2']), 100);
+  expect(single).toBe(true);
+  expect((await worker(2).commonOnAny(['k1', 'k2'])).key).toBe('k2');
+  measurement.release();
+});
+
+test('a key found spent is remembered for the run, with when it comes back', () => {
+  const leases = worker(1);
+  expect(leases.spentUntil('k1')).toBeUndefined();
+  leases.markSpent('k1', 1_800_000_000_000);
+  expect(worker(2).spentUntil('k1')).toBe(1_800_000_000_000);
+});
+
+test('a single request spends the key used last, leaving the one left alone longest fresh for a measurement', async () => {
+  const leases = worker(1);
+  (await leases.exclusive(['k1'])).release();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  (await leases.exclusive(['k2'])).release();
+  expect((await leases.commonOnAny(['k1', 'k2', 'k3'])).key).toBe('k2');
+});

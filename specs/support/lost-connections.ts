@@ -1,0 +1,22 @@
+/**
+ * A measurement the target cut short by closing, resetting or not answering its connection says nothing about
+ * the rule it measures: the test stops as "partly checked" with the cause and what to do, never "fail". Only
+ * for measuring clients: what a functional request gets back (or not) is judged by its own rule.
+ */
+import type { Transport } from './exchange.ts';
+
+const LOST = /closed the connection|reset the connection|connection refused|no answer within|socket hang up|EPIPE/;
+
+export function lostConnectionsUnmeasured(transport: Transport, stop: (reason: string) => void): Transport {
+  return {
+    async send(request) {
+      try {
+        return await transport.send(request);
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+        if (LOST.test(message)) stop(`the target cut a measuring request short (${message}), so this measurement could not finish; run again, and look at the target's logs if it keeps happening`);
+        throw error;
+      }
+    },
+  };
+}

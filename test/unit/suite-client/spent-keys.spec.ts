@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_KEYS } from '../../../lib/keys.ts';
+import { targetClock, WALL_CLOCK } from '../../../lib/target-clock.ts';
+import { spentKeysNote } from '../../../specs/reporter/spent-keys.ts';
+import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
+import { keyName, SPENT_KEY, spentUntil, watchedKey } from '../../../specs/support/spent-keys.ts';
+
+const refusal = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, body: '{}' });
+const request = { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} } as const;
+
+test("a 429 asking for longer than any minute window means the key's day is spent; a minute's refusal does not", () => {
+  const before = Date.now();
+  expect(spentUntil(refusal({ 'retry-after': '61' }), WALL_CLOCK)).toBeUndefined();
+  expect(spentUntil(refusal({ 'retry-after': '3600' }), WALL_CLOCK)).toBeGreaterThanOrEqual(before + 3_600_000);
+  expect(spentUntil({ status: 200, headers: { 'retry-after': '3600' }, body: '' }, WALL_CLOCK)).toBeUndefined();
+  expect(spentUntil(refusal({}), WALL_CLOCK), 'no Retry-After, no Reset: nothing says how long').toBeUndefined();
+});
+
+test('without Retry-After, the X-RateLimit-Reset of the window that refused says how long; a fast clock is read as fast', () => {
+  const reset = String(Math.floor(Date.now() / 1000) + 7_200);
+  const headers = { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset };
+  expect(spentUntil(refusal(headers), WALL_CLOCK)).toBeGreaterThan(Date.now() + 7_000_000);
+  const fast = targetClock(240, Date.now());
+  const until = spentUntil(refusal({ 'retry-after': '86400' }), fast)!;
+  expect(until - Date.now(), "a day of a 240-times-faster clock is six real minutes").toBeLessThanOrEqual(360_000);
+});
+
+test('only a refusal before anything was admitted counts for a test that spends its own day', async () => {
+  const answers = [refusal({ 'retry-after': '90000' }), { status: 200, headers: {}, body: '[]' }, refusal({ 'retry-after': '90000' })];
+  const next = (): Transport => {
+    let index = 0;
+    return { send: async () => answers[index++]! };
+  };
+  const seen = { spent: 0, admitted: 0 };
+  const watch = { spent: () => void seen.spent++, admitted: () => void seen.admitted++ };
+  const ownDay = watchedKey(next(), WALL_CLOCK, watch, { untilAdmitted: true });
+  for (let sent = 0; sent < 3; sent++) await ownDay.send(request);
+  expect(seen).toEqual({ spent: 1, admitted: 1 });
+  const anyTime = watchedKey(next(), WALL_CLOCK, watch);
+  for (let sent = 0; sent < 3; sent++) await anyTime.send(request);
+  expect(seen).toEqual({ spent: 3, admitted: 2 });
+});
+
+test('a key is named by its variable and place, never shown', () => {
+  expect(keyName(DEMO_KEYS, 'pro', 'demo-pro-2')).toBe('the 2nd key of PETSTORE_API_KEY_PRO');
+});
+
+test("the verdict's note names each spent key once, with the latest time it comes back, and when to run again", () => {
+  const note = spentKeysNote([
+    { type: SPENT_KEY, description: 'the 1st key of PETSTORE_API_KEY_PRO|2026-11-27 00:00 UTC' },
+    { type: SPENT_KEY, description: 'the 1st key of PETSTORE_API_KEY_PRO|2026-11-27 00:01 UTC' },
+    { type: SPENT_KEY, description: 'the 1st key of PETSTORE_API_KEY_FREE|2026-11-26 23:00 UTC' },
+    { type: 'skip', description: 'something else' },
+  ]);
+  expect(note).toContain('the 1st key of PETSTORE_API_KEY_FREE (back 2026-11-26 23:00 UTC); the 1st key of PETSTORE_API_KEY_PRO (back 2026-11-27 00:01 UTC)');
+  expect(note).toMatch(/Run again after 2026-11-27 00:01 UTC\.$/);
+  expect(spentKeysNote([{ type: 'skip', description: 'x' }])).toBeUndefined();
+});

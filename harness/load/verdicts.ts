@@ -145,7 +145,7 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): Win
         refusedEarly(window)
           ? { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` }
           : refusedLate(window, model)
-            ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admittedBeforeRefusing!.atLeast} admissions answered before it was sent, expected ${window.limit + 1}` }
+            ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admitted} admissions, expected ${window.limit + 1}` }
             : before > window.limit
               ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
               : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
@@ -260,12 +260,12 @@ export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): str
  * order they were sent in proves nothing.
  */
 function refusedEarly(window: QuotaWindow): boolean {
-  return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing.atMost < window.limit;
+  return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing < window.limit;
 }
 
-/** Refused only past the limit: more than the limit were answered before any refusal was even sent (fixed windows). */
+/** Refused only past the limit: a fixed window admits nothing after its first refusal, so all it admitted came before. */
 function refusedLate(window: QuotaWindow, model: WindowModel): boolean {
-  return model === 'fixed' && window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing.atLeast > window.limit;
+  return model === 'fixed' && window.admitted > window.limit;
 }
 
 function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel): Verdict {

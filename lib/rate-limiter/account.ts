@@ -69,10 +69,10 @@ export interface QuotaWindow {
   /** Requests admitted before the first refusal of the window, by the order they were sent (undefined when none was refused). */
   admittedBeforeFirstRefusal: number | undefined;
   /**
-   * What the target can have admitted before it first refused, whatever order requests in flight together reached
-   * it in: at least those answered before any refusal was sent, at most those sent before any refusal was answered.
+   * The most the target can have admitted before it first refused, whatever order requests in flight together
+   * reached it in: those sent before any refusal was answered.
    */
-  admittedBeforeRefusing: { atLeast: number; atMost: number } | undefined;
+  admittedBeforeRefusing: number | undefined;
   /** In a window seen from its start, admissions within the proven shortest window length of its first request. */
   admittedEarly: number | undefined;
   /** Admitted answers that said 0 were left, after the first such answer: the target kept admitting an empty window. */
@@ -295,13 +295,9 @@ function refillWindowOf(observations: readonly Observation[], minuteLimit: numbe
   return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
 }
 
-function admittedBeforeRefusing(admitted: readonly Observation[], refusals: readonly Observation[]): { atLeast: number; atMost: number } {
-  const firstRefusalSent = smallest(refusals.map((o) => o.sentAt));
+function admittedBeforeRefusing(admitted: readonly Observation[], refusals: readonly Observation[]): number {
   const firstRefusalAnswered = smallest(refusals.map((o) => o.doneAt));
-  return {
-    atLeast: admitted.filter((o) => o.doneAt <= firstRefusalSent).length,
-    atMost: admitted.filter((o) => o.sentAt < firstRefusalAnswered).length,
-  };
+  return admitted.filter((o) => o.sentAt < firstRefusalAnswered).length;
 }
 
 /** The request sent first (answers can come back in another order when several are in flight). */

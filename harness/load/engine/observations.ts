@@ -22,6 +22,7 @@ import type { RunPlan } from './run-plan.ts';
 
 interface Placed {
   observation: Observation;
+  latencyMs: number;
   /** The headers a 429 came with, for the shared refusal check. */
   refusalHeaders: Record<string, string | undefined> | undefined;
 }
@@ -101,15 +102,26 @@ function retryAfterHeader(wait: string): string | undefined {
   return wait === '-' ? undefined : wait.startsWith('x:') ? wait.slice(2) : String(Number(wait) / 1000);
 }
 
-/** Each answer of a phase: sent evenly from `from` to its last send, answered its mean latency later. */
-function spread(phase: Phase, from: number | null, start: number): Array<{ sentAt: number; doneAt: number }> {
+/**
+ * Each answer of a phase: sent evenly from `from` to its last send, in the order the target handed them out, each
+ * answered before the next is sent (the target decided them one after the other), with the phase's mean latency.
+ */
+function spread(phase: Phase, from: number | null, start: number): Laid[] {
   if (phase.count === 0 || from === null) return [];
   const last = Math.max(from, phase.lastSent ?? from);
-  const latency = phase.latencyMs / phase.count;
+  const latencyMs = phase.latencyMs / phase.count;
+  const spacing = phase.count === 1 ? 0 : (last - from) / (phase.count - 1);
   return Array.from({ length: phase.count }, (_, i) => {
-    const sentAt = from + (phase.count === 1 ? 0 : ((last - from) * i) / (phase.count - 1)) - start;
-    return { sentAt, doneAt: sentAt + latency };
+    const sentAt = from + spacing * i - start;
+    return { sentAt, doneAt: sentAt + (i === phase.count - 1 ? latencyMs : Math.min(latencyMs, spacing)), latencyMs };
   });
+}
+
+interface Laid {
+  sentAt: number;
+  doneAt: number;
+  /** The phase's mean latency, which the report shows; doneAt only keeps the target's order. */
+  latencyMs: number;
 }
 
 /** The i-th highest Remaining value of the phase's runs. */
@@ -139,7 +151,7 @@ function statusAt(phase: Phase, index: number): number {
 
 function answer(
   phase: Phase | RefusedPhase,
-  times: { sentAt: number; doneAt: number },
+  times: Laid,
   index: number,
   headers: Pick<Observation, 'limit' | 'remaining' | 'reset'> & { retryAfterMs?: number | undefined },
   refusalHeaders: Record<string, string | undefined> | undefined,
@@ -149,6 +161,7 @@ function answer(
   // A phase's retries are its first answers: a retry opens the window the client waited for.
   const retry = index < phase.retries ? { waitedMs: 0, retryAfterMs: undefined } : undefined;
   return {
+    latencyMs: times.latencyMs,
     refusalHeaders: outcome === 'refused' ? refusalHeaders : undefined,
     observation: {
       operation: 'list',
@@ -175,12 +188,11 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, placed: readonly
   const errorExamples = new Set<string>();
   let withoutRateLimitHeaders = 0;
   const counts = { admitted: 0, refused: 0, error: 0 };
-  for (const { observation, refusalHeaders } of placed) {
+  for (const { observation, refusalHeaders, latencyMs: latency } of placed) {
     const status = observation.status === 0 ? 'no answer' : String(observation.status);
     statusCounts[status] = (statusCounts[status] ?? 0) + 1;
     counts[observation.outcome]++;
     if (observation.status !== 0 && (observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined)) withoutRateLimitHeaders++;
-    const latency = observation.doneAt - observation.sentAt;
     if (observation.outcome === 'admitted') latencyAdmitted.recordMs(latency);
     if (observation.outcome === 'refused') {
       latencyRefused.recordMs(latency);

@@ -249,8 +249,9 @@ export class KeyWindows {
   }
 }
 
+/** What the traffic shows fits the kind: partial traffic can make a fixed window look like a sliding log. */
 export function describeLimiter(seen: LimiterSeen): string {
-  return `Limit ${seen.limit}: ${seen.kind} (${KIND_MEANING[seen.kind]}); ${seen.evidence.join('; ')}`;
+  return `Limit ${seen.limit}, as far as this traffic shows: ${seen.kind} (${KIND_MEANING[seen.kind]}); ${seen.evidence.join('; ')}`;
 }
 
 function summary(window: OpenWindow): ClosedWindow {

@@ -63,7 +63,7 @@ test('a Remaining rising under one Reset is what a sliding counter does: its kin
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
   expect(verdictOf(report, 'RL-6')).toBe('partly-checked');
   expect(report.rules.find((row) => row.id === 'RL-6')?.unchecked.map((note) => note.text).join(' ')).toContain('of a sliding counter: how fast it gives quota back is not learned from traffic (key pro-1)');
-  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300: sliding-counter .*Remaining 250 → 251, Reset 4000000000 → 4000000000: Remaining rose before Reset/);
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300, as far as this traffic shows: sliding-counter .*Remaining 250 → 251, Reset 4000000000 → 4000000000: Remaining rose before Reset/);
 });
 
 /** An admitted answer of a Pro key naming its own Reset, as a limiter with windows or a bucket says it. */
@@ -78,7 +78,7 @@ test('where a whole quota came back at Reset (a fixed window), a Remaining said 
   const report = await judged(capture([...lastWindow, ...repeated]), ENV);
   expect(Object.keys(failures(report))).toEqual(['RL-6']);
   expect(failures(report)['RL-6']).toMatch(/Limit 300: expected X-RateLimit-Remaining to fall from 298 to 297, got 298 .*the limiter is fixed-first-use: Remaining 297 → 299.* \(key pro-1; exchanges 5, 6\)/);
-  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toContain('key pro-1, Limit 300: fixed-first-use');
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toContain('key pro-1, Limit 300, as far as this traffic shows: fixed-first-use');
   // The same traffic without the repeat passes.
   expect(failures(await judged(capture([...lastWindow, ...repeated.filter((_, i) => i !== 2)]), ENV))).toEqual({});
 });

@@ -73,11 +73,11 @@ test('a Reset that moves within a window fails RL-7', async () => {
 /** The legitimate limiters of the model's work, each with the kind its traffic may show (RL-GAP-2). */
 const VARIANTS: Array<[string, () => RateLimiter, RegExp]> = [
   ['a sliding log', () => new SlidingWindowLimiter(SCALE), /sliding-log|fixed-first-use|unknown/],
-  ['a token bucket', () => new TokenBucketLimiter(SCALE), /Limit 60: bucket/],
-  ['GCRA', () => new GcraLimiter(SCALE), /Limit 60: bucket/],
+  ['a token bucket', () => new TokenBucketLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
+  ['GCRA', () => new GcraLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
   ['a sliding counter', () => new SlidingCounterLimiter(SCALE), /sliding-counter|sliding-log|unknown/],
   ['fixed windows on the clock', () => new ClockWindowLimiter(SCALE), /fixed|sliding-log|unknown/],
-  ['a minute and a day limiter stacked', () => new MinuteAndDayLimiters(), /Limit 1000: /],
+  ['a minute and a day limiter stacked', () => new MinuteAndDayLimiters(), /Limit 1000, as far as this traffic shows: /],
 ];
 
 for (const [name, limiter, kind] of VARIANTS) {

@@ -14,6 +14,7 @@ import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
 import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
+import { RepeatingRemainingLimiter } from './repeating-remaining.ts';
 import { everyOtherOfEachKey, failures, judged, recordLoad, verdictOf } from './support.ts';
 
 const SCALE = 10;
@@ -68,6 +69,13 @@ test('a Reset that moves within a window fails RL-7', async () => {
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toContain('RL-7');
   expect(failures(report)['RL-7']).toMatch(/expected X-RateLimit-Reset to stay at \d+ within the window \(it had not ended\), got \d+: it moved back/);
+});
+
+test('a fixed window that says a Remaining twice fails RL-6, with the kind its traffic showed and the two exchanges', async () => {
+  const capture = await recordLoad({ limiter: new RepeatingRemainingLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 8_000 });
+  const report = await judged(capture);
+  expect(Object.keys(failures(report))).toEqual(['RL-6']);
+  expect(failures(report)['RL-6']).toMatch(/Limit 60: expected X-RateLimit-Remaining to fall from (\d+) to \d+, got \1 .*the limiter is fixed-first-use: .*\(key free-1; exchanges \d+, \d+\)/);
 });
 
 /** The legitimate limiters of the model's work, each with the kind its traffic may show (RL-GAP-2). */

@@ -61,7 +61,7 @@ export interface LimiterSeen {
   limit: number;
   kind: LimiterKind;
   evidence: string[];
-  /** Why Remaining that did not fall was not judged, if it was not. */
+  /** What of RL-6's countdown this kind leaves unjudged, and why (nothing for fixed windows: whole ones are judged whole). */
   unjudged: string | undefined;
 }
 
@@ -97,11 +97,15 @@ const MAX_MOVED = 4;
  * counter may keep Remaining still: so only fixed windows, whose whole quota came back at every Reset seen.
  */
 const FIXED: ReadonlySet<LimiterKind> = new Set(['fixed-clock', 'fixed-first-use']);
-const UNJUDGED: Partial<Record<LimiterKind, string>> = {
-  'sliding-counter': 'Remaining that did not fall under one Reset, of a sliding counter: how fast it gives quota back is not learned from traffic',
-  'sliding-log': 'Remaining that did not fall under one Reset, where only part of the quota came back at Reset: a sliding log, or a sliding counter not seen to rise, which may keep Remaining still',
-  unknown: "Remaining that did not fall under one Reset, where the traffic does not show the limiter's kind (a bucket or a sliding counter may give quota back)",
+/** What of RL-6's countdown each other kind leaves unjudged, and why. */
+const COUNTDOWN_UNJUDGED: Readonly<Record<Exclude<LimiterKind, 'fixed-clock' | 'fixed-first-use'>, string>> = {
+  bucket: "that a token bucket's Remaining fell by no more than one: requests the capture does not hold may have spent its tokens too; only that it rose no faster than tokens come back is judged",
+  'sliding-counter': 'the countdown of a sliding counter: it may keep Remaining still or raise it before Reset, at a rate traffic does not show',
+  'sliding-log': 'the countdown where only part of the quota came back at Reset: a sliding log, or a sliding counter not seen to raise Remaining, which may keep it still',
+  unknown: "the countdown where the traffic does not show the limiter's kind (no window seen to end, no token to come back): a bucket or a sliding counter may keep Remaining still",
 };
+/** A fixed window that gave quota back before Reset is not judged as one. */
+const GIVEN_BACK_UNJUDGED = 'the countdown of fixed windows that admitted a request after refusing one under the same Reset: quota came back before it';
 
 export class KeyWindows {
   private readonly open = new Map<string, OpenWindow>();
@@ -233,18 +237,20 @@ export class KeyWindows {
     }
     const givenBack = this.givenBack.get(limit);
     const seen = givenBack && kind !== 'bucket' && kind !== 'sliding-counter' ? [...evidence, givenBack] : evidence;
-    let unjudged: string | undefined;
-    if (FIXED.has(kind) && !givenBack && track.notFallen) {
-      const [previous, next] = track.notFallen;
-      const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
-      found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
-    } else if (kind === 'bucket' && track.steepest) {
+    if (FIXED.has(kind) && !givenBack) {
+      if (track.notFallen) {
+        const [previous, next] = track.notFallen;
+        const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
+        found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+      }
+      return { limit, kind, evidence: seen, unjudged: undefined };
+    }
+    if (kind === 'bucket' && track.steepest) {
       const [previous, next] = track.steepest.pair;
       const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, true);
       if (problem !== undefined) found({ rule: 'RL-6', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
-    } else if (track.notFallen) {
-      unjudged = UNJUDGED[kind] ?? (givenBack ? `Remaining that did not fall under one Reset, where ${givenBack}` : UNJUDGED.unknown);
     }
+    const unjudged = kind === 'fixed-clock' || kind === 'fixed-first-use' ? GIVEN_BACK_UNJUDGED : COUNTDOWN_UNJUDGED[kind];
     return { limit, kind, evidence: seen, unjudged };
   }
 }

@@ -47,7 +47,6 @@ export const NEEDS: Readonly<Record<string, string>> = {
 
 /** What traffic never shows of a rule it judges, however much of it there is. */
 const NEVER_SHOWN: Readonly<Record<string, string>> = {
-  'RL-6': "that Remaining falls by exactly one with each admission: requests a capture does not hold may have taken from the window too, so traffic judges each value (a whole number from 0 to the limit) and, by the limiter's kind its answers show, that it never fails to fall (a fixed window) or rises faster than the quota comes back (a token bucket)",
   'PLAN-FREE': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-PRO': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-BUSINESS': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',

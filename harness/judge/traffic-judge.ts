@@ -145,7 +145,7 @@ export class TrafficJudge {
       for (const limiter of seen) {
         this.tallies.judged('RL-GAP-2', name);
         this.tallies.observed('RL-GAP-2', `key ${name}, ${describeLimiter(limiter)}`);
-        if (limiter.unjudged) this.tallies.unchecked('RL-6', `${limiter.unjudged} (key ${name})`);
+        if (limiter.unjudged) this.tallies.unchecked('RL-6', limiter.unjudged);
       }
     }
     this.standardFields.finish();

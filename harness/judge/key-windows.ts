@@ -224,6 +224,14 @@ export class KeyWindows {
     this.givenBack.set(limit, `a request was admitted under Reset ${reset} after one was refused under it, more than ${seconds(this.slackMs)} before that Reset (exchanges ${refusal.number}, ${answer.number}): quota came back before Reset`);
   }
 
+  /**
+   * A reading as the target's clock may have seen it: sent up to the slack earlier, answered up to the slack later
+   * (the capture's clock against the target's), so a Reset is held to a bucket's meaning only beyond that.
+   */
+  private widened(reading: Reading): Reading {
+    return { ...reading, sentAt: reading.sentAt - this.slackMs, receivedAt: reading.receivedAt + this.slackMs };
+  }
+
   private judgeLimit(limit: number, track: LimitTrack, found: (contradiction: Contradiction) => void): LimiterSeen {
     const windowMs = this.windowOf(limit, track.sample);
     const { kind, evidence } = windowMs === undefined || track.sample.pairs.length === 0
@@ -232,7 +240,7 @@ export class KeyWindows {
     const exchanges = ([first, second]: Pair): number[] => [first.number, second.number];
     const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
     for (const pair of track.movedForward) {
-      const problem = windowMs === undefined ? undefined : resetStepProblem(pair[0].reading, pair[1].reading, windowMs);
+      const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
       if (problem !== undefined) found({ rule: 'RL-7', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
     }
     const givenBack = this.givenBack.get(limit);

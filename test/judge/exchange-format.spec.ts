@@ -96,11 +96,16 @@ test('a token bucket (Reset moving on as tokens are spent) whose Remaining rises
   expect(failures(await judged(capture([...spending, bucket(START + 2_200, 200)]), ENV))).toEqual({});
 });
 
-test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back fails RL-7', async () => {
+test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back, or forward as no bucket would, fails RL-7', async () => {
   const over = Array.from({ length: 301 }, (_, i) => line(START + (300 - i) * 10, 200, Math.max(0, 299 - i)));
   expect(failures(await judged(capture(over), ENV))['PLAN-PRO']).toMatch(/301 admitted under one Reset \(4000000000\) whose limit is 300.*key pro-1; exchanges/);
   const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 1), 'content-type': 'application/json' } })];
   expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`expected X-RateLimit-Reset to stay at ${RESET} within the window (it had not ended), got ${RESET - 1}: it moved back`);
+  // Forward, well before it came, to where no bucket of the Limit would be full again: judged once the capture ended.
+  const forward = [said(START, 299, RESET), said(START + 100, 298, RESET), said(START + 200, 297, RESET + 30)];
+  const moved = await judged(capture(forward), ENV);
+  expect(Object.keys(failures(moved))).toEqual(['RL-7']);
+  expect(failures(moved)['RL-7']).toContain(`got ${RESET + 30}: it moved forward, and is not when a bucket with 297 of 300 left would be full again, more than 2.0 s before the Reset it replaced (key pro-1; exchanges 2, 3)`);
 });
 
 test('answers near the Reset they name are not counted in their window: it may have ended, or several shared a second', async () => {

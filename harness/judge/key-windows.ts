@@ -1,42 +1,44 @@
 /**
- * A key's rate-limit windows, judged from whatever part of its traffic a capture holds. Windows are told
- * apart as the load harness tells them (harness/load/windows.ts): by X-RateLimit-Limit (which quota binds,
- * classOf) and X-RateLimit-Reset (when it ends). Partial traffic is the normal case (sampling, several
- * proxies, other clients on the key), and the spec leaves the limiter's kind open (RL-GAP-2): fixed windows,
- * a sliding log, a sliding counter, a token bucket. So a window fails only on a contradiction that holds
- * whatever was not seen, under every kind:
+ * A key's rate limiter, judged from whatever part of its traffic a capture holds, through the model of a rate
+ * limiter (lib/rate-limiter): readings, the steps between them, refill, and the limiter's kind. Windows are told
+ * apart as the model tells them: by X-RateLimit-Limit (which quota binds, classOf) and X-RateLimit-Reset (when it
+ * ends). Partial traffic is the normal case (sampling, several proxies, other clients on the key), so only what
+ * holds whatever was not seen fails:
  *
- * - Reset never moves back: a window's end, a sliding log's oldest request leaving, a bucket's being full
- *   again only ever come later. An answer decided after another (its request left once that answer was in)
- *   that names an earlier Reset for the same Limit contradicts it (RL-7).
- * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before
- *   it (Reset's whole seconds, plus at least a second of the capture's clock against the target's): a fixed
- *   window, a sliding log and a sliding counter's current window give nothing back before their Reset, and a
- *   bucket full again at that Reset, more than a second ahead, cannot have taken more than its limit while its
- *   Reset stayed in one second (the plan's quota).
- * A Remaining said twice, or rising, within one Reset is what a bucket or a sliding counter does; it is
- * observed (the limiter's kind), never failed.
+ * - Reset never moves back: a window's end, a sliding log's oldest request leaving, a bucket's being full again
+ *   only ever come later. An answer decided after another (its request left once that answer was in) that names
+ *   an earlier Reset for the same Limit contradicts it (RL-7, stepBetween), at once. A Reset moved forward before
+ *   the one it replaces came is judged once the capture ended, by the window a bucket would need (refill.ts).
+ * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before it
+ *   (the plan's quota): no kind of limiter gives anything back under one Reset more than a second ahead.
+ * - Remaining, between two answers decided one after the other, by the kind the key's traffic shows
+ *   (recognise.ts): a fixed window gives nothing back before Reset, so the later must be lower (unless a request
+ *   was admitted after one refused under the same Reset: quota came back); a bucket may rise by no more than comes
+ *   back between them (remainingStepProblem); other kinds, and traffic that does not show one, are not judged so. Requests the capture does
+ *   not hold only lower it, so these hold on partial traffic; that it fell by exactly one does not, and is not
+ *   judged. The kind is known only once the capture ended, so these are judged then, on the first candidates.
  *
- * A window is closed, and forgotten but for its counts, once the capture's clock passed its Reset by
- * `slackMs`: memory is bounded by the keys and their open windows, never by the exchanges.
+ * A window is closed, and forgotten but for its counts, once the capture's clock passed its Reset by `slackMs`.
+ * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
+ * and a few candidates: never the exchanges.
  */
-import { classOf, type WindowClass } from '../load/windows.ts';
+import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
+import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
+import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
+import { DAY_WINDOW_MS, isAdmitted, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
+import { remainingStepProblem, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
 import type { PlanId } from '../../lib/plans.ts';
 
-export interface Reading {
-  /** The exchange's position in the capture. */
+/** One answer that carried all three headers, and its position in the capture. */
+export interface Answer {
   number: number;
-  sentAt: number;
-  answeredAt: number;
-  admitted: boolean;
-  limit: number;
-  remaining: number;
-  reset: number;
+  reading: Reading & { limit: number; remaining: number; reset: number };
 }
 
 export interface Contradiction {
   /** 'quota': admitted past the window's limit; the caller names the plan's rule. */
-  rule: 'RL-7' | 'quota';
+  rule: 'RL-6' | 'RL-7' | 'quota';
   message: string;
   /** The exchanges that prove it, by their position in the capture. */
   exchanges: number[];
@@ -54,6 +56,15 @@ export interface ClosedWindow {
   whole: boolean;
 }
 
+/** What one Limit's answers showed of the limiter behind it, and what of RL-6 it left unjudged. */
+export interface LimiterSeen {
+  limit: number;
+  kind: LimiterKind;
+  evidence: string[];
+  /** What of RL-6's countdown this kind leaves unjudged, and why (nothing for fixed windows: whole ones are judged whole). */
+  unjudged: string | undefined;
+}
+
 interface OpenWindow {
   windowClass: WindowClass;
   limit: number;
@@ -63,16 +74,46 @@ interface OpenWindow {
   remaining: Map<number, number>;
 }
 
+type Pair = readonly [Answer, Answer];
+
+/** Per Limit: the latest admitted answer, the sample the kind is told from, and the candidates judged by it. */
+interface LimitTrack {
+  latest: Answer;
+  sample: PairSample;
+  /** The first pair under one Reset, well before it, whose Remaining did not fall. */
+  notFallen: Pair | undefined;
+  /** The pair whose Remaining rose the most for the time between them: the one a bucket explains least. */
+  steepest: { pair: Pair; slope: number } | undefined;
+  /** The first few pairs whose Reset moved forward well before the one it replaced. */
+  movedForward: Pair[];
+}
+
 /** Evidence of one contradiction: this many exchanges are enough to follow it. */
 const MAX_EXCHANGES = 6;
+const MAX_MOVED = 4;
+/**
+ * Kinds whose Remaining must fall between answers under one Reset. A sliding log's must too, but from outside it
+ * looks like a sliding counter that has not yet been seen to rise (both give part of the quota back at Reset), and a
+ * counter may keep Remaining still: so only fixed windows, whose whole quota came back at every Reset seen.
+ */
+const FIXED: ReadonlySet<LimiterKind> = new Set(['fixed-clock', 'fixed-first-use']);
+/** What of RL-6's countdown each other kind leaves unjudged, and why. */
+const COUNTDOWN_UNJUDGED: Readonly<Record<Exclude<LimiterKind, 'fixed-clock' | 'fixed-first-use'>, string>> = {
+  bucket: "that a token bucket's Remaining fell by no more than one: requests the capture does not hold may have spent its tokens too; only that it rose no faster than tokens come back is judged",
+  'sliding-counter': 'the countdown of a sliding counter: it may keep Remaining still or raise it before Reset, at a rate traffic does not show',
+  'sliding-log': 'the countdown where only part of the quota came back at Reset: a sliding log, or a sliding counter not seen to raise Remaining, which may keep it still',
+  unknown: "the countdown where the traffic does not show the limiter's kind (no window seen to end, no token to come back): a bucket or a sliding counter may keep Remaining still",
+};
+/** A fixed window that gave quota back before Reset is not judged as one. */
+const GIVEN_BACK_UNJUDGED = 'the countdown of fixed windows that admitted a request after refusing one under the same Reset: quota came back before it';
 
 export class KeyWindows {
   private readonly open = new Map<string, OpenWindow>();
-  /** The latest admitted answer per limit: what the next one is compared with. */
-  private readonly latest = new Map<number, Reading>();
-  /** Per Limit: whether answers showed quota given back before Reset (a bucket, a sliding counter), and how. */
-  private readonly givenBack = new Map<number, string>();
+  private readonly tracks = new Map<number, LimitTrack>();
   private readonly limitsSeen: number[] = [];
+  /** Per Limit: the latest refusal, and whether an admission under its Reset followed it (quota given back). */
+  private readonly lastRefusal = new Map<number, Answer>();
+  private readonly givenBack = new Map<number, string>();
 
   constructor(
     private readonly plan: PlanId | undefined,
@@ -80,24 +121,27 @@ export class KeyWindows {
   ) {}
 
   /** Takes one answer that carried all three headers; reports what contradicts every kind of limiter. */
-  add(reading: Reading, found: (contradiction: Contradiction) => void): void {
+  add(answer: Answer, found: (contradiction: Contradiction) => void): void {
+    const { reading } = answer;
     if (!this.limitsSeen.includes(reading.limit)) this.limitsSeen.push(reading.limit);
-    if (!reading.admitted) return;
-    this.compareWithLatest(reading, found);
-    if (reading.answeredAt >= reading.reset * 1000 - this.slackMs) return;
+    if (!isAdmitted(reading)) {
+      this.refused(answer);
+      return;
+    }
+    this.admittedAfterRefusal(answer);
+    this.follow(answer, found);
+    if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
     const id = `${reading.limit}|${reading.reset}`;
     let window = this.open.get(id);
     if (!window) {
-      window = { windowClass: classOf(reading.limit, this.plan ?? 'enterprise', this.limitsSeen), limit: reading.limit, reset: reading.reset, firmAdmissions: 0, remaining: new Map() };
+      window = { windowClass: this.classOf(reading.limit), limit: reading.limit, reset: reading.reset, firmAdmissions: 0, remaining: new Map() };
       this.open.set(id, window);
     }
     window.firmAdmissions++;
-    const twin = window.remaining.get(reading.remaining);
-    if (twin === undefined) window.remaining.set(reading.remaining, reading.number);
-    else if (!this.givenBack.has(reading.limit)) this.givenBack.set(reading.limit, `two admitted answers under one Reset both said Remaining ${reading.remaining} (exchanges ${twin}, ${reading.number})`);
+    if (!window.remaining.has(reading.remaining)) window.remaining.set(reading.remaining, answer.number);
     if (window.firmAdmissions === window.limit + 1) {
       const first = [...window.remaining.values()].slice(0, MAX_EXCHANGES - 1);
-      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, reading.number] });
+      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.number] });
     }
   }
 
@@ -110,38 +154,118 @@ export class KeyWindows {
     }
   }
 
-  /** The capture ended: every window closes. */
-  closeAll(closed: (window: ClosedWindow) => void): void {
+  /**
+   * The capture ended: every window closes, and each Limit's answers are judged by the kind of limiter they show;
+   * what that judges is reported through `found`, the kind returned.
+   */
+  finish(closed: (window: ClosedWindow) => void, found: (contradiction: Contradiction) => void): LimiterSeen[] {
     for (const window of this.open.values()) closed(summary(window));
     this.open.clear();
-  }
-
-  /** What the answers showed of the limiter's kind, per Limit: quota given back before Reset, or not seen to be. */
-  kinds(): Array<{ limit: number; givenBack: string | undefined }> {
-    return [...this.latest.keys()].map((limit) => ({ limit, givenBack: this.givenBack.get(limit) }));
+    return [...this.tracks].map(([limit, track]) => this.judgeLimit(limit, track, found));
   }
 
   get openWindows(): number {
     return this.open.size;
   }
 
-  /** An admitted answer decided after the latest one of the same limit (its request left once that answer was in). */
-  private compareWithLatest(reading: Reading, found: (contradiction: Contradiction) => void): void {
-    const before = this.latest.get(reading.limit);
-    if (before !== undefined && reading.sentAt < before.answeredAt) return;
-    this.latest.set(reading.limit, reading);
-    if (before === undefined) return;
-    const exchanges = [before.number, reading.number];
-    if (reading.reset < before.reset) {
-      found({ rule: 'RL-7', message: `X-RateLimit-Reset moved back from ${before.reset} to ${reading.reset} (Limit ${reading.limit}): no kind of window or bucket ends earlier than it said`, exchanges });
+  private classOf(limit: number): WindowClass {
+    return classOf(limit, this.plan ?? 'enterprise', this.limitsSeen);
+  }
+
+  /** The window a Limit is counted over: a bucket's learned from its Resets, else the documented one. */
+  private windowOf(limit: number, sample: PairSample): number | undefined {
+    const windowClass = this.classOf(limit);
+    return sample.bucketWindowMs ?? (windowClass === 'minute' ? MINUTE_WINDOW_MS : windowClass === 'day' ? DAY_WINDOW_MS : undefined);
+  }
+
+  /** An admitted answer after the latest of its Limit: judged at once where every kind agrees, kept where the kind decides. */
+  private follow(answer: Answer, found: (contradiction: Contradiction) => void): void {
+    const { limit } = answer.reading;
+    const track = this.tracks.get(limit);
+    if (!track) {
+      const sample = new PairSample(this.classOf(limit) === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+      sample.addReading(answer.reading);
+      this.tracks.set(limit, { latest: answer, sample, notFallen: undefined, steepest: undefined, movedForward: [] });
       return;
     }
-    if (reading.answeredAt >= before.reset * 1000 - this.slackMs) return;
-    const left = `${seconds(before.reset * 1000 - reading.answeredAt)} before the Reset the earlier answer named`;
-    if (this.givenBack.has(reading.limit)) return;
-    if (reading.reset > before.reset) this.givenBack.set(reading.limit, `Reset moved forward from ${before.reset} to ${reading.reset}, ${left} (exchanges ${exchanges.join(', ')})`);
-    else if (reading.remaining > before.remaining) this.givenBack.set(reading.limit, `Remaining rose from ${before.remaining} to ${reading.remaining} under one Reset, ${left} (exchanges ${exchanges.join(', ')})`);
+    track.sample.addReading(answer.reading);
+    const before = track.latest;
+    // Requests in flight at once may have been decided in either order: only one after another tell a story.
+    if (answer.reading.sentAt < before.reading.receivedAt) return;
+    track.latest = answer;
+    const [previous, next] = [before.reading, answer.reading];
+    track.sample.addPair(previous, next);
+    const pair: Pair = [before, answer];
+    if (next.reset < previous.reset) {
+      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetStepProblem(previous, next, MINUTE_WINDOW_MS)}`, exchanges: [before.number, answer.number] });
+      return;
+    }
+    // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.
+    if (next.receivedAt >= previous.reset * 1000 - this.slackMs) return;
+    if (next.remaining >= previous.remaining) {
+      // A bucket explains a rise of Remaining only as far as tokens come back in the time between: the steepest is judged.
+      const slope = (next.remaining - previous.remaining - 2) / Math.max(1, next.receivedAt - previous.sentAt);
+      if (track.steepest === undefined || slope > track.steepest.slope) track.steepest = { pair, slope };
+    }
+    if (next.reset > previous.reset) {
+      if (track.movedForward.length < MAX_MOVED) track.movedForward.push(pair);
+    } else if (next.remaining >= previous.remaining) track.notFallen ??= pair;
   }
+
+  /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */
+  private refused(answer: Answer): void {
+    this.lastRefusal.set(answer.reading.limit, answer);
+  }
+
+  private admittedAfterRefusal(answer: Answer): void {
+    const { limit, reset, sentAt, receivedAt } = answer.reading;
+    const refusal = this.lastRefusal.get(limit);
+    if (!refusal || this.givenBack.has(limit) || refusal.reading.reset !== reset || sentAt < refusal.reading.receivedAt || receivedAt >= reset * 1000 - this.slackMs) return;
+    this.givenBack.set(limit, `a request was admitted under Reset ${reset} after one was refused under it, more than ${seconds(this.slackMs)} before that Reset (exchanges ${refusal.number}, ${answer.number}): quota came back before Reset`);
+  }
+
+  /**
+   * A reading as the target's clock may have seen it: sent up to the slack earlier, answered up to the slack later
+   * (the capture's clock against the target's), so a Reset is held to a bucket's meaning only beyond that.
+   */
+  private widened(reading: Reading): Reading {
+    return { ...reading, sentAt: reading.sentAt - this.slackMs, receivedAt: reading.receivedAt + this.slackMs };
+  }
+
+  private judgeLimit(limit: number, track: LimitTrack, found: (contradiction: Contradiction) => void): LimiterSeen {
+    const windowMs = this.windowOf(limit, track.sample);
+    const { kind, evidence } = windowMs === undefined || track.sample.pairs.length === 0
+      ? { kind: 'unknown' as const, evidence: ['too few answers one after the other to tell its kind'] }
+      : kindOfPairs(track.sample.pairs, windowMs);
+    const exchanges = ([first, second]: Pair): number[] => [first.number, second.number];
+    const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
+    for (const pair of track.movedForward) {
+      const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
+      if (problem !== undefined) found({ rule: 'RL-7', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
+    }
+    const givenBack = this.givenBack.get(limit);
+    const seen = givenBack && kind !== 'bucket' && kind !== 'sliding-counter' ? [...evidence, givenBack] : evidence;
+    if (FIXED.has(kind) && !givenBack) {
+      if (track.notFallen) {
+        const [previous, next] = track.notFallen;
+        const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
+        found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+      }
+      return { limit, kind, evidence: seen, unjudged: undefined };
+    }
+    if (kind === 'bucket' && track.steepest) {
+      const [previous, next] = track.steepest.pair;
+      const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, true);
+      if (problem !== undefined) found({ rule: 'RL-6', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
+    }
+    const unjudged = kind === 'fixed-clock' || kind === 'fixed-first-use' ? GIVEN_BACK_UNJUDGED : COUNTDOWN_UNJUDGED[kind];
+    return { limit, kind, evidence: seen, unjudged };
+  }
+}
+
+/** What the traffic shows fits the kind: partial traffic can make a fixed window look like a sliding log. */
+export function describeLimiter(seen: LimiterSeen): string {
+  return `Limit ${seen.limit}, as far as this traffic shows: ${seen.kind} (${KIND_MEANING[seen.kind]}); ${seen.evidence.join('; ')}`;
 }
 
 function summary(window: OpenWindow): ClosedWindow {

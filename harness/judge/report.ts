@@ -37,6 +37,7 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'DEP-3': 'a getPet answer with a Deprecation header',
   'ORD-GAP-2': 'an answer to GET /store/orders',
   'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
+  'RL-GAP-3': 'an answer with X-RateLimit headers or the standard RateLimit fields',
   'DEP-GAP-1': 'a getPet answer',
   'PLAN-FREE': "a window of a Free key's answers, more than a second before its Reset",
   'PLAN-PRO': "a window of a Pro key's answers, more than a second before its Reset",
@@ -46,7 +47,6 @@ export const NEEDS: Readonly<Record<string, string>> = {
 
 /** What traffic never shows of a rule it judges, however much of it there is. */
 const NEVER_SHOWN: Readonly<Record<string, string>> = {
-  'RL-6': 'that Remaining falls by one with each admission: a token bucket or a sliding counter may give quota back within a window, so traffic judges each value (a whole number from 0 to the limit), not its countdown',
   'PLAN-FREE': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-PRO': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
   'PLAN-BUSINESS': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',

@@ -12,7 +12,8 @@ import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import { outcomeOf } from '../load/observation.ts';
 import type { JudgedExchange } from './exchange.ts';
-import { KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
+import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
+import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, type RequestAnswer } from './request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
 
@@ -46,6 +47,7 @@ export interface JudgeProgress {
 
 export class TrafficJudge {
   readonly tallies = new RuleTallies();
+  private readonly standardFields = new StandardFieldsSeen(this.tallies);
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
@@ -116,6 +118,7 @@ export class TrafficJudge {
     if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
     for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
     if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
+    if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
     this.account(exchange, keyName, plan);
   }
 
@@ -135,12 +138,17 @@ export class TrafficJudge {
   /** Closes every window still open (the capture ended) and hands back the tallies. */
   finish(): RuleTallies {
     for (const [name, key] of this.keys) {
-      key.windows.closeAll((window) => this.windowClosed(window, name, key.plan));
-      for (const { limit, givenBack } of key.windows.kinds()) {
+      const seen = key.windows.finish(
+        (window) => this.windowClosed(window, name, key.plan),
+        (contradiction) => this.contradiction(contradiction, name, key.plan),
+      );
+      for (const limiter of seen) {
         this.tallies.judged('RL-GAP-2', name);
-        this.tallies.observed('RL-GAP-2', givenBack ? `key ${name}, Limit ${limit}: quota given back before Reset (a token bucket or a sliding counter): ${givenBack}` : `key ${name}, Limit ${limit}: nothing seen given back before Reset (fixed windows or a sliding log, as far as this traffic shows)`);
+        this.tallies.observed('RL-GAP-2', `key ${name}, ${describeLimiter(limiter)}`);
+        if (limiter.unjudged) this.tallies.unchecked('RL-6', limiter.unjudged);
       }
     }
+    this.standardFields.finish();
     return this.tallies;
   }
 
@@ -172,10 +180,8 @@ export class TrafficJudge {
           key = { plan, windows: new KeyWindows(plan, this.slackMs) };
           this.keys.set(keyName, key);
         }
-        key.windows.add(
-          { number: exchange.number, sentAt: exchange.sentAt ?? exchange.answeredAt, answeredAt: exchange.answeredAt, admitted: outcome === 'admitted', ...headers },
-          (contradiction) => this.contradiction(contradiction, keyName, plan),
-        );
+        const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
+        key.windows.add({ number: exchange.number, reading }, (contradiction) => this.contradiction(contradiction, keyName, plan));
       }
     }
     if (this.latestAnswer - this.lastSweep < SWEEP_EVERY_MS) return;

@@ -36,16 +36,23 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
 }
 
 function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[] } {
+  // Requests in flight at once may have been decided in either order: only one after another tell a story.
+  const pairs = admitted.slice(1).map((next, index) => [admitted[index]!, next] as const).filter(([previous, next]) => next.sentAt >= previous.receivedAt);
+  return kindOfPairs(pairs, windowMs);
+}
+
+/**
+ * The kind that admitted answers of one Limit show, each pair one decided after the other (the second sent once the
+ * first was in): what a stream judged in bounded memory keeps of them (pair-sample.ts) tells the kind as well.
+ */
+export function kindOfPairs(pairs: ReadonlyArray<readonly [Reading, Reading]>, windowMs: number): { kind: LimiterKind; evidence: string[] } {
   let refilling: string | undefined;
   let refilledAtReset: string | undefined;
   let partlyAtReset: string | undefined;
   let risingWithin: string | undefined;
   let moved = false;
   const resets = new Set<number>();
-  for (let index = 1; index < admitted.length; index++) {
-    const [previous, next] = [admitted[index - 1]!, admitted[index]!];
-    // Requests in flight at once may have been decided in either order: only one after another tell a story.
-    if (next.sentAt < previous.receivedAt) continue;
+  for (const [previous, next] of pairs) {
     const step = stepBetween(previous, next, windowMs);
     resets.add(previous.reset!);
     if (step === 'reset-moved') moved = true;

@@ -58,17 +58,54 @@ test('a log without bodies is judged on its headers; the rules of bodies are not
   expect(JSON.stringify(report)).toContain('pro-1');
 });
 
-test('a Remaining said twice or rising under one Reset is what a bucket does: observed, never failed', async () => {
+test('a Remaining rising under one Reset is what a sliding counter does: its kind is observed, RL-6 partly checked, never failed', async () => {
   const report = await judged(capture([line(START, 200, 250), line(START + 100, 200, 251), line(START + 200, 200, 251), line(START + 300, 429, 0)]), ENV);
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
-  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300: quota given back before Reset .*Remaining rose from 250 to 251/);
+  expect(verdictOf(report, 'RL-6')).toBe('partly-checked');
+  expect(report.rules.find((row) => row.id === 'RL-6')?.unchecked.map((note) => note.text).join(' ')).toContain('the countdown of a sliding counter: it may keep Remaining still or raise it before Reset');
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(/key pro-1, Limit 300, as far as this traffic shows: sliding-counter .*Remaining 250 → 251, Reset 4000000000 → 4000000000: Remaining rose before Reset/);
 });
 
-test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back fails RL-7', async () => {
+/** An admitted answer of a Pro key naming its own Reset, as a limiter with windows or a bucket says it. */
+function said(at: number, remaining: number, reset: number): Record<string, unknown> {
+  return line(at, 200, remaining, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), 'content-type': 'application/json' } });
+}
+
+test('where a whole quota came back at Reset (a fixed window), a Remaining said twice under one Reset fails RL-6 with the two exchanges; whole windows that count down pass', async () => {
+  const before = RESET - 60;
+  const lastWindow = [299, 298, 297].map((remaining, i) => said(before * 1000 - 10_000 + i * 100, remaining, before));
+  const repeated = [299, 298, 298, 297].map((remaining, i) => said(START + i * 100, remaining, RESET));
+  const report = await judged(capture([...lastWindow, ...repeated]), ENV);
+  expect(Object.keys(failures(report))).toEqual(['RL-6']);
+  expect(failures(report)['RL-6']).toMatch(/Limit 300: expected X-RateLimit-Remaining to fall from 298 to 297, got 298 .*the limiter is fixed-first-use: Remaining 297 → 299.* \(key pro-1; exchanges 5, 6\)/);
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toContain('key pro-1, Limit 300, as far as this traffic shows: fixed-first-use');
+  // The same traffic without the repeat passes: every window whole, its countdown judged whole.
+  const counted = await judged(capture([...lastWindow, ...repeated.filter((_, i) => i !== 2)]), ENV);
+  expect(failures(counted)).toEqual({});
+  expect(verdictOf(counted, 'RL-6')).toBe('pass');
+});
+
+test('a token bucket (Reset moving on as tokens are spent) whose Remaining rises faster than tokens come back fails RL-6; one that rises as they come back passes', async () => {
+  // 300 a minute: a token every 200 ms; Reset is when the bucket is full again.
+  const bucket = (at: number, remaining: number, reset = Math.ceil((at + (300 - remaining) * 200) / 1000)): Record<string, unknown> => said(at, remaining, reset);
+  const spending = [200, 199, 198, 197, 196].map((remaining, i) => bucket(START + i * 300, remaining));
+  const lastReset = Math.ceil((START + 1_200 + 104 * 200) / 1000);
+  const report = await judged(capture([...spending, bucket(START + 2_200, 246, lastReset)]), ENV);
+  expect(Object.keys(failures(report))).toEqual(['RL-6']);
+  expect(failures(report)['RL-6']).toMatch(/Limit 300: expected X-RateLimit-Remaining to fall from 196 to 195 \(or up to 201, .*got 246; the limiter is a token bucket: .*\(key pro-1; exchanges 5, 6\)/);
+  expect(failures(await judged(capture([...spending, bucket(START + 2_200, 200)]), ENV))).toEqual({});
+});
+
+test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back, or forward as no bucket would, fails RL-7', async () => {
   const over = Array.from({ length: 301 }, (_, i) => line(START + (300 - i) * 10, 200, Math.max(0, 299 - i)));
   expect(failures(await judged(capture(over), ENV))['PLAN-PRO']).toMatch(/301 admitted under one Reset \(4000000000\) whose limit is 300.*key pro-1; exchanges/);
   const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 1), 'content-type': 'application/json' } })];
-  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`moved back from ${RESET} to ${RESET - 1}`);
+  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`expected X-RateLimit-Reset to stay at ${RESET} within the window (it had not ended), got ${RESET - 1}: it moved back`);
+  // Forward, well before it came, to where no bucket of the Limit would be full again: judged once the capture ended.
+  const forward = [said(START, 299, RESET), said(START + 100, 298, RESET), said(START + 200, 297, RESET + 30)];
+  const moved = await judged(capture(forward), ENV);
+  expect(Object.keys(failures(moved))).toEqual(['RL-7']);
+  expect(failures(moved)['RL-7']).toContain(`got ${RESET + 30}: it moved forward, and is not when a bucket with 297 of 300 left would be full again, more than 2.0 s before the Reset it replaced (key pro-1; exchanges 2, 3)`);
 });
 
 test('answers near the Reset they name are not counted in their window: it may have ended, or several shared a second', async () => {

@@ -160,6 +160,12 @@ function notApplicable(rule: Rule, meta: RunMetadata): string | undefined {
   return undefined;
 }
 
+/** Why a test that failed on another rule left this one unchecked: it stopped there, or skipped itself for its own reason. */
+function stoppedBy(record: TestRecord): string {
+  const violated = [...new Set(record.failures.flatMap((failure) => failure.rules))].join(', ');
+  return record.skipReason ? `skipped: ${record.skipReason}; after a violation of ${violated}` : `stopped at a violation of ${violated}`;
+}
+
 function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata): RuleRow {
   const citing = records.filter((record) => record.rules.includes(rule.id));
   const failures = records.flatMap((record) =>
@@ -187,7 +193,10 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
     verdict = 'not-run';
     reason = inapplicable;
   } else if (failures.length > 0) verdict = 'fail';
-  else if (ran.some((record) => judgedWhole(record, rule.id))) {
+  else if (rule.level === 'GAP' && observations.length > 0) {
+    // What the target did was seen and written down; a GAP fails no one, so another rule's failure in the same test hides nothing.
+    verdict = 'observed';
+  } else if (ran.some((record) => judgedWhole(record, rule.id))) {
     // A test that failed on another rule may have stopped before it checked this one.
     const stopped = ran.filter((record) => !judgedWhole(record, rule.id));
     const partly = unchecked.length > 0 || skipped.length > 0 || stopped.length > 0;
@@ -196,14 +205,17 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
       reason = `left unchecked: ${[
         ...unchecked.map((note) => note.text),
         ...skipped.map((record) => `${record.fullTitle} (skipped: ${record.skipReason ?? 'skipped'})`),
-        ...stopped.map((record) => `${record.fullTitle} (stopped at a violation of ${[...new Set(record.failures.flatMap((failure) => failure.rules))].join(', ')})`),
+        ...stopped.map((record) => `${record.fullTitle} (${stoppedBy(record)})`),
       ].join('; ')}`;
     }
   }
   else if (ran.length > 0) {
     verdict = 'not-run';
     const blockers = [...new Set(ran.flatMap((record) => record.failures.flatMap((failure) => failure.rules)))];
-    reason = `not checked: its tests stopped at a violation of ${blockers.join(', ') || 'another rule'} first`;
+    const skips = [...new Set(ran.flatMap((record) => (record.skipReason ? [record.skipReason] : [])))];
+    reason = skips.length > 0
+      ? `not checked: its tests skipped (${skips.join('; ')}) after a violation of ${blockers.join(', ') || 'another rule'}`
+      : `not checked: its tests stopped at a violation of ${blockers.join(', ') || 'another rule'} first`;
   } else if (skipped.length > 0) {
     verdict = 'skipped';
     reason = [...new Set(skipped.map((record) => record.skipReason ?? 'skipped'))].join('; ');

@@ -58,6 +58,7 @@ export interface TestRecord {
   unknownRules: string[];
   /** The level the title states, when it states one. */
   titleLevel: string | undefined;
+  /** Why the test skipped itself: set on a skipped test, and on one that failed on another rule before it skipped. */
   skipReason: string | undefined;
   warnings: RuleNote[];
   observations: RuleNote[];

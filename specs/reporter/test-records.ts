@@ -65,7 +65,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     outcome,
     durationMs: result.duration,
     retries: result.retry,
-    skipReason: outcome === 'skipped' ? skipReason(annotations) : undefined,
+    skipReason: outcome === 'skipped' ? (skipReason(annotations) ?? 'skipped without a reason') : skipReason(annotations),
     warnings: notes('warning'),
     observations: notes('observation'),
     gists: notes('gist'),
@@ -138,9 +138,9 @@ function outcomeOf(status: TestResult['status']): TestOutcome {
   }
 }
 
-function skipReason(annotations: ReadonlyArray<{ type: string; description?: string }>): string {
-  const skip = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description);
-  return skip?.description ?? 'skipped without a reason';
+/** Why the test skipped itself, also when it had already failed on another rule (then it counts as failed). */
+function skipReason(annotations: ReadonlyArray<{ type: string; description?: string }>): string | undefined {
+  return annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
 }
 
 /** Rules named in a message as [ID], in order of first mention; only IDs the catalogue knows. */

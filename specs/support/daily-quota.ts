@@ -180,25 +180,38 @@ export interface LearnedWindow {
 
 /**
  * A minute window's length from the target itself, for a key whose admitted answers' headers do not describe the
- * minute window (two stacked limiters whose headers are the day's): two windows are used up in a row, and the
- * refusals that end them, the minute limiter's own, name each window's end in X-RateLimit-Reset; the length is
- * the step from one end to the next. Those windows count in the day, which is being spent anyway. Refusals whose
- * headers do not describe the minute window leave the documented minute, the safe assumption.
+ * minute window (two stacked limiters whose headers are the day's, or a Reset that is no Unix time): two windows
+ * are used up in a row, and the step from the first window's end to the second's is the length. A window's end is
+ * its refusal's X-RateLimit-Reset when that describes the minute window; else, when the second window gave the
+ * whole minute quota back at once (fixed windows), the refusal's arrival plus its Retry-After. Those windows count
+ * in the day, which is being spent anyway. Anything else (no Retry-After, a window that came back only in part, as
+ * a sliding window or a bucket gives it) leaves the documented minute, the safe assumption: a window taken too
+ * long only makes the test slower, one taken too short would cut its waits.
  */
 export async function learnWindowMs(client: PetStoreClient, quota: Quota, alone: Alone = (work) => work()): Promise<LearnedWindow> {
   let admitted = 0;
-  const windowEnd = async (): Promise<Exchange | undefined> => {
+  const windowEnd = async (): Promise<{ refusal: Exchange; admitted: number } | undefined> => {
     const burst = await alone(() => sendAtOnce(client, quota.perMinute + 1, BURST_CONCURRENCY, { stopAtRefusal: true }));
-    admitted += burst.filter((exchange) => isAdmitted(readingOf(exchange))).length;
+    const admittedNow = burst.filter((exchange) => isAdmitted(readingOf(exchange))).length;
+    admitted += admittedNow;
     const refusal = burst.find((exchange) => !isAdmitted(readingOf(exchange)));
-    return refusal && describesMinuteWindow(readingOf(refusal), quota) ? refusal : undefined;
+    return refusal ? { refusal, admitted: admittedNow } : undefined;
   };
   const first = await windowEnd();
-  const waitMs = first ? refusalWaitMs(first, quota) : undefined;
+  const waitMs = first ? refusalWaitMs(first.refusal, quota) : undefined;
   if (!first || waitMs === undefined || waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) return { windowMs: MINUTE_WINDOW_MS, admitted };
   await client.clock.sleep(waitMs + client.clock.toTargetMs(SLACK_MS));
   const second = await windowEnd();
   if (!second) return { windowMs: MINUTE_WINDOW_MS, admitted };
-  const stepMs = (readingOf(second).reset! - readingOf(first).reset!) * 1000;
-  return { windowMs: stepMs >= 1_000 && stepMs <= MINUTE_WINDOW_MS ? stepMs : MINUTE_WINDOW_MS, admitted };
+  const [before, after] = [readingOf(first.refusal), readingOf(second.refusal)];
+  let stepMs: number | undefined;
+  if (describesMinuteWindow(before, quota) && describesMinuteWindow(after, quota)) stepMs = (after.reset! - before.reset!) * 1000;
+  else if (second.admitted >= quota.perMinute) {
+    const secondWaitMs = retryAfterMs(second.refusal.response.headers['retry-after'], second.refusal.receivedAt);
+    const firstWaitMs = retryAfterMs(first.refusal.response.headers['retry-after'], first.refusal.receivedAt);
+    if (firstWaitMs !== undefined && secondWaitMs !== undefined) {
+      stepMs = Math.ceil((second.refusal.receivedAt + secondWaitMs - (first.refusal.receivedAt + firstWaitMs)) / 1000) * 1000;
+    }
+  }
+  return { windowMs: stepMs !== undefined && stepMs >= 1_000 && stepMs <= MINUTE_WINDOW_MS ? stepMs : MINUTE_WINDOW_MS, admitted };
 }

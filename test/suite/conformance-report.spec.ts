@@ -249,3 +249,19 @@ test('the job summary states the verdict, lists the failing rules as one-line ce
   expect(broken).toContain('| [`LIST-2`](https://example.test/spec.md#get-pets-operation-name-listpets) | MUST | fail | [LIST-2] expected 2 pets \\| got &lt;b>3&lt;/b> second line |');
   expect(broken.match(/^\| \[`/gm)).toHaveLength(1);
 });
+
+test('a test that skipped itself for its own reason after a header violation says so, and a GAP observed beside a failure stays observed', () => {
+  const allPass = serviceRules.map((rule) => record(rule.id, 'passed'));
+  const resetFinding = { rules: ['RL-7'], message: '[RL-7] X-RateLimit-Reset 2 is not a plausible Unix time' };
+  const budget = 'estimated 280 s exceeds PETSTORE_QUOTA_BUDGET_SECONDS=60; raise it to run this test';
+  const dayOverBudget = [...allPass, { ...record('PLAN-BUSINESS', 'failed', { failures: [resetFinding], skipReason: budget }), id: 'day', fullTitle: 'PLAN-BUSINESS day' }];
+  expect(buildReport(dayOverBudget, catalogue, META, RUN).rules.find((rule) => rule.id === 'PLAN-BUSINESS')).toMatchObject({
+    verdict: 'partly-checked',
+    reason: expect.stringContaining(`PLAN-BUSINESS day (skipped: ${budget}; after a violation of RL-7)`),
+  });
+
+  const observedBesideFailure = allPass.map((item) =>
+    item.rules[0] === 'RL-GAP-1' ? record('RL-GAP-1', 'failed', { failures: [resetFinding], observations: [{ rule: 'RL-GAP-1', text: 'two keys are counted apart' }] }) : item,
+  );
+  expect(buildReport(observedBesideFailure, catalogue, META, RUN).rules.find((rule) => rule.id === 'RL-GAP-1')?.verdict).toBe('observed');
+});

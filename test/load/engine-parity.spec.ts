@@ -7,13 +7,13 @@
  * except in CI, where a missing engine is a failure.
  */
 import { expect, test } from '@playwright/test';
-import type { LoadSummary } from '../../harness/load/summary.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { closedAfterEach, needLocust } from './support/locust.ts';
 import { overLimit, runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
+import { alike, statuses } from './support/verdict-parity.ts';
 
 /** The servers' clock: a minute window lasts 1 s. */
 const SCALE = 60;
@@ -26,30 +26,6 @@ async function server(limiter: () => RateLimiter | undefined): Promise<string> {
   const running = await createReferenceServer({ timeScale: SCALE }, made ? { limiter: made } : {});
   keep(running);
   return running.baseUrl;
-}
-
-/** Per key, every check's status: what "the same verdicts" means. */
-function statuses(summary: LoadSummary): Record<string, Record<string, string>> {
-  return Object.fromEntries(summary.keys.map((key) => [key.label, Object.fromEntries(key.verdicts.map((v) => [v.check, v.status]))]));
-}
-
-/**
- * RL-3 is checked only when a compliant client had to wait out a 429. One client keeps one budget and can
- * avoid every 429; generators of several each keep their own and may meet one. So "passed on one engine, not
- * reached on the other" is no disagreement there; a check passed on one engine and failed on the other is.
- */
-function alike(engine: LoadSummary, builtin: LoadSummary): Record<string, Record<string, string>> {
-  const reference = statuses(builtin);
-  return Object.fromEntries(
-    Object.entries(statuses(engine)).map(([label, checks]) => [
-      label,
-      Object.fromEntries(Object.entries(checks).map(([check, status]) => {
-        const other = reference[label]?.[check];
-        const unreached = check === 'retry-after-admitted' && [status, other].includes('not-checked') && [status, other].includes('pass');
-        return [check, unreached ? (other as string) : status];
-      })),
-    ]),
-  );
 }
 
 interface Case {

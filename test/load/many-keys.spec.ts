@@ -9,12 +9,12 @@ import { runPlanOf } from '../../harness/load/engine/locust-engine.ts';
 import { reportHtml } from '../../harness/load/report-html.ts';
 import { runKeysOf } from '../../harness/load/run-keys.ts';
 import { validateScenario } from '../../harness/load/scenario.ts';
-import type { LoadSummary } from '../../harness/load/summary.ts';
 import { textSummary } from '../../harness/load/text-summary.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { closedAfterEach, LOCUST } from './support/locust.ts';
 import { OverAdmittingLimiter } from './support/limiters.ts';
 import { runAgainst, runEngineAgainst, type KeyPlan } from './support/run.ts';
+import { alike, statuses } from './support/verdict-parity.ts';
 
 /**
  * A minute lasts 12 s, and a key's window starts at its first request: every quiet key's requests of the 4-s
@@ -37,9 +37,6 @@ async function server(): Promise<string> {
   return running.baseUrl;
 }
 
-function statuses(summary: LoadSummary): Record<string, Record<string, string>> {
-  return Object.fromEntries(summary.keys.map((key) => [key.label, Object.fromEntries(key.verdicts.map((v) => [v.check, v.status]))]));
-}
 
 test('a scenario entry with count names that many keys, numbered on, and the run plan keeps them as one group', () => {
   expect(scenario.keys).toHaveLength(KEYS);
@@ -56,7 +53,7 @@ test('2,000 keys: both engines give every key the same verdicts, and the report 
   const builtin = await runAgainst(await server(), keyPlans, 4_000, SCALE, 64, apiKeys);
   const engine = await runEngineAgainst(await server(), keyPlans, 4_000, SCALE, 2, apiKeys);
   expect(engine.keys).toHaveLength(KEYS);
-  expect(statuses(engine)).toEqual(statuses(builtin));
+  expect(alike(engine, builtin)).toEqual(statuses(builtin));
   for (const summary of [builtin, engine]) {
     expect(summary.status).toBe('fail');
     expect(summary.keys.filter((key) => key.status === 'fail').map((key) => key.label)).toEqual(['free #2000 naive']);

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { wholeFlag } from '../whole-flag.ts';
 import { markdownTable, median } from '../server/autocannon.ts';
 import { ensureJudgeCapture } from './capture.ts';
 
@@ -21,19 +22,11 @@ const GOAL_PER_SECOND = 15_000;
 const BOUNDED_FACTOR = 1.5;
 
 const { values } = parseArgs({ options: { exchanges: { type: 'string' }, keys: { type: 'string' }, rounds: { type: 'string' } } });
-const large = wholeNumber(values.exchanges, 'exchanges', 1_000_000);
+const large = wholeFlag(values.exchanges ?? '1000000', 'exchanges');
 const small = Math.max(10_000, Math.round(large / 10));
-const keys = wholeNumber(values.keys, 'keys', 50);
-const rounds = wholeNumber(values.rounds, 'rounds', 3);
+const keys = wholeFlag(values.keys ?? '50', 'keys');
+const rounds = wholeFlag(values.rounds ?? '3', 'rounds');
 
-function wholeNumber(text: string | undefined, name: string, fallback: number): number {
-  const value = Number(text ?? fallback);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench: --${name} must be a whole number of at least 1, got "${text}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
 
 interface Measured {
   exchanges: number;

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import type { ReplaySummary } from '../../harness/replay/summary.ts';
+import { wholeFlag } from '../whole-flag.ts';
 import { markdownTable, median } from '../server/autocannon.ts';
 import { bareReplay } from './bare-replay.ts';
 import { ensureCapture } from './capture.ts';
@@ -36,19 +37,11 @@ const GOAL_TO_RAW = 0.5;
 const BOUNDED_FACTOR = 1.5;
 
 const { values } = parseArgs({ options: { exchanges: { type: 'string' }, concurrency: { type: 'string' }, rounds: { type: 'string' } } });
-const large = wholeNumber(values.exchanges, 'exchanges', 100_000);
+const large = wholeFlag(values.exchanges ?? '100000', 'exchanges');
 const small = Math.max(1_000, Math.round(large / 10));
-const concurrency = wholeNumber(values.concurrency, 'concurrency', 16);
-const rounds = wholeNumber(values.rounds, 'rounds', 3);
+const concurrency = wholeFlag(values.concurrency ?? '16', 'concurrency');
+const rounds = wholeFlag(values.rounds ?? '3', 'rounds');
 
-function wholeNumber(text: string | undefined, name: string, fallback: number): number {
-  const value = Number(text ?? fallback);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench: --${name} must be a whole number of at least 1, got "${text}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 

@@ -6,7 +6,7 @@
  */
 import { catalogue, ruleById } from '../../lib/rules.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
-import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts';
 import type { RuleTallies } from './rule-tally.ts';
 
 /** What a rule needs in the traffic to be judged: said when the capture had none of it. */
@@ -87,7 +87,7 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   const rule = ruleById(id);
   const tally = tallies.get(id);
   const title = `${id} ${rule.level} judged from traffic`;
-  const record: TestRecord = {
+  const record = emptyRecord({
     id: `judge-${id}`,
     title,
     fullTitle: title,
@@ -95,23 +95,11 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
     line: 0,
     project: 'judge',
     outcome: 'passed',
-    durationMs: 0,
-    retries: 0,
     rules: [id],
     unknownRules: [],
     titleLevel: rule.level,
-    skipReason: undefined,
-    warnings: [],
-    observations: [],
-    gists: [],
-    unchecked: [],
-    throttled: [],
-    generated: [],
-    failures: [],
     ranThrough: true,
-    judgedWhole: [],
-    evidence: [],
-  };
+  });
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
   if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}` };

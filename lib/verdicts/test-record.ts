@@ -79,3 +79,24 @@ export interface TestRecord {
   judgedWhole: string[];
   evidence: Evidence[];
 }
+
+/** A record with nothing reported yet: where the test is, what it cites and how it ended, every note empty. */
+export function emptyRecord(
+  identity: Pick<TestRecord, 'id' | 'title' | 'fullTitle' | 'file' | 'line' | 'project' | 'outcome' | 'rules' | 'unknownRules' | 'titleLevel' | 'ranThrough'>,
+): TestRecord {
+  return {
+    ...identity,
+    durationMs: 0,
+    retries: 0,
+    skipReason: undefined,
+    warnings: [],
+    observations: [],
+    gists: [],
+    unchecked: [],
+    throttled: [],
+    generated: [],
+    failures: [],
+    judgedWhole: [],
+    evidence: [],
+  };
+}

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { findRule } from '../../lib/rules.ts';
-import type { Evidence, Failure, GeneratedProperty, GeneratedSummary, RuleNote, TestOutcome, TestRecord } from '../../lib/verdicts/test-record.ts';
+import { emptyRecord, type Evidence, type Failure, type GeneratedProperty, type GeneratedSummary, type RuleNote, type TestOutcome, type TestRecord } from '../../lib/verdicts/test-record.ts';
 
 const RULE_ID_IN_BRACKETS = /\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/g;
 const TITLE_PREFIX = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s+(MUST|SHOULD|GAP)\b/;
@@ -22,7 +22,7 @@ const MAX_MESSAGE = 4_000;
 /** A test that has not reported yet: what the run planned. */
 export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
   const { rules, unknownRules } = citedRules(test.title, test.annotations);
-  return {
+  return emptyRecord({
     id: test.id,
     title: test.title,
     fullTitle: describePath(test),
@@ -30,23 +30,11 @@ export function plannedRecord(test: TestCase, rootDir: string): TestRecord {
     line: test.location.line,
     project: projectOf(test),
     outcome: 'not-run',
-    durationMs: 0,
-    retries: 0,
     rules,
     unknownRules,
     titleLevel: titleCitation(test.title)?.level,
-    skipReason: undefined,
-    warnings: [],
-    observations: [],
-    gists: [],
-    unchecked: [],
-    throttled: [],
-    generated: [],
-    failures: [],
     ranThrough: false,
-    judgedWhole: [],
-    evidence: [],
-  };
+  });
 }
 
 /** The record of a test after its (latest) attempt. */

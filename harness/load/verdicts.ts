@@ -116,18 +116,19 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account.model)));
   const verdicts: Verdict[] = [];
   const answers = answersOf(result, context);
+  const reset = resetStable(account, answers);
 
   if (documented) {
     if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
     else {
       verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
-      verdicts.push(firstRefusal(plan, minuteWindows, account.model));
+      verdicts.push(reset.status === 'fail' ? firstRefusalUnplaced(plan) : firstRefusal(plan, minuteWindows, account.model));
     }
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
   verdicts.push(retryAfterAdmitted(result, account));
   verdicts.push(gradual ? refilledRemainingSteps(account, answers) : remainingSteps(account));
-  verdicts.push(resetStable(account, answers));
+  verdicts.push(reset);
   verdicts.push(refusalHeaders(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
   verdicts.push(ban(result, account));
@@ -266,6 +267,21 @@ function refusedEarly(window: QuotaWindow): boolean {
 /** Refused only past the limit: a fixed window admits nothing after its first refusal, so all it admitted came before. */
 function refusedLate(window: QuotaWindow, model: WindowModel): boolean {
   return model === 'fixed' && window.admitted > window.limit;
+}
+
+/**
+ * A Reset that moves within a window (RL-7) splits the target's window into several of one Reset each, so where
+ * in its window a refusal came is not known: an early refusal would be no evidence, only a count of the split.
+ */
+function firstRefusalUnplaced(plan: PlanId): Verdict {
+  const limit = plans[plan].documented?.perMinute ?? 0;
+  return verdict(
+    'first-refusal',
+    [planRule(plan), 'RL-1'],
+    'not-checked',
+    `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`,
+    'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and where in its window a refusal came is not known.',
+  );
 }
 
 function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel): Verdict {

@@ -140,10 +140,12 @@ test.describe('broken limiters are flagged', () => {
     expect(daily.evidence[0]).toMatch(/1,\d{3} admitted with no daily refusal/);
   });
 
-  test('a Reset that moves within a window fails RL-7', () => {
-    const judged = judge(simulate({ limiter: new MovingResetLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 30, durationMs: 3_000 }));
+  test('a Reset that moves within a window fails RL-7, and leaves where a refusal came in its window unjudged rather than failed', () => {
+    const judged = judge(simulate({ limiter: new MovingResetLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 3_000 }));
     expect(judged.verdict('reset-stable').status).toBe('fail');
     expect(judged.verdict('reset-stable').rules).toEqual(['RL-7']);
+    expect(judged.verdict('first-refusal').status).toBe('not-checked');
+    expect(judged.verdict('first-refusal').detail).toContain('RL-7');
   });
 
   test('429 without Retry-After fails RL-1, and the compliant client still backs off', () => {

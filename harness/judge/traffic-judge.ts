@@ -4,6 +4,7 @@
  * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
  * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
  */
+import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
@@ -35,8 +36,6 @@ const SWEEP_EVERY_MS = 1_000;
  * bucket from looking like a window admitting past its limit (key-windows.ts).
  */
 const LEAST_SKEW_MS = 1_000;
-/** Reset's whole-second resolution. */
-const RESET_RESOLUTION_MS = 1_000;
 
 export interface JudgeProgress {
   exchanges: number;
@@ -58,7 +57,7 @@ export class TrafficJudge {
   private firstAnswer: number | undefined;
 
   constructor(options: JudgeOptions) {
-    this.slackMs = RESET_RESOLUTION_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
+    this.slackMs = ROUNDING_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
   }
 

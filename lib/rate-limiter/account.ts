@@ -21,7 +21,7 @@
 import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
-import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
+import { MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 
@@ -142,8 +142,6 @@ export function classOf(limit: number, plan: PlanId, observedLimits: readonly nu
   return limit === minuteLimit ? 'minute' : 'day';
 }
 
-/** Slack for Reset's whole-second rounding when comparing a wait with a window's length. */
-const RESET_RESOLUTION_MS = 1_000;
 
 export function accountKey(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number): KeyAccount {
   const withHeaders = observations
@@ -187,7 +185,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
   const estimateMs = atMostMs ?? atLeastMs;
-  const longestWaitOfWindow = (estimateMs ?? Infinity) + RESET_RESOLUTION_MS;
+  const longestWaitOfWindow = (estimateMs ?? Infinity) + ROUNDING_MS;
 
   // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
   // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
@@ -200,7 +198,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     }
     if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
     const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
-    if (waitMs > longestWaitOfWindow + RESET_RESOLUTION_MS) inBan = true;
+    if (waitMs > longestWaitOfWindow + ROUNDING_MS) inBan = true;
     if (inBan) banLike.add(index);
   }
 

@@ -43,6 +43,12 @@ class ClientCases(unittest.TestCase):
             with self.subTest(case=case):
                 self.assertEqual(locustfile.pick_operation(locustfile.operation_bounds(case["mix"], OPERATIONS), case["roll"]), case["operation"])
 
+    def test_repeated_headers_are_joined_as_the_built_in_client_joins_them(self):
+        self.assertEqual(locustfile.header_text(("60", "60")), "60, 60")
+        self.assertEqual(locustfile.header_text("60"), "60")
+        self.assertIsNone(locustfile.header_text(None))
+        self.assertIsNone(locustfile.read_rate_limit(locustfile.header_text(("60", "60")), "59", str(RESET)))
+
     def test_outcomes(self):
         for case in CASES["outcome"]:
             with self.subTest(case=case):

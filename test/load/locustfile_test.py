@@ -97,6 +97,10 @@ class WorkerTally(unittest.TestCase):
         [window] = master.result()["windows"]
         self.assertEqual(window["admitted"]["remaining"], [[59, 57, 1], [30, 30, 2], [29, 29, 1]])
 
+    def test_a_generator_ships_its_values_as_runs_of_equal_counts(self):
+        self.assertEqual(locustfile.runs_of([5, 4, 3, 3, 2, 9, 8]), [[9, 8, 1], [5, 4, 1], [3, 3, 2], [2, 2, 1]])
+        self.assertEqual(locustfile.runs_of([]), [])
+
     def test_master_holds_a_window_in_a_few_numbers_however_many_reports(self):
         master = locustfile.Merged()
         for report in range(200):

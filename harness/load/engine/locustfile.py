@@ -7,8 +7,9 @@
 # worker's regular report to the master (events.report_to_master), merged there (events.worker_report) and
 # written by the master to petstore-result.json, which `petstore-conformance load --verdicts-from` judges.
 # The master's memory and that file grow with keys x windows, never with requests.
-import email.utils
 import collections
+import email.utils
+import itertools
 import json
 import math
 import os
@@ -176,7 +177,7 @@ class Phase:
             "statuses": {str(status): count for status, count in self.statuses.items()},
         }
         if values == "remaining":
-            out["remaining"] = runs_of(collections.Counter(self.values))
+            out["remaining"] = runs_of(self.values)
         elif values == "waits":
             out["waits"] = dict(collections.Counter(self.values))
         return out
@@ -300,8 +301,21 @@ class Merged:
 
 
 def runs_of(values):
-    """Remaining values and their counts as runs [highest, lowest, times]: a whole countdown is one run."""
-    return merge_runs([[value, value, times] for value, times in values.items()])
+    """Remaining values as runs [highest, lowest, times], each value seen `times` times: a whole countdown is one run."""
+    runs = []
+    high = low = times = None
+    for value, group in itertools.groupby(sorted(values, reverse=True)):
+        seen = sum(1 for _ in group)
+        if seen == times and value == low - 1:
+            low = value
+            continue
+        if times is not None:
+            runs.append([high, low, times])
+        high = low = value
+        times = seen
+    if times is not None:
+        runs.append([high, low, times])
+    return runs
 
 
 def merge_runs(runs):

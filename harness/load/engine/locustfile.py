@@ -118,6 +118,9 @@ def outcome_of(status):
     return "error"
 
 
+OUTCOMES = [outcome_of(status) for status in range(1000)]
+
+
 # ---- what the verdicts need, summed per key and per target window
 
 
@@ -132,49 +135,40 @@ def wait_bucket(value, now_ms):
 
 
 class Phase:
-    """Answers of one kind in a generator: how many, when the first and last were sent and answered, and more."""
+    """Answers of one kind in a generator since its last report: when each was sent and answered, its status and
+    value, kept as they come (appending is all a request costs) and summed once per report."""
 
-    __slots__ = ("count", "first_sent", "last_sent", "first_done", "last_done", "latency", "retries", "statuses", "values")
+    __slots__ = ("sent", "done", "statuses", "retries", "values")
 
     def __init__(self):
-        self.count = 0
-        self.first_sent = self.first_done = math.inf
-        self.last_sent = self.last_done = -math.inf
-        self.latency = 0.0
+        self.sent = []
+        self.done = []
+        self.statuses = []
         self.retries = 0
-        self.statuses = {}
         self.values = []
 
     def note(self, sent, done, status, retry, value):
-        self.count += 1
-        if sent < self.first_sent:
-            self.first_sent = sent
-        if sent > self.last_sent:
-            self.last_sent = sent
-        if done < self.first_done:
-            self.first_done = done
-        if done > self.last_done:
-            self.last_done = done
-        self.latency += done - sent
+        self.sent.append(sent)
+        self.done.append(done)
+        self.statuses.append(status)
         if retry:
             self.retries += 1
-        statuses = self.statuses
-        statuses[status] = statuses.get(status, 0) + 1
         if value is not None:
             self.values.append(value)
 
     def shipped(self, values):
         """As plain data: Remaining values as runs, or Retry-After buckets as counts."""
-        seen = self.count > 0
+        sent, done = self.sent, self.done
+        seen = bool(sent)
         out = {
-            "count": self.count,
-            "firstSent": self.first_sent if seen else None,
-            "lastSent": self.last_sent if seen else None,
-            "firstDone": self.first_done if seen else None,
-            "lastDone": self.last_done if seen else None,
-            "latencyMs": self.latency,
+            "count": len(sent),
+            "firstSent": min(sent) if seen else None,
+            "lastSent": max(sent) if seen else None,
+            "firstDone": min(done) if seen else None,
+            "lastDone": max(done) if seen else None,
+            "latencyMs": math.fsum(done) - math.fsum(sent),
             "retries": self.retries,
-            "statuses": {str(status): count for status, count in self.statuses.items()},
+            "statuses": {str(status): count for status, count in collections.Counter(self.statuses).items()},
         }
         if values == "remaining":
             out["remaining"] = runs_of(self.values)
@@ -192,11 +186,13 @@ class Tally:
         self.held_back = {}
         # When this generator was first refused in each window: kept across reports, as a window outlasts them.
         self.refused_at = {}
+        self.last_texts = (None, None)
+        self.last_numbers = (None, None)
 
     def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
         """Counts one answer; returns its outcome and its X-RateLimit headers as numbers (or None)."""
-        outcome = outcome_of(status) if status else "error"
-        parsed = read_rate_limit(limit, remaining, reset) if status else None
+        outcome = OUTCOMES[status] if 0 < status < 1000 else "error"
+        parsed = self.read(limit, remaining, reset) if status else None
         # A 429 whose Remaining exceeds its Limit keeps its headers as sent, for the checks of RL-6.
         if outcome == "error" or parsed is None or (outcome == "refused" and parsed[1] > parsed[0]):
             wait = wait_bucket(retry_after, done) if status == 429 else "-"
@@ -221,6 +217,17 @@ class Tally:
         else:
             admitted.note(sent, done, status, retry, parsed[1])
         return outcome, parsed
+
+    def read(self, limit, remaining, reset):
+        """read_rate_limit, remembering the last Limit and Reset read: a window's answers repeat them."""
+        if limit != self.last_texts[0] or reset != self.last_texts[1]:
+            self.last_texts = (limit, reset)
+            self.last_numbers = (whole_number(limit), whole_number(reset))
+        limit_number, reset_number = self.last_numbers
+        remaining_number = whole_number(remaining)
+        if limit_number is None or remaining_number is None or reset_number is None:
+            return None
+        return limit_number, remaining_number, reset_number
 
     def hold_back(self, key_index):
         self.held_back[key_index] = self.held_back.get(key_index, 0) + 1

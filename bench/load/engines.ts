@@ -6,8 +6,10 @@
  * from the same number of users (Locust) or connections (built-in).
  *
  * Requests per CPU-second: for the two Locust runs, of the same master and workers while the test ran
- * (sampled from /proc, start-up left out); for the built-in engine, of the whole load command. The order of
- * the three rotates every round, so the machine's other load falls on all of them alike.
+ * (sampled from /proc, start-up left out); for the built-in engine, of the whole load command. In each round
+ * the two Locust runs go at the same time against the same target, each with its master and workers, so the
+ * machine's other load (and each other's) falls on both alike and their ratio is measured within the round;
+ * the built-in engine runs alone after them.
  *
  *   npm run bench:load:engines [-- --rounds 3 --seconds 8 --concurrency 32 --workers 2]
  *
@@ -83,11 +85,16 @@ async function builtin(baseUrl: string): Promise<Measure> {
   }
 }
 
-async function engine(locust: string, baseUrl: string): Promise<Measure> {
+/** The scenario exported as the engine's Locust test, in a directory of its own. */
+async function exportEngine(baseUrl: string): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engines-'));
+  const env = { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY_ENTERPRISE: KEY };
+  await load(['--engine', 'locust', '--workers', String(workers), ...SCENARIO, '--export', dir], env);
+  return { dir, env };
+}
+
+async function engine(locust: string, { dir, env }: { dir: string; env: NodeJS.ProcessEnv }): Promise<Measure> {
   try {
-    const env = { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY_ENTERPRISE: KEY };
-    await load(['--engine', 'locust', '--workers', String(workers), ...SCENARIO, '--export', dir], env);
     const plan = readRunPlan(join(dir, RUN_PLAN_FILE));
     const commands = locustCommands(plan, workers);
     const cpuSeconds = await locustCpuSeconds({ locust, master: commands.master, worker: commands.worker, workers, env, cwd: dir });
@@ -129,12 +136,14 @@ try {
 
   const results = Object.fromEntries(CONTENDERS.map((name) => [name, [] as Measure[]])) as Record<Contender, Measure[]>;
   for (let round = 1; round <= rounds; round++) {
-    const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round - 1) % CONTENDERS.length] as Contender);
-    for (const contender of order) {
-      process.stderr.write(`bench: round ${round}/${rounds}, ${contender}…\n`);
-      const measure = contender === 'plain Locust' ? plain(locust, server.baseUrl, users) : contender === 'Locust engine' ? engine(locust, server.baseUrl) : builtin(server.baseUrl);
-      results[contender].push(await measure);
-    }
+    // The two Locust runs at the same time, so whatever else the machine does weighs on both alike.
+    process.stderr.write(`bench: round ${round}/${rounds}, plain Locust and the Locust engine side by side…\n`);
+    const exported = await exportEngine(server.baseUrl);
+    const [plainRun, engineRun] = await Promise.all([plain(locust, server.baseUrl, users), engine(locust, exported)]);
+    results['plain Locust'].push(plainRun);
+    results['Locust engine'].push(engineRun);
+    process.stderr.write(`bench: round ${round}/${rounds}, built-in engine…\n`);
+    results['built-in engine'].push(await builtin(server.baseUrl));
   }
   const rows = CONTENDERS.map((name) => {
     const runs = results[name];

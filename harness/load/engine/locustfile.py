@@ -21,7 +21,7 @@ import gevent
 import locust.runners
 from locust import FastHttpUser, events, task
 from locust.exception import StopUser
-from locust.runners import MasterRunner, WorkerRunner
+from locust.runners import LocalRunner, MasterRunner, WorkerRunner
 
 # Debian's python3-locust 2.12 ships an empty version string, and its master then turns every worker away
 # as "pre 2.0": give it the packaged version, so master and workers of that package can meet.
@@ -357,6 +357,8 @@ MERGED = Merged()
 ID_IN_BODY = re.compile(rb'"id"\s*:\s*(\d+)')
 RECENT_IDS = 64
 EVERY_STATUS = frozenset(range(100, 1000))
+# Seconds between a worker's reports to its master (Locust's own interval).
+LOCAL_MERGE_S = 3
 
 
 @events.report_to_master.add_listener
@@ -368,6 +370,21 @@ def ship_tally(client_id, data, **_):
 def merge_tally(client_id, data, **_):
     if "petstore" in data:
         MERGED.merge(client_id, data["petstore"])
+
+
+@events.test_start.add_listener
+def merge_locally(environment, **_):
+    """Without a master (locust --headless alone), merge this process's tally as often as a worker would report
+    it, so its memory grows with windows, not with requests."""
+    if not isinstance(environment.runner, LocalRunner):
+        return
+
+    def merge_every_report_interval():
+        while True:
+            gevent.sleep(LOCAL_MERGE_S)
+            MERGED.merge("local", TALLY.drain())
+
+    gevent.spawn(merge_every_report_interval)
 
 
 @events.quitting.add_listener

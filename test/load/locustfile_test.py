@@ -18,6 +18,7 @@ with open(os.path.join(ROOT, "fixtures", "load", "client-cases.json"), encoding=
     CASES = json.load(cases_file)
 
 OPERATIONS = ["list", "create", "get"]
+ONE_TALLY = locustfile.Tally()
 RESET = 1795687260
 
 
@@ -35,8 +36,10 @@ class ClientCases(unittest.TestCase):
     def test_rate_limit_headers(self):
         for case in CASES["rateLimit"]:
             with self.subTest(case=case):
-                parsed = locustfile.read_rate_limit(case["limit"], case["remaining"], case["reset"])
-                self.assertEqual(list(parsed) if parsed else None, case["parsed"])
+                # Read alone, and after every other case, whose Limit and Reset the tally remembers.
+                for tally in (locustfile.Tally(), ONE_TALLY):
+                    parsed = tally.read(case["limit"], case["remaining"], case["reset"])
+                    self.assertEqual(list(parsed) if parsed else None, case["parsed"])
 
     def test_operation_mix(self):
         for case in CASES["operations"]:
@@ -47,12 +50,12 @@ class ClientCases(unittest.TestCase):
         self.assertEqual(locustfile.header_text(("60", "60")), "60, 60")
         self.assertEqual(locustfile.header_text("60"), "60")
         self.assertIsNone(locustfile.header_text(None))
-        self.assertIsNone(locustfile.read_rate_limit(locustfile.header_text(("60", "60")), "59", str(RESET)))
+        self.assertIsNone(locustfile.Tally().read(locustfile.header_text(("60", "60")), "59", str(RESET)))
 
     def test_outcomes(self):
         for case in CASES["outcome"]:
             with self.subTest(case=case):
-                self.assertEqual(locustfile.outcome_of(case["status"]), case["outcome"])
+                self.assertEqual(locustfile.OUTCOMES[case["status"]], case["outcome"])
 
 
 def answer(tally, remaining, status=200, sent=1000.0, retry_after=None, limit="60", reset=str(RESET), retry=False):

@@ -59,14 +59,6 @@ def header_text(value):
     return value if value is None or isinstance(value, str) else ", ".join(value)
 
 
-def read_rate_limit(limit, remaining, reset):
-    """The three X-RateLimit headers as whole numbers, or None when any is absent or not one."""
-    limit, remaining, reset = whole_number(limit), whole_number(remaining), whole_number(reset)
-    if limit is None or remaining is None or reset is None:
-        return None
-    return limit, remaining, reset
-
-
 def parse_http_date(value):
     text = value.strip()
     if not any(form.match(text) for form in HTTP_DATES):
@@ -219,7 +211,8 @@ class Tally:
         return outcome, parsed
 
     def read(self, limit, remaining, reset):
-        """read_rate_limit, remembering the last Limit and Reset read: a window's answers repeat them."""
+        """The three X-RateLimit headers as whole numbers, or None when any is absent or not one. The last Limit and
+        Reset read are remembered: a window's answers repeat them."""
         if limit != self.last_texts[0] or reset != self.last_texts[1]:
             self.last_texts = (limit, reset)
             self.last_numbers = (whole_number(limit), whole_number(reset))

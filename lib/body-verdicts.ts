@@ -5,7 +5,7 @@
  * is most of what checking an answer costs. Bounded by the characters it holds; the oldest go first.
  */
 import type { OperationId } from './contract.ts';
-import type { Violation } from './response-checks.ts';
+import type { Violation } from './violation.ts';
 
 export interface BodyVerdict {
   /** The body was empty (only its absence is judged, not its Content-Type). */

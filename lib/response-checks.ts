@@ -8,6 +8,7 @@ import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
 import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
+import type { Violation } from './violation.ts';
 
 export interface ResponseToCheck {
   operation: OperationId;
@@ -35,10 +36,7 @@ export interface ResponseToCheck {
   outsideContract?: boolean;
 }
 
-export interface Violation {
-  rule: string;
-  message: string;
-}
+export type { Violation } from './violation.ts';
 
 /** Reset may lag the caller's clock by this much (clock skew, rounding) before it counts as in the past. */
 const RESET_SKEW_SECONDS = 5;

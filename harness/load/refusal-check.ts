@@ -1,6 +1,6 @@
 /** The rate-limit rules a 429 is held to (the shared response check, RL-* only), for both engines alike. */
 import { checkResponse, type ResponseToCheck } from '../../lib/response-checks.ts';
-import type { Finding } from './runner.ts';
+import type { Finding } from './finding.ts';
 
 export function noteRefusal(findings: Record<string, Finding>, response: ResponseToCheck): void {
   for (const violation of checkResponse(response)) {

@@ -17,6 +17,7 @@ import { LatencyRecorder, type LatencySummary } from './latency.ts';
 import { outcomeOf, type Observation } from './observation.ts';
 import { seededRandom } from './random.ts';
 import { noteRefusal } from './refusal-check.ts';
+import type { Finding } from './finding.ts';
 import { RequestBuilder } from './request-builder.ts';
 import { LOAD_OPERATIONS, type LoadOperation, type Mix, type ScenarioKey } from './scenario.ts';
 
@@ -44,10 +45,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export interface Finding {
-  count: number;
-  example: string;
-}
+export type { Finding } from './finding.ts';
 
 /** What one key's traffic came to: the same figures in a run's result and in the summary. */
 export interface KeyCounts {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fixturePath, readFixtureYaml } from './fixtures.ts';
+import type { Level } from './verdicts/level.ts';
 
-export const LEVELS = ['MUST', 'SHOULD', 'GAP'] as const;
-export type Level = (typeof LEVELS)[number];
+export { LEVELS, type Level } from './verdicts/level.ts';
 export type Subject = 'service' | 'client';
 /** enterprise-quota-agreed: the run states the agreed Enterprise quota (PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY). */
 export type Condition = 'enterprise-quota-agreed';

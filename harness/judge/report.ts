@@ -5,6 +5,7 @@
  * with why (no 429 in the capture, a key of no known plan), never passed.
  */
 import { catalogue, ruleById } from '../../lib/rules.ts';
+import { breachVerdict } from '../../lib/verdicts/level.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts';
 import type { RuleTallies } from './rule-tally.ts';
@@ -117,10 +118,11 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   if (tally.violations > 0) {
     const more = tally.violations > tally.messages.length ? [`…and ${count(tally.violations - tally.messages.length, 'more violation')}`] : [];
     const notes = [...tally.messages, ...more].map((message) => `[${id}] ${message}`);
-    if (rule.level === 'MUST') {
+    const verdict = breachVerdict(rule.level);
+    if (verdict === 'fail') {
       record.outcome = 'failed';
       record.failures = notes.map((message) => ({ rules: [id], message }));
-    } else if (rule.level === 'SHOULD') record.warnings = notes.map((text) => ({ rule: id, text }));
+    } else if (verdict === 'warn') record.warnings = notes.map((text) => ({ rule: id, text }));
     else record.observations.push(...notes.map((text) => ({ rule: id, text })));
     record.evidence = tally.evidence;
   }

@@ -1,16 +1,13 @@
 /**
- * What a rule broken makes of a verdict, from the rule's level alone, for every part that judges (suite, load,
- * recorded traffic): a MUST broken fails, a SHOULD broken warns, and a GAP is only ever observed. Of several rules
- * broken at once, the strictest level decides.
+ * What several rules broken at once make of a verdict, for every part that judges (suite, load, recorded
+ * traffic): each rule's level gives its own (lib/verdicts/level.ts), and the strictest decides.
  */
-import { ruleById, type Level } from '../rules.ts';
+import { ruleById } from '../rules.ts';
+import { breachVerdict, type BreachVerdict } from './level.ts';
 
-export type BreachStatus = 'fail' | 'warn' | 'observed';
+const STRICTEST_FIRST: readonly BreachVerdict[] = ['fail', 'warn', 'observed'];
 
-const BY_LEVEL: Readonly<Record<Level, BreachStatus>> = { MUST: 'fail', SHOULD: 'warn', GAP: 'observed' };
-const STRICTEST_FIRST: readonly BreachStatus[] = ['fail', 'warn', 'observed'];
-
-export function breachStatus(ruleIds: readonly string[]): BreachStatus {
-  const statuses = new Set(ruleIds.map((id) => BY_LEVEL[ruleById(id).level]));
+export function breachStatus(ruleIds: readonly string[]): BreachVerdict {
+  const statuses = new Set(ruleIds.map((id) => breachVerdict(ruleById(id).level)));
   return STRICTEST_FIRST.find((status) => statuses.has(status)) ?? 'observed';
 }

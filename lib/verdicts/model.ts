@@ -4,6 +4,7 @@
  * a failure makes it non-conforming, a MUST rule skipped or not run makes it incomplete (not certifiable).
  */
 import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../rules.ts';
+import { breachVerdict } from './level.ts';
 import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-record.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
@@ -188,20 +189,21 @@ function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata):
 
   let verdict: RuleVerdict;
   let reason: string | undefined;
+  const onlyObserved = breachVerdict(rule.level) === 'observed';
   const inapplicable = notApplicable(rule, meta);
   if (inapplicable && failures.length === 0) {
     verdict = 'not-run';
     reason = inapplicable;
   } else if (failures.length > 0) verdict = 'fail';
-  else if (rule.level === 'GAP' && observations.length > 0) {
+  else if (onlyObserved && observations.length > 0) {
     // What the target did was seen and written down; a GAP fails no one, so another rule's failure in the same test hides nothing.
     verdict = 'observed';
   } else if (ran.some((record) => judgedWhole(record, rule.id))) {
     // A test that failed on another rule may have stopped before it checked this one.
     const stopped = ran.filter((record) => !judgedWhole(record, rule.id));
     const partly = unchecked.length > 0 || skipped.length > 0 || stopped.length > 0;
-    verdict = warnings.length > 0 ? 'warn' : rule.level === 'GAP' ? 'observed' : partly ? 'partly-checked' : 'pass';
-    if (partly && rule.level !== 'GAP') {
+    verdict = warnings.length > 0 ? 'warn' : onlyObserved ? 'observed' : partly ? 'partly-checked' : 'pass';
+    if (partly && !onlyObserved) {
       reason = `left unchecked: ${[
         ...unchecked.map((note) => note.text),
         ...skipped.map((record) => `${record.fullTitle} (skipped: ${record.skipReason ?? 'skipped'})`),

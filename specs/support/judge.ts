@@ -9,6 +9,7 @@ import { expect, type TestInfo } from '@playwright/test';
 import type { Redactor } from '../../lib/redact.ts';
 import type { GeneratedSummary } from '../../lib/verdicts/test-record.ts';
 import { ruleById } from '../../lib/rules.ts';
+import { breachVerdict } from '../../lib/verdicts/level.ts';
 import { evidenceOf } from './evidence.ts';
 import { isIncidental } from './incidental-findings.ts';
 import type { Exchange } from './exchange.ts';
@@ -61,16 +62,16 @@ export class RuleJudge {
     const more = count === MAX_REPORTED_PER_RULE ? ' (further violations of this rule in this test are not repeated)' : '';
     const text = `[${rule}] ${message}${more}`;
     if (judgement.evidence) this.attachEvidence(rule, judgement.evidence);
-    switch (ruleById(rule).level) {
-      case 'MUST':
+    switch (breachVerdict(ruleById(rule).level)) {
+      case 'fail':
         ruleExpect.soft({ holds: false, message: text }).toHold();
         this.failures++;
         if (judgement.byContractCheck && this.incidental(rule)) this.incidentalFailures++;
         break;
-      case 'SHOULD':
+      case 'warn':
         this.testInfo.annotations.push({ type: 'warning', description: text });
         break;
-      case 'GAP':
+      case 'observed':
         this.testInfo.annotations.push({ type: 'observation', description: text });
         break;
     }

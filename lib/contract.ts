@@ -72,13 +72,11 @@ interface OpenApiOperation {
   responses: Record<string, OpenApiResponse>;
 }
 interface OpenApiDocument {
-  info: { version: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, object>; responses: Record<string, OpenApiResponse> };
 }
 
 const document = readFixtureYaml('openapi.yaml') as OpenApiDocument;
-export const contractVersion = document.info.version;
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);

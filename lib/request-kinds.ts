@@ -154,12 +154,6 @@ export function lenientInteger(text: string): bigint | undefined {
   return BigInt(`${sign === '-' ? '-' : ''}${integerDigits || '0'}`);
 }
 
-/** The enum value a lenient reader takes `text` for: "Sold" and " sold" are sold. */
-export function lenientEnum(values: readonly string[], text: string): string | undefined {
-  const folded = text.trim().toLowerCase();
-  return values.find((value) => value.toLowerCase() === folded);
-}
-
 function describeSchema(raw: ContractSchema): string {
   const schema = resolveSchema(raw);
   if (schema.enum) return `one of ${schema.enum.join(', ')}`;

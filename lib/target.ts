@@ -1,11 +1,3 @@
-import { keysFromEnv, type KeysByPlan } from './keys.ts';
-
-export interface Target {
-  /** Base URL including /v1, without a trailing slash. */
-  baseUrl: string;
-  keys: KeysByPlan;
-}
-
 /**
  * Reads PETSTORE_BASE_URL; throws a message naming the variable when it is not an http(s) URL.
  * Returns undefined when it is unset, which means "the bundled reference server".
@@ -28,10 +20,4 @@ export function normaliseBaseUrl(raw: string, source: string): string {
   }
   if (url.search || url.hash) throw new Error(`${source}: "${raw}" must not carry a query or fragment`);
   return url.toString().replace(/\/+$/, '');
-}
-
-/** The target named by the environment, keys included; undefined when PETSTORE_BASE_URL is unset. */
-export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): Target | undefined {
-  const baseUrl = baseUrlFromEnv(env);
-  return baseUrl === undefined ? undefined : { baseUrl, keys: keysFromEnv(env) };
 }

@@ -3,7 +3,7 @@
  * listen, and close. main.ts runs it from the environment; tests run it in-process through this factory.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { targetClock } from '../lib/target-clock.ts';
 import { configFromEnv, type ServerConfig } from './config.ts';
 import { createMalformedRequestHandler, createRequestHandler } from './handler.ts';

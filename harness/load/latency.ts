@@ -5,8 +5,6 @@
  */
 import { build, type Histogram } from 'hdr-histogram-js';
 
-export const PERCENTILES = [50, 90, 99, 99.9] as const;
-
 export interface LatencySummary {
   count: number;
   /** Milliseconds. */

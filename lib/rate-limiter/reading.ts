@@ -3,7 +3,7 @@
  * headers said, and when it was sent and received, in the target's time (lib/target-clock.ts). Everything the
  * model of a limiter (this folder) knows comes from readings; it never assumes a window's length or kind.
  */
-import { readRateLimit, retryAfterMs } from '../rate-limit-headers.ts';
+import { readRateLimit } from '../rate-limit-headers.ts';
 
 /** The documented windows ("requests per minute", "per day"), in the target's time. */
 export const MINUTE_WINDOW_MS = 60_000;
@@ -27,11 +27,6 @@ type HeaderBag = Readonly<Record<string, string | undefined>>;
 export function readingFrom(status: number, headers: HeaderBag, sentAt: number, receivedAt: number): Reading {
   const rateLimit = readRateLimit(headers);
   return { status, limit: rateLimit?.limit, remaining: rateLimit?.remaining, reset: rateLimit?.reset, sentAt, receivedAt };
-}
-
-/** How long a 429 asked to wait, measured from when it was received. */
-export function retryAfterOf(headers: HeaderBag, receivedAt: number): number | undefined {
-  return retryAfterMs(headers['retry-after'], receivedAt);
 }
 
 export const isAdmitted = (reading: Pick<Reading, 'status'>): boolean => reading.status !== 429;

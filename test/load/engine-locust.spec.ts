@@ -26,12 +26,6 @@ test.describe.configure({ mode: 'serial' });
 needLocust();
 const keep = closedAfterEach();
 
-async function server(limiter?: OverAdmittingLimiter): Promise<string> {
-  const running = await createReferenceServer({ timeScale: SCALE }, limiter ? { limiter } : {});
-  keep(running);
-  return running.baseUrl;
-}
-
 test('a racy shared counter across gateway nodes passes a single client and fails the two-worker Locust run', async () => {
   const keys: KeyPlan[] = [{ plan: 'free', keyNumber: 1, behaviour: 'naive', rate: overLimit(1.1) }];
   const single = await startRacyGateway(SCALE);

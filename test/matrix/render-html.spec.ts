@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { renderMatrix } from '../../matrix/render-html.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
-import { AGREEING, DISAGREEING, HOSTILE, quietMatrix, sampleMatrix, SECTIONS } from './support/matrix-builder.ts';
+import { AGREEING, DISAGREEING, quietMatrix, sampleMatrix, SECTIONS } from './support/matrix-builder.ts';
 
 /** The opening tag of a rule's row, which carries its classes. */
 function rowTag(page: string, id: string): string {

@@ -13,7 +13,6 @@ import { recordCommand } from '../../harness/record/command.ts';
 import { InputError } from '../../harness/replay/cli.ts';
 import { replayCommand } from '../../harness/replay/command.ts';
 import { CaptureInputError } from '../../harness/har/read.ts';
-import { DEMO_KEYS } from '../../lib/keys.ts';
 import { DEMO_KEY_ENV, cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
 import { closedPort } from '../support/closed-port.ts';
 

@@ -5,7 +5,6 @@
  */
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer, type SpawnedServer } from '../../reference-server/spawn.ts';
 import { inChromium } from '../support/chromium.ts';
 import { startFaultProxy, type ExchangeTransform, type FaultProxy } from '../support/fault-proxy.ts';

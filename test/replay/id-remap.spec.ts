@@ -7,7 +7,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { sleep } from '../../lib/backoff.ts';
-import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { startFaultProxy, type ExchangeTransform } from '../support/fault-proxy.ts';
 import { DEMO_KEY_ENV, cleanEnv, explain, harEntries, readSummary, runCommand, SAMPLE_HAR, tempDir } from './support.ts';

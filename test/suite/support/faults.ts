@@ -11,7 +11,7 @@ import { retryAfterMs } from '../../../lib/rate-limit-headers.ts';
 import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
 import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
 import { ruleTitle } from './run-suite.ts';
-import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, pathOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
+import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
 
 export interface Fault {
   /** Short, stable name for the table. */

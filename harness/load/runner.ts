@@ -75,6 +75,8 @@ export interface RunResult {
   startedAtEpochMs: number;
   elapsedMs: number;
   stoppedEarly: string | undefined;
+  /** Answers the run knows it lost, and why (a Locust worker's last report that never came); undefined when none. */
+  lostAnswers?: string;
   keys: KeyResult[];
 }
 

@@ -11,6 +11,7 @@ import type { KeyCounts, RunResult } from './runner.ts';
 import type { Behaviour, Mix, Scenario } from './scenario.ts';
 import { timelineOf, type Timeline } from './timeline.ts';
 import type { ResolvedTarget } from './target.ts';
+import { withLostAnswers } from './lost-answers.ts';
 import { judgeKey, QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts.ts';
 import { accountKey, classOf, type Ban, type WindowClass, type WindowLength } from './windows.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
@@ -94,6 +95,7 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
     const account = accountKey(result.observations, spec.plan, run.startedAtEpochMs);
     const days = followDays(result.observations, spec.plan, run.startedAtEpochMs, account.banLike);
     const judgement = judgeKey(result, account, days, context);
+    judgement.verdicts = withLostAnswers(judgement.verdicts, run.lostAnswers);
     const observedLimits = [...new Set(result.observations.flatMap((o) => (o.limit === undefined ? [] : [o.limit])))];
     const seconds = Math.max(0.001, run.elapsedMs / 1000);
     const errorsIn = (from: number, to: number): number => result.observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length;

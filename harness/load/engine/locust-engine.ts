@@ -99,7 +99,9 @@ export async function runWithLocust(run: LocalRun): Promise<RunResult> {
   writeLocustTest(run.dir, run.plan);
   run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${run.plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
   const resultFile = await runLocust({ locust, dir: run.dir, plan: run.plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
-  return resultFromFile(resultFile, run.scenario, run.plan);
+  const result = resultFromFile(resultFile, run.scenario, run.plan);
+  if (result.lostAnswers) run.say(`Partly checked: ${result.lostAnswers}`);
+  return result;
 }
 
 export function resultFromFile(resultFile: string, scenario: Scenario, plan: RunPlan): RunResult {
@@ -107,7 +109,11 @@ export function resultFromFile(resultFile: string, scenario: Scenario, plan: Run
   if (result.windows.length + result.loose.length === 0) {
     throw new InputError(`${resultFile} holds no answer of the target: did the generators reach ${plan.baseUrl}, with keys in ${[...new Set(plan.keys.map((key) => key.keyVariable))].join(', ')}?`);
   }
-  return runFromResult(result, scenario.keys, plan);
+  const run = runFromResult(result, scenario.keys, plan);
+  const silent = result.withoutLastReport ?? [];
+  if (silent.length === 0) return run;
+  const workers = `${silent.length === 1 ? 'worker' : 'workers'} ${silent.join(', ')}`;
+  return { ...run, lostAnswers: `the last report of Locust ${workers} never reached the master, so the answers of its last seconds are missing` };
 }
 
 export function exportReadme(plan: RunPlan, workers: number): string {

@@ -21,6 +21,7 @@ import gevent
 import locust.runners
 from locust import FastHttpUser, events, task
 from locust.exception import StopUser
+from locust.rpc import Message
 from locust.runners import LocalRunner, MasterRunner, WorkerRunner
 
 # Debian's python3-locust 2.12 ships an empty version string, and its master then turns every worker away
@@ -352,17 +353,83 @@ RECENT_IDS = 64
 EVERY_STATUS = frozenset(range(100, 1000))
 # Seconds between a worker's reports to its master (Locust's own interval).
 LOCAL_MERGE_S = 3
+# Seconds the master waits for the workers' last reports beyond --stop-timeout: on "quit" a worker stops its users
+# first (up to --stop-timeout) and only then sends its last report, while Locust's master waits 0.5 s for it.
+LAST_REPORT_MARGIN_S = 5
+
+
+class LastWord:
+    """The master's view of its workers' last reports: who reported, and who sent the report made after its users
+    stopped, which holds everything it counted. A worker without one lost its last seconds."""
+
+    def __init__(self):
+        self.known = set()
+        self.final = set()
+        self.waited = False
+        # On a worker: whether its users have stopped, so that what it ships now is all it counted.
+        self.users_stopped = False
+
+    def missing(self):
+        return sorted(self.known - self.final)
+
+
+LAST_WORD = LastWord()
 
 
 @events.report_to_master.add_listener
 def ship_tally(client_id, data, **_):
-    data["petstore"] = TALLY.drain()
+    report = TALLY.drain()
+    report["final"] = LAST_WORD.users_stopped
+    data["petstore"] = report
 
 
 @events.worker_report.add_listener
 def merge_tally(client_id, data, **_):
     if "petstore" in data:
         MERGED.merge(client_id, data["petstore"])
+        LAST_WORD.known.add(client_id)
+        if data["petstore"].get("final"):
+            LAST_WORD.final.add(client_id)
+
+
+@events.test_start.add_listener
+def users_running(**_):
+    LAST_WORD.users_stopped = False
+
+
+@events.test_stop.add_listener
+def users_stopped(**_):
+    LAST_WORD.users_stopped = True
+
+
+def await_last_reports(runner):
+    """Asks every worker to quit and waits, bounded, until each has sent the report it makes once its users stopped.
+    Locust's own quit sends the same message and waits 0.5 s, less than a worker may take to stop its users."""
+    if LAST_WORD.waited:
+        return
+    LAST_WORD.waited = True
+    runner.stop(send_stop_to_client=False)
+    workers = [client.id for client in runner.clients.all]
+    LAST_WORD.known.update(workers)
+    for worker in workers:
+        runner.server.send_to_client(Message("quit", None, worker))
+    deadline = time.monotonic() + (runner.environment.stop_timeout or 0) + LAST_REPORT_MARGIN_S
+    while LAST_WORD.missing() and time.monotonic() < deadline:
+        gevent.sleep(0.1)
+
+
+@events.init.add_listener
+def quit_after_last_reports(environment, **_):
+    runner = environment.runner
+    if not isinstance(runner, MasterRunner):
+        return
+    locust_quit = runner.quit
+
+    def quit():
+        await_last_reports(runner)
+        locust_quit()
+
+    runner.quit = quit
 
 
 @events.test_start.add_listener
@@ -385,11 +452,16 @@ def write_result(environment, **_):
     runner = environment.runner
     if PLAN is None or isinstance(runner, WorkerRunner):
         return
-    if not isinstance(runner, MasterRunner):
+    if isinstance(runner, MasterRunner):
+        # Stopped by a signal rather than at the run time: the workers have not been asked to quit yet.
+        await_last_reports(runner)
+    else:
         MERGED.merge("local", TALLY.drain())
+    result = MERGED.result()
+    result["withoutLastReport"] = LAST_WORD.missing()
     path = os.path.join(HERE, RESULT_FILE)
     with open(path + ".part", "w", encoding="utf-8") as out:
-        json.dump(MERGED.result(), out, separators=(",", ":"))
+        json.dump(result, out, separators=(",", ":"))
     os.replace(path + ".part", path)
 
 
@@ -460,7 +532,8 @@ class KeyUser(FastHttpUser):
         if self.interval is not None:
             delay = self.next_at - time.time()
             if delay > 0:
-                gevent.sleep(delay)
+                # Never past the user's end: a user asleep in its task holds up the worker's last report.
+                gevent.sleep(max(0, min(delay, self.end - time.time())))
             self.next_at += self.interval
         now = time.time()
         if now >= self.end:

@@ -58,6 +58,8 @@ export interface EngineResult {
   format: string;
   /** The generators whose reports reached the master. */
   generators: string[];
+  /** The workers whose last report (made once their users stopped) never reached the master: their last seconds are missing. */
+  withoutLastReport?: string[];
   heldBack: Array<[number, number]>;
   windows: WindowTally[];
   loose: LooseTally[];

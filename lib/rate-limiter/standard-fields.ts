@@ -4,6 +4,9 @@
  * (`"minute";r=42;t=18`: r left, t seconds until that quota resets). Both are Structured Field lists (RFC 9651).
  * The spec asks only for X-RateLimit-*, so these are reported, and compared with them, never failed (RL-GAP-3).
  */
+import { parseList, Token, type BareItem, type List, type Parameters } from 'structured-headers';
+import { wholeNumber } from '../rate-limit-headers.ts';
+
 export interface PolicyItem {
   name: string;
   quota: number | undefined;
@@ -16,38 +19,36 @@ export interface LimitItem {
   resetSeconds: number | undefined;
 }
 
-/** Items of a Structured Field list: a string or token, then ;key=value parameters. */
-function listItems(value: string): Array<{ name: string; params: Map<string, string> }> | undefined {
-  const items: Array<{ name: string; params: Map<string, string> }> = [];
-  const ITEM = /\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z*][\w:./*-]*))((?:\s*;\s*[a-z*][a-z0-9_.*-]*(?:=(?:"(?:[^"\\]|\\.)*"|[^;,\s]+))?)*)\s*(?:,|$)/y;
-  let at = 0;
-  while (at < value.length) {
-    ITEM.lastIndex = at;
-    const match = ITEM.exec(value);
-    if (!match || match[0].length === 0) return undefined;
-    const params = new Map<string, string>();
-    for (const param of (match[3] ?? '').split(';').slice(1)) {
-      const [key, raw = '?1'] = param.trim().split('=');
-      params.set(key!, raw.replace(/^"|"$/g, ''));
-    }
-    items.push({ name: match[1] ?? match[2] ?? '', params });
-    at = ITEM.lastIndex;
+/** Items of a Structured Field list (RFC 9651, parsed by structured-headers), or undefined when the field is not one. */
+function listItems(value: string): Array<{ name: string; params: Parameters }> | undefined {
+  let list: List;
+  try {
+    list = parseList(value);
+  } catch {
+    return undefined;
   }
-  return items;
+  // An inner list names no policy; its parameters still say what they say.
+  return list.map(([item, params]) => ({ name: Array.isArray(item) ? '' : nameOf(item), params }));
 }
 
-function integer(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+function nameOf(item: BareItem): string {
+  if (typeof item === 'string') return item;
+  return item instanceof Token ? item.toString() : '';
+}
+
+/** A parameter that is a whole number (an sf-integer of 0 or more), as the draft gives q, w, r and t. */
+function whole(item: BareItem | undefined): number | undefined {
+  return typeof item === 'number' && Number.isSafeInteger(item) && item >= 0 ? item : undefined;
 }
 
 /** The policies a RateLimit-Policy field lists, or undefined when it is not a Structured Field list. */
 export function parsePolicies(value: string): PolicyItem[] | undefined {
-  return listItems(value)?.map(({ name, params }) => ({ name, quota: integer(params.get('q')), windowSeconds: integer(params.get('w')) }));
+  return listItems(value)?.map(({ name, params }) => ({ name, quota: whole(params.get('q')), windowSeconds: whole(params.get('w')) }));
 }
 
 /** What a RateLimit field says is left of each policy, or undefined when it is not a Structured Field list. */
 export function parseLimits(value: string): LimitItem[] | undefined {
-  return listItems(value)?.map(({ name, params }) => ({ name, remaining: integer(params.get('r')), resetSeconds: integer(params.get('t')) }));
+  return listItems(value)?.map(({ name, params }) => ({ name, remaining: whole(params.get('r')), resetSeconds: whole(params.get('t')) }));
 }
 
 export interface StandardFieldsReport {
@@ -75,7 +76,7 @@ export function compareStandardFields(headers: HeaderBag, receivedAt: number): S
   const disagreements: string[] = [];
   if (policies === undefined) disagreements.push(`RateLimit-Policy "${policyText}" is not a Structured Field list`);
   if (limits === undefined) disagreements.push(`RateLimit "${limitText}" is not a Structured Field list`);
-  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => integer(headers[name]?.trim()));
+  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => wholeNumber(headers[name]));
   if (!policies || !limits || limit === undefined) return { absent: false, said, disagreements };
   const policy = policies.find((item) => item.quota === limit);
   if (!policy) {

@@ -4,6 +4,7 @@
  * rounded on the way in would point at another pet on the way out.
  */
 import { randomUUID } from 'node:crypto';
+import { isInteger, isSafeNumber, parse } from 'lossless-json';
 
 export type LosslessValue = null | boolean | number | bigint | string | LosslessValue[] | { [key: string]: LosslessValue };
 
@@ -17,9 +18,7 @@ export class JsonSyntaxError extends Error {
 /** Deeper nesting than any Pet Store body could need; past it, an answer is refused instead of overflowing the stack. */
 export const MAX_DEPTH = 512;
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const INTEGER = /^-?(?:0|[1-9]\d*)$/;
-const WHITESPACE = /[ \t\n\r]*/y;
+const [QUOTE, BACKSLASH, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = [34, 92, 91, 93, 123, 125];
 
 /** An integer literal this long may lie beyond 2^53; shorter ones never do. */
 const LONG_DIGITS = /\d{16}/;
@@ -48,104 +47,34 @@ function mayNestPastMaxDepth(text: string): boolean {
   return false;
 }
 
+/** Past 2^53 or possibly deep: the lossless-json library, with JSON.parse's last-wins for repeated keys. */
 function parseCarefully(text: string): LosslessValue {
-  let at = 0;
+  refuseDeepNesting(text);
+  try {
+    return parse(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue }) as LosslessValue;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const position = /at position (\d+)/.exec(error.message);
+    throw new JsonSyntaxError(error.message.replace(/ at position \d+$/, ''), position ? Number(position[1]) : 0);
+  }
+}
+
+/** An integer beyond Number's safe range is a BigInt; every other number a Number, as JSON.parse reads it. */
+function exactNumber(literal: string): number | bigint {
+  return isInteger(literal) && !isSafeNumber(literal) ? BigInt(literal) : Number(literal);
+}
+
+/** The library parses recursively: nesting past MAX_DEPTH is refused before it could overflow the stack. */
+function refuseDeepNesting(text: string): void {
   let depth = 0;
-
-  const skipWhitespace = (): void => {
-    WHITESPACE.lastIndex = at;
-    WHITESPACE.test(text);
-    at = WHITESPACE.lastIndex;
-  };
-
-  const fail = (what: string): never => {
-    throw new JsonSyntaxError(at >= text.length ? 'Unexpected end of JSON' : `${what}, found ${JSON.stringify(text[at])}`, at);
-  };
-
-  const value = (): LosslessValue => {
-    skipWhitespace();
-    const char = text[at];
-    if (char === '{') return object();
-    if (char === '[') return array();
-    if (char === '"') return string();
-    if (text.startsWith('true', at)) return (at += 4), true;
-    if (text.startsWith('false', at)) return (at += 5), false;
-    if (text.startsWith('null', at)) return (at += 4), null;
-    return number();
-  };
-
-  const number = (): number | bigint => {
-    NUMBER.lastIndex = at;
-    const match = NUMBER.exec(text);
-    if (!match) return fail('Expected a JSON value');
-    const literal = match[0];
-    at += literal.length;
-    if (INTEGER.test(literal)) {
-      const asNumber = Number(literal);
-      return Number.isSafeInteger(asNumber) ? asNumber : BigInt(literal);
-    }
-    return Number(literal);
-  };
-
-  const string = (): string => {
-    const start = at;
-    at++;
-    while (at < text.length && text[at] !== '"') {
-      if (text[at] === '\\') at++;
-      at++;
-    }
-    if (at >= text.length) return fail('Unterminated string');
-    at++;
-    try {
-      return JSON.parse(text.slice(start, at)) as string;
-    } catch {
-      throw new JsonSyntaxError('Invalid string', start);
-    }
-  };
-
-  const enter = (): void => {
-    if (++depth > MAX_DEPTH) throw new JsonSyntaxError(`Nesting deeper than ${MAX_DEPTH} levels`, at);
-    at++;
-  };
-
-  const array = (): LosslessValue[] => {
-    enter();
-    const items: LosslessValue[] = [];
-    skipWhitespace();
-    if (text[at] === ']') return depth--, at++, items;
-    for (;;) {
-      items.push(value());
-      skipWhitespace();
-      if (text[at] === ',') at++;
-      else if (text[at] === ']') return depth--, at++, items;
-      else fail('Expected , or ] in array');
-    }
-  };
-
-  const object = (): { [key: string]: LosslessValue } => {
-    enter();
-    const result: { [key: string]: LosslessValue } = {};
-    skipWhitespace();
-    if (text[at] === '}') return depth--, at++, result;
-    for (;;) {
-      skipWhitespace();
-      if (text[at] !== '"') fail('Expected a property name');
-      const key = string();
-      skipWhitespace();
-      if (text[at] !== ':') fail('Expected : after property name');
-      at++;
-      Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
-      skipWhitespace();
-      if (text[at] === ',') at++;
-      else if (text[at] === '}') return depth--, at++, result;
-      else fail('Expected , or } in object');
-    }
-  };
-
-  const result = value();
-  skipWhitespace();
-  if (at < text.length) fail('Unexpected data after JSON');
-  return result;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) {
+      for (at++; at < text.length && text.charCodeAt(at) !== QUOTE; at++) if (text.charCodeAt(at) === BACKSLASH) at++;
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      if (++depth > MAX_DEPTH) throw new JsonSyntaxError(`Nesting deeper than ${MAX_DEPTH} levels`, at);
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) depth--;
+  }
 }
 
 /** JSON text for a value that may hold BigInts (written as bare integer literals). */

@@ -55,3 +55,9 @@ test('gives the same tree whichever way it parses: natively for plain text, care
   const mixed = parseLossless('{"small":9007199254740991,"big":9007199254740993,"name":"1234567890123456789"}') as Record<string, unknown>;
   expect(mixed).toEqual({ small: 9007199254740991, big: 9007199254740993n, name: '1234567890123456789' });
 });
+
+test('a repeated key keeps its last value on either path, as JSON.parse does (lossless-json alone would refuse the body)', () => {
+  expect(parseLossless('{"a":1,"a":2}')).toEqual({ a: 2 });
+  expect(parseLossless('{"a":1,"a":9007199254740993}')).toEqual({ a: 9007199254740993n });
+  expect(() => parseLossless('[9007199254740993, "a\tb"]')).toThrow(JsonSyntaxError);
+});

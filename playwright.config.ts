@@ -12,12 +12,14 @@ import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue, rulesHash } from './lib/rules.ts';
 import { plansSpendingADayLast } from './specs/support/key-roles.ts';
 import { planRule } from './specs/support/plan-quotas.ts';
-import { establishRun } from './specs/support/run.ts';
+import { establishRun, shareSettings } from './specs/support/run.ts';
 import { BUNDLED_CLOCK_RATE, settingsFromEnv, type SuiteSettings } from './specs/support/settings.ts';
 import { SUITE_VERSION } from './specs/support/suite-version.ts';
 
 const run = await establishRun();
-const settings = settingsOrExit();
+// Parsed once, in the runner: Playwright evaluates this file again in every worker, which takes the runner's.
+const settings = run.settings ?? settingsOrExit();
+if (!run.settings) shareSettings(run, settings);
 
 /**
  * The daily-quota tests whose key other tests need too (one key per plan) run in a project of their own that is

@@ -3,7 +3,7 @@ import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 import { LOAD_SETTINGS } from '../../harness/load/target.ts';
 import { RECORD_REPLAY_SETTINGS } from '../../harness/replay/target.ts';
 import { SERVER_SETTINGS } from '../../reference-server/config.ts';
-import { SUITE_SETTINGS } from '../../specs/support/settings.ts';
+import { SUITE_SETTINGS } from '../../specs/support/setting-docs.ts';
 import { generatedNotice, table } from './markdown.ts';
 
 export const SETTINGS_OF_PARTS: readonly SettingsOfPart[] = [SUITE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS];

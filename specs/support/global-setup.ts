@@ -4,11 +4,10 @@
  * failing on the same refused connection.
  */
 import { HttpClient } from '../../lib/http/client.ts';
-import { currentRun } from './run.ts';
-import { settingsFromEnv } from './settings.ts';
+import { runSettings } from './run.ts';
 
 export default async function globalSetup(): Promise<void> {
-  const settings = settingsFromEnv(process.env, currentRun());
+  const settings = runSettings();
   const { seed, runs, explore } = settings.generated;
   const how = explore ? `exploring with the random seed ${seed}` : process.env.PETSTORE_GENERATED_SEED?.trim() ? `seed ${seed}, as given` : `the suite's fixed seed ${seed} (PETSTORE_GENERATED_EXPLORE=1 draws a fresh one)`;
   process.stdout.write(`Generated requests: every input class, then ${runs} seeded requests per property, ${how}; PETSTORE_GENERATED_SEED=${seed} replays them\n`);

@@ -1,6 +1,6 @@
 /**
- * Facts of one run that the runner decides once and its workers must share: the bundled server's port and
- * the folder where workers lease keys. Playwright evaluates playwright.config.ts again in every worker, so
+ * Facts of one run that the runner decides once and its workers must share: the bundled server's port, the
+ * folder where workers lease keys, and the settings the config parsed from the environment. Playwright evaluates playwright.config.ts again in every worker, so
  * the runner hands them down in a variable named after its own process id; a worker finds it under its
  * parent's id. A nested run (the suite started from inside another Playwright run) thus never inherits
  * its parent run's port or leases.
@@ -8,6 +8,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../lib/free-port.ts';
+import type { SuiteSettings } from './settings.ts';
 
 export interface SuiteRun {
   /** The port the bundled reference server listens on (chosen even when a target is given; then unused). */
@@ -18,6 +19,8 @@ export interface SuiteRun {
   clockAnchorMs: number;
   /** The seed of the run's generated requests when PETSTORE_GENERATED_SEED does not give one: every worker uses it. */
   generatedSeed: number;
+  /** What the environment asks of the run, parsed once by the config in the runner; workers never parse it again. */
+  settings?: SuiteSettings;
 }
 
 const variable = (pid: number): string => `PETSTORE_SUITE_RUN_${pid}`;
@@ -34,6 +37,19 @@ export async function establishRun(): Promise<SuiteRun> {
   };
   process.env[variable(process.pid)] = JSON.stringify(run);
   return run;
+}
+
+/** In the runner: hands the settings the config parsed to the workers it will start, with the rest of the run. */
+export function shareSettings(run: SuiteRun, settings: SuiteSettings): void {
+  run.settings = settings;
+  process.env[variable(process.pid)] = JSON.stringify(run);
+}
+
+/** The run's settings, as the config parsed them in the runner. */
+export function runSettings(): SuiteSettings {
+  const { settings } = currentRun();
+  if (!settings) throw new Error('the conformance suite runs through playwright.config.ts at the repository root: npm run conformance');
+  return settings;
 }
 
 /** The run this process belongs to; throws when the suite was not started through its config. */

@@ -23,8 +23,8 @@ import { KeyLeases, type Lease } from './leases.ts';
 import { longWaitsUnchecked } from './long-waits.ts';
 import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
-import { currentRun } from './run.ts';
-import { settingsFromEnv, type SuiteSettings } from './settings.ts';
+import { currentRun, runSettings } from './run.ts';
+import type { SuiteSettings } from './settings.ts';
 import { keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
@@ -84,7 +84,7 @@ const BURST_LEASE = 'one burst at a time';
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [
     async ({}, use) => {
-      const settings = settingsFromEnv(process.env, currentRun());
+      const settings = runSettings();
       const clock = targetClock(settings.clock.rate, settings.clock.anchorMs);
       await use({ baseUrl: settings.baseUrl, keys: settings.keys, roles: keyRoles(settings.keys, settings), settings, redactor: new Redactor(settings.keys), clock });
     },

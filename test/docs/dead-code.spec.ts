@@ -4,22 +4,13 @@
  * Unused locals are the compiler's to catch (tsconfig's noUnusedLocals).
  */
 import { expect, test } from '@playwright/test';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { repoFiles } from '../fixtures/repo-files.ts';
 
 const PRODUCT = ['bin', 'cli', 'lib', 'specs', 'reference-server', 'harness', 'matrix', 'bench', 'scripts', 'examples'];
 const READERS = [...PRODUCT, 'test', 'docs', 'fixtures', 'action', '.github'];
-
-function files(dir: string, wanted: RegExp): string[] {
-  if (!existsSync(path.join(REPO_ROOT, dir))) return [];
-  return readdirSync(path.join(REPO_ROOT, dir)).flatMap((name) => {
-    const relative = path.join(dir, name);
-    if (name === 'node_modules') return [];
-    if (statSync(path.join(REPO_ROOT, relative)).isDirectory()) return files(relative, wanted);
-    return wanted.test(name) ? [relative] : [];
-  });
-}
 
 /** Exports of `texts`' product files whose name appears nowhere but where it is declared. */
 function unusedExports(texts: ReadonlyMap<string, string>, product: readonly string[]): string[] {
@@ -34,8 +25,8 @@ function unusedExports(texts: ReadonlyMap<string, string>, product: readonly str
 }
 
 test('every name the product exports is read somewhere', () => {
-  const product = PRODUCT.flatMap((dir) => files(dir, /\.(ts|mjs)$/));
-  const texts = new Map([...READERS.flatMap((dir) => files(dir, /\.(ts|mjs|js|py|md|ya?ml|json|sh|html)$/)), 'playwright.config.ts', 'package.json'].map((file) => [file, readFileSync(path.join(REPO_ROOT, file), 'utf8')]));
+  const product = PRODUCT.flatMap((dir) => repoFiles(dir, /\.(ts|mjs)$/));
+  const texts = new Map([...READERS.flatMap((dir) => repoFiles(dir, /\.(ts|mjs|js|py|md|ya?ml|json|sh|html)$/)), 'playwright.config.ts', 'package.json'].map((file) => [file, readFileSync(path.join(REPO_ROOT, file), 'utf8')]));
   expect(unusedExports(texts, product)).toEqual([]);
 });
 

@@ -4,19 +4,12 @@
  * can read the parts from the ground up.
  */
 import { expect, test } from '@playwright/test';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { repoFiles } from '../fixtures/repo-files.ts';
 
 const PARTS = ['lib', 'specs', 'reference-server', 'harness', 'matrix', 'cli', 'bench', 'scripts'];
-
-function sources(dir: string): string[] {
-  return readdirSync(path.join(REPO_ROOT, dir)).flatMap((name) => {
-    const relative = path.join(dir, name);
-    if (statSync(path.join(REPO_ROOT, relative)).isDirectory()) return sources(relative);
-    return name.endsWith('.ts') ? [relative] : [];
-  });
-}
 
 /** The repository files one file imports by a relative path (static imports, re-exports and dynamic imports). */
 function importsOf(file: string, text: string): string[] {
@@ -51,7 +44,7 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 }
 
 test('no file of the product imports itself, however far round', () => {
-  const files = ['playwright.config.ts', ...PARTS.filter((part) => existsSync(path.join(REPO_ROOT, part))).flatMap(sources)];
+  const files = ['playwright.config.ts', ...PARTS.flatMap((part) => repoFiles(part))];
   const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'))]));
   expect(circles(graph).map((circle) => circle.join(' → '))).toEqual([]);
 });

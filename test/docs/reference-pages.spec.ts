@@ -4,11 +4,12 @@
  * variable the product reads is documented.
  */
 import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { driftLine, PAGES } from '../../scripts/docs/reference.ts';
 import { SETTINGS_OF_PARTS } from '../../scripts/docs/settings-page.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { repoFiles } from '../fixtures/repo-files.ts';
 
 test('a page that differs from its sources is one line naming the page and the command that regenerates it', () => {
   expect(driftLine('docs/reference/settings.md', 'old text', 'new text')).toBe('docs/reference/settings.md is out of date with the code: run npm run docs:reference');
@@ -42,20 +43,12 @@ for (const part of SETTINGS_OF_PARTS) {
   });
 }
 
-function productFiles(dir: string): string[] {
-  return readdirSync(path.join(REPO_ROOT, dir)).flatMap((name) => {
-    const relative = path.join(dir, name);
-    if (statSync(path.join(REPO_ROOT, relative)).isDirectory()) return productFiles(relative);
-    return relative.endsWith('.ts') ? [relative] : [];
-  });
-}
-
 test('every PETSTORE_ variable the product reads is in the settings reference', () => {
   const documented = SETTINGS_OF_PARTS.flatMap((part) => part.settings.flatMap((s) => s.name.split(',').map((name) => name.trim())));
   const covers = (variable: string): boolean =>
     documented.some((name) => name === variable || (name.includes('<') && variable.startsWith(name.slice(0, name.indexOf('<')))));
   const read = new Map<string, string>();
-  for (const file of ['playwright.config.ts', ...['lib', 'specs', 'reference-server', 'harness', 'matrix', 'cli'].flatMap(productFiles)]) {
+  for (const file of ['playwright.config.ts', ...['lib', 'specs', 'reference-server', 'harness', 'matrix', 'cli'].flatMap((dir) => repoFiles(dir))]) {
     const source = readFileSync(path.join(REPO_ROOT, file), 'utf8');
     for (const match of source.matchAll(/env(?:\.|\[['"`])(PETSTORE_[A-Z0-9_]+)/g)) if (!read.has(match[1]!)) read.set(match[1]!, file);
     for (const match of source.matchAll(/['"`](PETSTORE_[A-Z0-9_]+)['"`]/g)) if (!read.has(match[1]!)) read.set(match[1]!, file);

@@ -4,22 +4,15 @@
  * runner, nor fail on its own where the runner already said what was wrong.
  */
 import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../fixtures/listed-tests.ts';
+import { repoFiles } from '../../fixtures/repo-files.ts';
 import { runSettings, shareSettings, type SuiteRun } from '../../../specs/support/run.ts';
 import { settingsFromEnv } from '../../../specs/support/settings.ts';
 
-function sources(dir: string): string[] {
-  return readdirSync(path.join(REPO_ROOT, dir)).flatMap((name) => {
-    const relative = path.join(dir, name);
-    if (statSync(path.join(REPO_ROOT, relative)).isDirectory()) return sources(relative);
-    return name.endsWith('.ts') ? [relative] : [];
-  });
-}
-
 test('only the config parses the settings from the environment (the settings page reads them to check its examples)', () => {
-  const callers = ['playwright.config.ts', ...['specs', 'cli', 'lib', 'harness', 'matrix'].flatMap(sources)]
+  const callers = ['playwright.config.ts', ...['specs', 'cli', 'lib', 'harness', 'matrix'].flatMap((dir) => repoFiles(dir))]
     .filter((file) => /\bsettingsFromEnv\(/.test(readFileSync(path.join(REPO_ROOT, file), 'utf8')))
     .sort();
   expect(callers).toEqual(['playwright.config.ts', 'specs/support/setting-docs.ts', 'specs/support/settings.ts']);

@@ -44,7 +44,7 @@ export const RECORD_REPLAY_SETTINGS: SettingsOfPart = {
       name: 'PETSTORE_BASE_URL',
       default: 'unset: replay starts a reference server for the replay alone, with the demo keys (and the other PETSTORE_* variables of the environment)',
       check: 'an http:// or https:// URL without query or fragment',
-      meaning: 'The target a capture is replayed against, `/v1` included.',
+      meaning: 'The target, `/v1` included: the one a capture is replayed against, or the server record records; `--base-url` overrides it.',
       refused: 'mailto:pets@example.com',
     },
     {

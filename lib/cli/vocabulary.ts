@@ -17,7 +17,7 @@ export interface FlagSpec {
 
 export const FLAGS = {
   help: { type: 'boolean', short: 'h', meaning: "print the command's help and exit 0" },
-  'base-url': { type: 'string', meaning: 'the target: the base URL of the service under test, /v1 included (also PETSTORE_BASE_URL)' },
+  'base-url': { type: 'string', meaning: 'the target: the base URL of the service under test, /v1 included' },
   output: { type: 'string', meaning: 'the folder the reports are written to' },
   summary: { type: 'string', meaning: 'a Markdown file the verdict is appended to (in GitHub Actions, $GITHUB_STEP_SUMMARY)' },
   'read-only': { type: 'boolean', meaning: 'send no request that creates pets' },

@@ -25,6 +25,8 @@ export interface CliOptions {
   outDir: string;
   /** --base-url: the target, in place of PETSTORE_BASE_URL. */
   baseUrl: string | undefined;
+  /** --summary: the Markdown file the printed summary is appended to. */
+  summaryFile: string | undefined;
   seed: number | undefined;
   engine: Engine;
   /** Locust workers started on this machine (--engine locust), or expected by an export. */
@@ -39,7 +41,7 @@ export const DEFAULT_OUT_DIR = 'reports/load';
 
 export const LOAD_FLAGS = commandFlags(
   'load',
-  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
+  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
   { out: 'output', behavior: 'behaviour' },
 );
 
@@ -74,6 +76,8 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
       --time-scale N    the target's time scale (the bundled server runs at it; with --base-url it only
                         turns 1.1x into requests per second); also PETSTORE_TIME_SCALE
       --output DIR      where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
+      --summary FILE    also append the printed summary, in Markdown, to FILE (in a GitHub Actions job:
+                        --summary "$GITHUB_STEP_SUMMARY")
       --seed N          fixes the operation mix and backoff jitter
   -e, --engine E        builtin (one process, the default) or locust (Locust's master and workers: the same
                         scenario from several generators, counted over all of them)
@@ -111,6 +115,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     help: values.help === true,
     outDir: values.output ?? DEFAULT_OUT_DIR,
     baseUrl: values['base-url'],
+    summaryFile: values.summary,
     timeScale: optionalPositive(values['time-scale'], '--time-scale'),
     seed: optionalWhole(values.seed, '--seed', 0),
     engine,

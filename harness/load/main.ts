@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEMO_KEYS, keysFromEnv } from '../../lib/keys.ts';
 import { Redactor } from '../../lib/redact.ts';
+import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { plans } from '../../lib/plans.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
@@ -107,7 +108,9 @@ function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTar
   const htmlPath = join(options.outDir, 'index.html');
   writeFileSync(jsonPath, redactor.text(`${JSON.stringify(summary, null, 2)}\n`));
   writeFileSync(htmlPath, redactor.text(reportHtml(summary)));
-  say(textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath));
+  const text = textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath);
+  say(text);
+  if (options.summaryFile !== undefined) appendTextSummary(options.summaryFile, redactor.text(`Pet Store quota load: ${target.baseUrl}`), redactor.text(text));
   return summary.status === 'fail' ? 1 : 0;
 }
 

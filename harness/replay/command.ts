@@ -11,6 +11,7 @@ import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from './base.ts';
 import { commandFlags } from '../../lib/cli/vocabulary.ts';
+import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';
 import { CredentialResolver } from './credentials.ts';
 import { IdMap } from './id-map.ts';
@@ -32,7 +33,7 @@ export const REPLAY_EXIT_CODES: readonly ExitCode[] = [
   { code: 130, when: 'interrupted (Ctrl-C): the report covers what was replayed' },
 ];
 
-export const REPLAY_FLAGS = commandFlags('replay', ['base-url', 'speed', 'concurrency', 'ignore', 'strict', 'output', 'help'], { 'report-dir': 'output' });
+export const REPLAY_FLAGS = commandFlags('replay', ['base-url', 'speed', 'concurrency', 'ignore', 'strict', 'output', 'summary', 'help'], { 'report-dir': 'output' });
 
 export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | capture.har.ndjson> [--base-url URL] [options]
   --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, the bundled
@@ -43,6 +44,8 @@ export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | c
                     may be repeated; fixtures/traffic/replay-ignore.yaml always applies
   --strict          fail on differences from the recording too, not only on conformance violations
   --output DIR      where index.html and summary.json go (default reports/replay)
+  --summary FILE    also append the printed verdict, in Markdown, to FILE (in a GitHub Actions job:
+                    --summary "$GITHUB_STEP_SUMMARY")
   -h, --help        this text
 Keys: PETSTORE_API_KEY_<PLAN> (comma-separated per plan) replace the capture's placeholders.
 ${exitCodeHelp(REPLAY_EXIT_CODES)}`;
@@ -130,17 +133,17 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(reportDir, 'index.html'), replayReportHtml(run, summary, results));
 
-  process.stdout.write(
-    [
-      `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${summary.exchanges} exchange(s) in ${(summary.durationMs / 1000).toFixed(1)} s (${formatNumber(summary.throughput.exchangesPerSecond)}/s)`,
-      `  conformance violations: ${summary.violations.exchanges} exchange(s)${summary.violations.total ? ` (${Object.entries(summary.violations.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`,
-      `  differences from the recording: ${summary.differences.exchanges} exchange(s)${strict ? '' : ' (reported; --strict fails on them)'}`,
-      `  throttled: ${summary.throttled.exchanges} exchange(s) waited out a 429; recorded 429s: ${summary.throttled.recorded429} (${summary.throttled.recorded429NotReproduced} not reproduced)`,
-      `  skipped: ${summary.skipped.otherHosts} for other hosts, ${summary.skipped.unanswered} unanswered`,
-      ...findingLines(summary),
-      `Report: ${join(reportDir, 'index.html')} (and summary.json)`,
-    ].join('\n') + '\n',
-  );
+  const printed = [
+    `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${summary.exchanges} exchange(s) in ${(summary.durationMs / 1000).toFixed(1)} s (${formatNumber(summary.throughput.exchangesPerSecond)}/s)`,
+    `  conformance violations: ${summary.violations.exchanges} exchange(s)${summary.violations.total ? ` (${Object.entries(summary.violations.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`,
+    `  differences from the recording: ${summary.differences.exchanges} exchange(s)${strict ? '' : ' (reported; --strict fails on them)'}`,
+    `  throttled: ${summary.throttled.exchanges} exchange(s) waited out a 429; recorded 429s: ${summary.throttled.recorded429} (${summary.throttled.recorded429NotReproduced} not reproduced)`,
+    `  skipped: ${summary.skipped.otherHosts} for other hosts, ${summary.skipped.unanswered} unanswered`,
+    ...findingLines(summary),
+    `Report: ${join(reportDir, 'index.html')} (and summary.json)`,
+  ].join('\n');
+  process.stdout.write(`${printed}\n`);
+  if (values.summary !== undefined) appendTextSummary(values.summary, `Pet Store replay: ${run.capture} against ${run.target}`, printed);
   if (stop.signal.aborted) {
     process.stderr.write(`replay: ${outcome.aborted ?? 'interrupted'}; the report covers what was replayed\n`);
     return 130;

@@ -20,10 +20,10 @@ interface Meaning {
 }
 
 const MEANINGS: readonly Meaning[] = [
-  // serve is the target, so it takes none, and writes no report.
+  // serve is the target, so it takes none, and writes no report and no verdict.
   { meaning: 'the target', flag: 'base-url', never: ['upstream', 'url', 'target', 'base', 'baseurl', 'server', 'host-url', 'endpoint'], on: '*', except: ['serve'] },
   { meaning: 'where the reports go', flag: 'output', never: ['out', 'report-dir', 'reports', 'output-dir', 'out-dir', 'report', 'dir'], on: '*', except: ['serve'] },
-  { meaning: 'the Markdown job summary', flag: 'summary', never: ['job-summary', 'summary-file', 'step-summary', 'markdown'], on: ['certify', 'judge', 'record'] },
+  { meaning: 'the Markdown job summary', flag: 'summary', never: ['job-summary', 'summary-file', 'step-summary', 'markdown'], on: '*', except: ['serve'] },
   { meaning: "the command's help", flag: 'help', never: ['usage'], on: '*' },
   { meaning: 'requests in flight', flag: 'concurrency', never: ['in-flight', 'connections', 'max-in-flight'], on: ['load', 'replay'] },
   { meaning: 'where this command listens', flag: 'port', never: ['listen', 'listen-port', 'proxy-port'], on: ['serve', 'record'] },
@@ -73,7 +73,7 @@ test('every command spells each shared meaning the one way the table says', () =
 });
 
 test('a command that spells a meaning its own way is caught: --out for the reports, a second flag for the target', () => {
-  const reportsAsOut: CommandFlags = { command: 'new', flags: ['base-url', 'help', 'out' as never], deprecated: {} };
+  const reportsAsOut: CommandFlags = { command: 'new', flags: ['base-url', 'summary', 'help', 'out' as never], deprecated: {} };
   expect(vocabularyProblems({ ...DECLARED, new: [reportsAsOut] }, { ...FLAGS, out: { type: 'string', meaning: 'where this one writes' } }, MEANINGS)).toEqual([
     '--out is declared, but where the reports go is spelled --output',
     'new spells where the reports go --out; every command spells it --output',

@@ -3,7 +3,7 @@
  * a flag, which still works and says once, on stderr, what it is now spelled.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,8 @@ import { expect, test } from '@playwright/test';
 import { COMMANDS, HELP } from '../../cli/commands.ts';
 import { parseCommandFlags, POSITIONAL, commandFlags, FlagError } from '../../lib/cli/vocabulary.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
+import { createReferenceServer } from '../../reference-server/server.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
 
 const execFileAsync = promisify(execFile);
@@ -25,8 +27,8 @@ interface Outcome {
 }
 
 /** The command as a user runs it, in an empty folder, with no PETSTORE_ setting of this test run. */
-function cli(args: string[], cwd = mkdtempSync(path.join(tmpdir(), 'petstore-cli-'))): Promise<Outcome> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_')));
+function cli(args: string[], cwd = mkdtempSync(path.join(tmpdir(), 'petstore-cli-')), extra: Record<string, string> = {}): Promise<Outcome> {
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_'))), ...extra };
   return execFileAsync(process.execPath, [BIN, ...args], { cwd, env, timeout: 90_000 }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
@@ -73,12 +75,30 @@ test('an old spelling becomes the new one with one deprecation line: --out=, and
   expect(() => parseCommandFlags(declared, ['--out-dir', 'x'])).toThrow(new FlagError('unknown option --out-dir (see petstore-conformance record --help)'));
 });
 
-test('replay --report-dir still writes the report where it says, and says once that it is now --output', async () => {
+test('replay --report-dir still writes the report where it says, and says once that it is now --output; --summary appends the verdict', async () => {
   const cwd = mkdtempSync(path.join(tmpdir(), 'petstore-cli-'));
-  const outcome = await cli(['replay', SAMPLE_HAR, '--speed', '0', '--report-dir', 'old-place'], cwd);
+  writeFileSync(path.join(cwd, 'job.md'), 'an earlier step\n');
+  const outcome = await cli(['replay', SAMPLE_HAR, '--speed', '0', '--report-dir', 'old-place', '--summary', 'job.md'], cwd);
   expect(outcome.code, outcome.stderr).toBe(0);
   expect(outcome.stderr.split('\n').filter((line) => /deprecated/.test(line))).toEqual(['petstore-conformance replay: --report-dir is deprecated and will be removed; use --output']);
   expect(existsSync(path.join(cwd, 'old-place', 'summary.json'))).toBe(true);
+  expect(readFileSync(path.join(cwd, 'job.md'), 'utf8')).toMatch(/^an earlier step\n## Pet Store replay: .*sample\.har against http:\/\/127\.0\.0\.1:\d+\/v1\n\n```text\nPASS: /);
+});
+
+test('load --out still works as --output, and load takes --base-url and --summary as the other commands do', async () => {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'petstore-cli-'));
+  const server = await createReferenceServer({ timeScale: 60 });
+  try {
+    const env = { PETSTORE_API_KEY_FREE: DEMO_KEYS.free.join(','), PETSTORE_TIME_SCALE: '60' };
+    const outcome = await cli(['load', '--base-url', server.baseUrl, '--plan', 'free', '--duration', '2s', '--out', 'old-place', '--summary', 'job.md'], cwd, env);
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stdout).toContain(`Target: ${server.baseUrl}`);
+    expect(outcome.stderr.split('\n').filter((line) => /deprecated/.test(line))).toEqual(['petstore-conformance load: --out is deprecated and will be removed; use --output']);
+    expect(existsSync(path.join(cwd, 'old-place', 'summary.json'))).toBe(true);
+    expect(readFileSync(path.join(cwd, 'job.md'), 'utf8')).toContain(`## Pet Store quota load: ${server.baseUrl}\n\n\`\`\`text\n✔ PASS`);
+  } finally {
+    await server.close();
+  }
 });
 
 test('judge --base-url names the service the traffic went to as the report\'s target', async () => {

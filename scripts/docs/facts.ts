@@ -82,6 +82,7 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'package-mb': { from: 'npm pack --dry-run: the tarball, in MB to one decimal', value: count(megabytes(size.packed)) },
     'package-unpacked-mb': { from: 'npm pack --dry-run: its files unpacked, in MB to one decimal', value: count(megabytes(size.unpacked)) },
     'node-lines': { from: 'engines.node of package.json: its major lines', value: inWords(nodeLines()) },
+    'node-lines-or': { from: 'engines.node of package.json: its major lines, any one of them', value: inWords(nodeLines(), 'or') },
     'node-engines': { from: 'engines.node of package.json, as written', value: `\`${nodeEngines()}\`` },
     'legitimate-servers': { from: `the tests of test/ titled ${LEGITIMATE_SERVER_TITLE}…"`, value: count(legitimateServers) },
   };

@@ -38,7 +38,7 @@ export function nodeLines(engines = nodeEngines()): number[] {
   return [...new Set([...engines.matchAll(/(?:\^|>=|~)(\d+)\./g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
 }
 
-/** "22, 24 and 26". */
-export function inWords(lines: readonly number[]): string {
-  return lines.length < 2 ? lines.join('') : `${lines.slice(0, -1).join(', ')} and ${lines.at(-1)}`;
+/** "22, 24 and 26" (or "22, 24 or 26"). */
+export function inWords(lines: readonly number[], conjunction: 'and' | 'or' = 'and'): string {
+  return lines.length < 2 ? lines.join('') : `${lines.slice(0, -1).join(', ')} ${conjunction} ${lines.at(-1)}`;
 }

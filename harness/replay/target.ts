@@ -37,7 +37,7 @@ export async function startTarget(baseUrl: string | undefined, env: NodeJS.Proce
 
 /** What docs/reference/settings.md says of the variables record and replay read (npm run docs:reference). */
 export const RECORD_REPLAY_SETTINGS: SettingsOfPart = {
-  part: 'Record and replay (`npm run record`, `npm run replay`)',
+  part: 'Record and replay (`npm run record`, `npm run replay`, `petstore-conformance record`, `replay`)',
   read: (env) => targetSettings(env as NodeJS.ProcessEnv),
   settings: [
     {

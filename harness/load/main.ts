@@ -37,7 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const { scenario } = options;
   let target: ResolvedTarget | undefined;
   try {
-    target = await resolveTarget({ scenario, timeScale: options.timeScale, env });
+    target = await resolveTarget({ scenario, timeScale: options.timeScale, env, ...(options.baseUrl === undefined ? {} : { baseUrlSource: '--base-url' }) });
     const redactor = new Redactor(target.keys);
     const say = (line: string): void => void process.stdout.write(`${redactor.text(line)}\n`);
     const scale = target.timeScale;

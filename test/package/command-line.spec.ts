@@ -92,7 +92,7 @@ test('load --out still works as --output, and load takes --base-url and --summar
     const env = { PETSTORE_API_KEY_FREE: DEMO_KEYS.free.join(','), PETSTORE_TIME_SCALE: '60' };
     const outcome = await cli(['load', '--base-url', server.baseUrl, '--plan', 'free', '--duration', '2s', '--out', 'old-place', '--summary', 'job.md'], cwd, env);
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
-    expect(outcome.stdout).toContain(`Target: ${server.baseUrl}`);
+    expect(outcome.stdout).toContain(`Target: ${server.baseUrl} (--base-url), keys from PETSTORE_API_KEY_FREE`);
     expect(outcome.stderr.split('\n').filter((line) => /deprecated/.test(line))).toEqual(['petstore-conformance load: --out is deprecated and will be removed; use --output']);
     expect(existsSync(path.join(cwd, 'old-place', 'summary.json'))).toBe(true);
     expect(readFileSync(path.join(cwd, 'job.md'), 'utf8')).toContain(`## Pet Store quota load: ${server.baseUrl}\n\n\`\`\`text\n✔ PASS`);

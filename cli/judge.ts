@@ -15,6 +15,7 @@ import { parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
 import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 
 export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'help']);
@@ -58,8 +59,12 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
   if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
-  const skew = values['clock-skew'] ?? '1';
-  if (!/^\d+(\.\d+)?$/.test(skew) || Number(skew) > 3600) throw new UsageError(`judge: --clock-skew must be a number of seconds from 0 to 3600, not "${skew}"`);
+  let skewMs: number;
+  try {
+    skewMs = clockSkewMs(values['clock-skew']);
+  } catch (error) {
+    throw new UsageError(`judge: ${(error as Error).message}`);
+  }
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
   return {
@@ -68,7 +73,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'judge')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
-    clockSkewMs: Number(skew) * 1000,
+    clockSkewMs: skewMs,
     baseUrl: values['base-url'] === undefined ? undefined : baseUrlFlag(values['base-url']),
   };
 }

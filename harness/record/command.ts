@@ -7,6 +7,7 @@ import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../har/write.ts';
 import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
+import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
 import { StatusLine } from '../replay/status-line.ts';
 import { knownKeys } from './credentials.ts';
@@ -39,9 +40,9 @@ export interface JudgeReporting {
   facts: Pick<JudgeRun, 'suiteVersion' | 'rulesHash' | 'gitCommit'>;
 }
 
-export const RECORD_FLAGS = commandFlags('record', ['base-url', 'port', 'judge', 'output', 'summary', 'help'], { upstream: 'base-url', out: POSITIONAL, 'report-dir': 'output' });
+export const RECORD_FLAGS = commandFlags('record', ['base-url', 'port', 'judge', 'output', 'summary', 'clock-skew', 'help'], { upstream: 'base-url', out: POSITIONAL, 'report-dir': 'output' });
 
-export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file.har.ndjson> [--base-url URL] [--port N] [--judge [--output DIR] [--summary FILE]]
+export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file.har.ndjson> [--base-url URL] [--port N] [--judge [--output DIR] [--summary FILE] [--clock-skew S]]
   <file>           the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
   --base-url URL   the server to record, e.g. http://127.0.0.1:8080/v1 (same as PETSTORE_BASE_URL)
   --port N         where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
@@ -49,6 +50,8 @@ export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file
                    conformance report when stopped (exit code: its verdict)
   --output DIR     where --judge writes the report (default ./reports/judge)
   --summary FILE   with --judge, also append the verdict and a table of failing rules, in Markdown, to FILE
+  --clock-skew S   with --judge, how many seconds this machine's clock may be off the target's (default 1),
+                   as judge's --clock-skew
   -h, --help       this text
 Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
 ${exitCodeHelp(RECORD_EXIT_CODES)}`;
@@ -70,9 +73,15 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     throw new InputError((error as Error).message);
   }
   const port = wholeNumberOption(values.port, 'port', 8081, 0, 65_535);
-  for (const flag of ['output', 'summary'] as const) if (values[flag] !== undefined && !values.judge) throw new InputError(`--${flag} goes with --judge`);
+  for (const flag of ['output', 'summary', 'clock-skew'] as const) if (values[flag] !== undefined && !values.judge) throw new InputError(`--${flag} goes with --judge`);
+  let skewMs: number;
+  try {
+    skewMs = clockSkewMs(values['clock-skew']);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
   if (values.judge && !reporting) throw new InputError('--judge needs the reports of the CLI: run petstore-conformance record --judge');
-  const judging = values.judge && reporting ? { judge: new TrafficJudge({ env, clockSkewMs: 1_000 }), keys: new KeyBook(env), startedAt: new Date(), reporting } : undefined;
+  const judging = values.judge && reporting ? { judge: new TrafficJudge({ env, clockSkewMs: skewMs }), keys: new KeyBook(env), startedAt: new Date(), reporting } : undefined;
   await assertReachable(upstream, 'the upstream');
 
   let writer: CaptureWriter;

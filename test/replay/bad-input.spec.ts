@@ -116,6 +116,8 @@ const RECORD_CASES: Array<[string, string[], RegExp]> = [
   ['a base URL that is not a URL', ['--base-url', 'localhost:8080', join(dir, 'x.har')], /--base-url: "localhost:8080" must be an http:\/\/ or https:\/\/ URL/],
   ['an unknown flag', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--follow'], /unknown option --follow/],
   ['a port out of range', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+  ['a clock skew without --judge', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--clock-skew', '2'], /--clock-skew goes with --judge/],
+  ['a clock skew out of bounds', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--judge', '--clock-skew', '4000'], /--clock-skew must be a number of seconds from 0 to 3600, not "4000"/],
 ];
 
 for (const [what, args, message] of RECORD_CASES) {

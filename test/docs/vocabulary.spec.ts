@@ -38,6 +38,8 @@ function vocabularyProblems(commands: Readonly<Record<string, readonly CommandFl
     if (other) problems.push(`--${other} and --${name} both mean "${spec.meaning}"`);
     byMeaning.set(spec.meaning, name);
   }
+  const takenAnywhere = new Set<string>(Object.values(commands).flatMap((modes) => modes.flatMap((mode) => mode.flags)));
+  for (const name of Object.keys(flags)) if (!takenAnywhere.has(name)) problems.push(`--${name} is declared, but no command takes it`);
   for (const { meaning, flag, never } of meanings) {
     for (const spelling of never) if (Object.hasOwn(flags, spelling)) problems.push(`--${spelling} is declared, but ${meaning} is spelled --${flag}`);
   }
@@ -80,7 +82,11 @@ test('a command that spells a meaning its own way is caught: --out for the repor
     'new does not take --output (where the reports go)',
   ]);
   const twoTargets = { ...FLAGS, target: { type: 'string', meaning: FLAGS['base-url'].meaning } } as const;
-  expect(vocabularyProblems(DECLARED, twoTargets, MEANINGS)).toEqual([`--base-url and --target both mean "${FLAGS['base-url'].meaning}"`, '--target is declared, but the target is spelled --base-url']);
+  expect(vocabularyProblems(DECLARED, twoTargets, MEANINGS)).toEqual([
+    `--base-url and --target both mean "${FLAGS['base-url'].meaning}"`,
+    '--target is declared, but no command takes it',
+    '--target is declared, but the target is spelled --base-url',
+  ]);
 });
 
 test("each command's --help names exactly the flags it takes", () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package ships TypeScript; tsx (a runtime dependency) runs it on Node 20 without a build step.
+// The package ships TypeScript; tsx (a runtime dependency) runs it without a build step.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -9,17 +9,20 @@ import { ImplementationsFileError } from '../matrix/implementations-file.ts';
 import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { parseFlags } from './flags.ts';
 import { UsageError } from './usage-error.ts';
+import { commandFlags } from '../lib/cli/vocabulary.ts';
 
 const MAX_PARALLEL = 8;
 
-export async function certifyImplementations(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+/** certify's flags with an implementations file, which names every target itself. */
+export const CERTIFY_IMPLEMENTATIONS_FLAGS = commandFlags('certify', ['parallel', 'baseline', 'update-expectations', 'output', 'help']);
+
+export async function certifyImplementations(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, help: string): Promise<number> {
   if (args.includes('--')) throw new UsageError('certify: with an implementations file, Playwright flags cannot be passed; each implementation is certified by the whole suite');
-  const { values, positionals } = parseFlags('certify', args, {
-    parallel: { type: 'string' },
-    baseline: { type: 'string' },
-    'update-expectations': { type: 'boolean' },
-    output: { type: 'string' },
-  });
+  const { values, positionals } = parseFlags(CERTIFY_IMPLEMENTATIONS_FLAGS, args);
+  if (values.help) {
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   if (positionals.length > 1) throw new UsageError(`certify: one implementations file at a time, not also "${positionals[1]}"`);
   const parallel = values.parallel === undefined ? 1 : Number(values.parallel);
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > MAX_PARALLEL) throw new UsageError(`certify: --parallel must be a whole number from 1 to ${MAX_PARALLEL}, not "${values.parallel}"`);

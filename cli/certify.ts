@@ -13,9 +13,13 @@ import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
 import { UsageError } from './usage-error.ts';
+import { commandFlags } from '../lib/cli/vocabulary.ts';
+
+/** certify's flags (the vocabulary: lib/cli/vocabulary.ts); a new flag of certify is added to this list. */
+export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'read-only', 'quota-tests', 'output', 'summary', 'help']);
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
-       petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations]
+       petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations] [--output DIR]
 
 Runs the conformance suite and prints one verdict line, e.g. "Conformance: Conforming at MUST level: ...".
   --base-url URL   the implementation to certify, /v1 included (same as PETSTORE_BASE_URL); without it,
@@ -56,14 +60,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
   const split = args.indexOf('--');
   const own = split === -1 ? args : args.slice(0, split);
   const playwrightArgs = split === -1 ? [] : args.slice(split + 1);
-  const { values, positionals } = parseFlags('certify', own, {
-    'base-url': { type: 'string' },
-    'read-only': { type: 'boolean' },
-    'quota-tests': { type: 'boolean' },
-    output: { type: 'string' },
-    summary: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseFlags(CERTIFY_FLAGS, own);
   if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; an implementations file comes first (certify implementations.yaml), Playwright flags go after --`);
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
@@ -83,7 +80,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
 }
 
 export async function certify(args: readonly string[]): Promise<number> {
-  if (args[0] !== undefined && /\.ya?ml$/i.test(args[0])) return certifyImplementations(args, process.env, process.cwd());
+  if (args[0] !== undefined && /\.ya?ml$/i.test(args[0])) return certifyImplementations(args, process.env, process.cwd(), CERTIFY_HELP);
   const options = parseCertifyArgs(args, process.env, process.cwd());
   if (options.help) {
     process.stdout.write(`${CERTIFY_HELP}\n`);

@@ -1,14 +1,12 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from '../lib/cli/vocabulary.ts';
 import { UsageError } from './usage-error.ts';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** Node's parseArgs, strict, with its error cut to the sentence that names the flag and a pointer to --help. */
-export function parseFlags<T extends Options>(command: string, args: readonly string[], options: T) {
+/** The command's flags parsed as the vocabulary declares them; bad input becomes a UsageError (exit 2), one line. */
+export function parseFlags<F extends FlagName>(declared: CommandFlags<F>, args: readonly string[], { allowPositionals = true } = {}): ParsedFlags<F> {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseCommandFlags(declared, args, { allowPositionals });
   } catch (error) {
-    const reason = (error as Error).message.split(/\.\s/)[0] ?? String(error);
-    throw new UsageError(`${command}: ${reason} (see petstore-conformance ${command} --help)`);
+    if (error instanceof FlagError) throw new UsageError(`${declared.command}: ${error.message}`);
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `petstore-conformance judge <capture>` (and `npm run judge -- <capture>`): the conformance report of a
+ * `petstore-conformance judge <capture>`: the conformance report of a
  * capture's traffic, without sending a request. See harness/judge/ for what is judged and how.
  */
 import { readFileSync } from 'node:fs';
@@ -14,9 +14,13 @@ import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
+import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { clockSkewMs } from '../lib/cli/clock-skew.ts';
+import { normaliseBaseUrl } from '../lib/target.ts';
 
-export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S]
-       npm run judge -- <capture> [options]
+export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'help']);
+
+export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S]
 
 Judges recorded traffic against the rules one exchange, and each key's windows, can show, without sending
 a request, and writes the conformance report the suite writes. A rule the traffic cannot show (no 429 in
@@ -24,6 +28,9 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
   <capture>          a HAR 1.2 file (the recorder's, a browser's, any HAR tool's), or one exchange per line:
                      .ndjson, .jsonl or .log, each line a HAR entry or the exchange format
                      (schemas/exchange.schema.json; a gateway's access log, docs/how-to/judge-traffic.md)
+  --base-url URL     the service the traffic went to, /v1 included: the report's target (default: the
+                     capture's name). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
+                     that certifies staging often judges production's log
   --format F         har or ndjson, when the file's name does not say
   --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml
   --summary FILE     also append the verdict and a table of failing rules, in Markdown, to FILE
@@ -43,21 +50,21 @@ export interface JudgeArgs {
   outputDir: string;
   summaryFile: string | undefined;
   clockSkewMs: number;
+  /** The service the capture's traffic went to, named by --base-url; undefined: the capture names the target. */
+  baseUrl: string | undefined;
 }
 
 export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
-  const { values, positionals } = parseFlags('judge', args, {
-    output: { type: 'string' },
-    summary: { type: 'string' },
-    format: { type: 'string' },
-    'clock-skew': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0 };
+  const { values, positionals } = parseFlags(JUDGE_FLAGS, args);
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
-  const skew = values['clock-skew'] ?? '1';
-  if (!/^\d+(\.\d+)?$/.test(skew) || Number(skew) > 3600) throw new UsageError(`judge: --clock-skew must be a number of seconds from 0 to 3600, not "${skew}"`);
+  let skewMs: number;
+  try {
+    skewMs = clockSkewMs(values['clock-skew']);
+  } catch (error) {
+    throw new UsageError(`judge: ${(error as Error).message}`);
+  }
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
   return {
@@ -66,7 +73,8 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'judge')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
-    clockSkewMs: Number(skew) * 1000,
+    clockSkewMs: skewMs,
+    baseUrl: values['base-url'] === undefined ? undefined : baseUrlFlag(values['base-url']),
   };
 }
 
@@ -78,11 +86,19 @@ export async function judge(args: readonly string[]): Promise<number> {
   }
   try {
     const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
-    return writeJudgeReports(report, options, process.env);
+    return writeJudgeReports(options.baseUrl === undefined ? report : { ...report, target: { ...report.target, url: options.baseUrl } }, options, process.env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);
     throw error;
+  }
+}
+
+function baseUrlFlag(text: string): string {
+  try {
+    return normaliseBaseUrl(text, '--base-url');
+  } catch (error) {
+    throw new UsageError(`judge: ${(error as Error).message}`);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * `petstore-conformance record` (and `npm run record`): the recording proxy, run in this process so that
+ * `petstore-conformance record`: the recording proxy, run in this process so that
  * `--judge` can write the suite's own HTML report, which lives a layer above the harness.
  */
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { UsageError } from './usage-error.ts';
 export async function record(args: readonly string[]): Promise<number> {
   try {
     return await recordCommand([...args], process.env, {
-      write: (report, outputDir) => writeJudgeReports(report, { outputDir: path.resolve(outputDir), summaryFile: undefined }, process.env),
+      write: (report, places) => writeJudgeReports(report, { outputDir: path.resolve(places.outputDir), summaryFile: places.summaryFile === undefined ? undefined : path.resolve(places.summaryFile) }, process.env),
       facts: runFacts(),
     });
   } catch (error) {

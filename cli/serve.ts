@@ -7,6 +7,10 @@ import { parseFlags } from './flags.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SERVER_EXIT_CODES } from '../reference-server/exit-codes.ts';
 import { UsageError } from './usage-error.ts';
+import { commandFlags } from '../lib/cli/vocabulary.ts';
+
+/** serve is the target, so it takes no --base-url: it prints its own. */
+export const SERVE_FLAGS = commandFlags('serve', ['port', 'host', 'help']);
 
 export const SERVE_HELP = `usage: petstore-conformance serve [--port N] [--host HOST]
 
@@ -19,7 +23,7 @@ window last one second. Logs: PETSTORE_LOG=json (default) or off. Every variable
 ${exitCodeHelp(SERVER_EXIT_CODES)}`;
 
 export function serve(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseFlags('serve', args, { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parseFlags(SERVE_FLAGS, args);
   if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}" (see petstore-conformance serve --help)`);
   if (values.help) {
     process.stdout.write(`${SERVE_HELP}\n`);

@@ -73,7 +73,7 @@ function load(args: string[], env: NodeJS.ProcessEnv, timed = false): Promise<st
 async function builtin(baseUrl: string): Promise<Measure> {
   const out = mkdtempSync(join(tmpdir(), 'bench-engines-'));
   try {
-    const stderr = await load(['--engine', 'builtin', ...SCENARIO, '--out', out], { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY_ENTERPRISE: KEY }, true);
+    const stderr = await load(['--engine', 'builtin', ...SCENARIO, '--output', out], { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY_ENTERPRISE: KEY }, true);
     const [user, system] = stderr.trim().split('\n').at(-1)?.split(' ').map(Number) ?? [];
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { keys: Array<{ sent: number; errors: number }> };
     const key = summary.keys[0];

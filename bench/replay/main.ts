@@ -56,7 +56,7 @@ interface Measured {
 }
 
 async function replay(capture: string, reportDir: string): Promise<Measured> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness', 'replay', 'main.ts'), capture, '--speed', '0', '--concurrency', String(concurrency), '--report-dir', reportDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness', 'replay', 'main.ts'), capture, '--speed', '0', '--concurrency', String(concurrency), '--output', reportDir], {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_'))) as NodeJS.ProcessEnv,
     stdio: ['ignore', 'ignore', 'inherit'],

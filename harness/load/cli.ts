@@ -1,5 +1,5 @@
-/** `npm run load -- [flags]`: the flags, their help, and the scenario they describe. */
-import { parseArgs } from 'node:util';
+/** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
+import { commandFlags, FlagError, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
 import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
@@ -23,6 +23,10 @@ export interface CliOptions {
   scenario: Scenario;
   timeScale: number | undefined;
   outDir: string;
+  /** --base-url: the target, in place of PETSTORE_BASE_URL. */
+  baseUrl: string | undefined;
+  /** --summary: the Markdown file the printed summary is appended to. */
+  summaryFile: string | undefined;
   seed: number | undefined;
   engine: Engine;
   /** Locust workers started on this machine (--engine locust), or expected by an export. */
@@ -35,6 +39,12 @@ export interface CliOptions {
 
 export const DEFAULT_OUT_DIR = 'reports/load';
 
+export const LOAD_FLAGS = commandFlags(
+  'load',
+  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
+  { out: 'output', behavior: 'behaviour' },
+);
+
 export const LOAD_EXIT_CODES: readonly ExitCode[] = [
   { code: 0, when: 'every documented quota and rate-limit rule held' },
   { code: 1, when: 'a documented quota or rate-limit rule was broken' },
@@ -46,12 +56,13 @@ const DEFAULT_FLAG_RATE = '1.1x';
 const DEFAULT_FLAG_DURATION = '10s';
 
 export function helpText(): string {
-  return `Usage: npm run load -- [--scenario NAME | --plan PLAN [--rate RATE] [--behaviour B]] [options]
+  return `usage: petstore-conformance load [--base-url URL] [--scenario NAME | --plan PLAN [--rate RATE] [--behaviour B]] [options]
 
 Drives traffic at a Pet Store target and reports, from the target's own X-RateLimit-* headers, whether each
-plan's documented quota held. Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; when
-PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minute lasts 1 s) and demo keys.
+plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
 
+      --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, a bundled
+                        reference server with scaled time (a minute lasts 1 s) and the demo keys
   -s, --scenario NAME   a scenario under fixtures/load/ (${bundledScenarioNames().join(', ')})
                         or a YAML file; default ${DEFAULT_SCENARIO}
   -p, --plan PLAN       free, pro, business or enterprise (comma-separated for several), instead of a scenario
@@ -62,9 +73,11 @@ PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minut
   -d, --duration D      how long to send, in the target's real time: 90s, 3m, 1m30s; default ${DEFAULT_FLAG_DURATION}
   -c, --concurrency N   cap on requests in flight; default ${DEFAULT_CONCURRENCY}
       --mix WEIGHTS     operations by weight, e.g. list=70,create=20,get=10
-      --time-scale N    the target's time scale (the bundled server runs at it; with PETSTORE_BASE_URL it only
+      --time-scale N    the target's time scale (the bundled server runs at it; with --base-url it only
                         turns 1.1x into requests per second); also PETSTORE_TIME_SCALE
-      --out DIR         where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
+      --output DIR      where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
+      --summary FILE    also append the printed summary, in Markdown, to FILE (in a GitHub Actions job:
+                        --summary "$GITHUB_STEP_SUMMARY")
       --seed N          fixes the operation mix and backoff jitter
   -e, --engine E        builtin (one process, the default) or locust (Locust's master and workers: the same
                         scenario from several generators, counted over all of them)
@@ -77,52 +90,32 @@ PETSTORE_BASE_URL is unset, a bundled reference server with scaled time (a minut
 
 ${exitCodeHelp(LOAD_EXIT_CODES)}
 Examples:
-  npm run load
-  npm run load -- --plan free --rate 2 --duration 3m
-  npm run load -- --plan free,pro --rate 1.5x --behaviour both
-  npm run load -- --scenario free-whole-day
-  npm run load -- --engine locust --workers 4
-  npm run load -- --engine locust --export locust-test`;
+  petstore-conformance load
+  petstore-conformance load --plan free --rate 2 --duration 3m
+  petstore-conformance load --plan free,pro --rate 1.5x --behaviour both
+  petstore-conformance load --scenario free-whole-day
+  petstore-conformance load --engine locust --workers 4
+  petstore-conformance load --engine locust --export locust-test`;
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        scenario: { type: 'string', short: 's' },
-        plan: { type: 'string', short: 'p' },
-        rate: { type: 'string', short: 'r' },
-        behaviour: { type: 'string', short: 'b' },
-        behavior: { type: 'string' },
-        duration: { type: 'string', short: 'd' },
-        concurrency: { type: 'string', short: 'c' },
-        mix: { type: 'string' },
-        'time-scale': { type: 'string' },
-        out: { type: 'string' },
-        seed: { type: 'string' },
-        engine: { type: 'string', short: 'e' },
-        workers: { type: 'string' },
-        export: { type: 'string' },
-        'verdicts-from': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values } = parseCommandFlags(LOAD_FLAGS, argv));
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new InputError(`${message}; see npm run load -- --help`);
+    if (error instanceof FlagError) throw new InputError(error.message);
+    throw error;
   }
-  const behaviourFlag = values.behaviour ?? values.behavior;
+  const behaviourFlag = values.behaviour;
   const engine = (values.engine ?? 'builtin') as Engine;
   if (!ENGINES.includes(engine)) throw new InputError(`--engine "${values.engine}" is not one of ${ENGINES.join(', ')}`);
   if (values.export !== undefined && engine !== 'locust') throw new InputError('--export writes an engine\'s test: give --engine locust with it');
   if (values['verdicts-from'] !== undefined && values.export !== undefined) throw new InputError('give either --export (write a test) or --verdicts-from (judge its result), not both');
   const base = {
     help: values.help === true,
-    outDir: values.out ?? DEFAULT_OUT_DIR,
+    outDir: values.output ?? DEFAULT_OUT_DIR,
+    baseUrl: values['base-url'],
+    summaryFile: values.summary,
     timeScale: optionalPositive(values['time-scale'], '--time-scale'),
     seed: optionalWhole(values.seed, '--seed', 0),
     engine,

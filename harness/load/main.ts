@@ -1,5 +1,5 @@
 /**
- * `npm run load`: drives traffic at a target, judges each plan's quota from the target's headers, writes
+ * `petstore-conformance load`: drives traffic at a target, judges each plan's quota from the target's headers, writes
  * reports/load/summary.json and index.html, prints a one-screen summary. Exit code 0 when every documented
  * quota and rate-limit rule held, 1 when one broke, 2 for bad input or an unreachable target. The traffic
  * comes from the built-in client or from Locust's master and workers (--engine locust); both are judged alike.
@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEMO_KEYS, keysFromEnv } from '../../lib/keys.ts';
 import { Redactor } from '../../lib/redact.ts';
+import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { plans } from '../../lib/plans.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
@@ -26,16 +27,17 @@ import { textSummary } from './text-summary.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseCli(argv);
+  const env: NodeJS.ProcessEnv = options.baseUrl === undefined ? process.env : { ...process.env, PETSTORE_BASE_URL: options.baseUrl };
   if (options.help) {
     process.stdout.write(`${helpText()}\n`);
     return 0;
   }
   if (options.verdictsFrom !== undefined) return judgeEngineResult(options, options.verdictsFrom);
-  if (options.exportDir !== undefined) return exportEngineTest(options, options.exportDir);
+  if (options.exportDir !== undefined) return exportEngineTest(options, options.exportDir, env);
   const { scenario } = options;
   let target: ResolvedTarget | undefined;
   try {
-    target = await resolveTarget({ scenario, timeScale: options.timeScale });
+    target = await resolveTarget({ scenario, timeScale: options.timeScale, env, ...(options.baseUrl === undefined ? {} : { baseUrlSource: '--base-url' }) });
     const redactor = new Redactor(target.keys);
     const say = (line: string): void => void process.stdout.write(`${redactor.text(line)}\n`);
     const scale = target.timeScale;
@@ -106,14 +108,16 @@ function writeReports(options: CliOptions, scenario: Scenario, target: JudgedTar
   const htmlPath = join(options.outDir, 'index.html');
   writeFileSync(jsonPath, redactor.text(`${JSON.stringify(summary, null, 2)}\n`));
   writeFileSync(htmlPath, redactor.text(reportHtml(summary)));
-  say(textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath));
+  const text = textSummary(summary, relative(process.cwd(), htmlPath) || htmlPath);
+  say(text);
+  if (options.summaryFile !== undefined) appendTextSummary(options.summaryFile, redactor.text(`Pet Store quota load: ${target.baseUrl}`), redactor.text(text));
   return summary.status === 'fail' ? 1 : 0;
 }
 
 /** `--engine locust --export DIR`: the test and its README; no target is started or reached. */
-function exportEngineTest(options: CliOptions, dir: string): number {
+function exportEngineTest(options: CliOptions, dir: string, env: NodeJS.ProcessEnv): number {
   const { scenario } = options;
-  const settings = targetSettingsFromEnv(process.env);
+  const settings = targetSettingsFromEnv(env);
   const baseUrl = settings.baseUrl ?? 'http://127.0.0.1:8080/v1';
   const scale = options.timeScale ?? settings.timeScale ?? 1;
   const plan = runPlanOf(scenario, runKeysOf(scenario, () => '', scale), baseUrl, scale, options.seed, options.workers);

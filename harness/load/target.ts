@@ -34,6 +34,8 @@ export interface TargetRequest {
   /** --time-scale */
   timeScale?: number;
   env?: NodeJS.ProcessEnv;
+  /** What named the base URL, for the run's first line: PETSTORE_BASE_URL unless the command line did. */
+  baseUrlSource?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export function targetSettingsFromEnv(env: NodeJS.ProcessEnv): { baseUrl: string
   return { baseUrl, timeScale: parseScale(env.PETSTORE_TIME_SCALE) };
 }
 
-export async function resolveTarget({ scenario, timeScale: flagScale, env = process.env }: TargetRequest): Promise<ResolvedTarget> {
+export async function resolveTarget({ scenario, timeScale: flagScale, env = process.env, baseUrlSource = 'PETSTORE_BASE_URL' }: TargetRequest): Promise<ResolvedTarget> {
   const { baseUrl, timeScale: envScale } = targetSettingsFromEnv(env);
   if (baseUrl !== undefined) {
     const keys = readKeys(env, undefined);
@@ -64,7 +66,7 @@ export async function resolveTarget({ scenario, timeScale: flagScale, env = proc
       timeScale,
       timeScaleSource,
       keys,
-      description: `${baseUrl} (PETSTORE_BASE_URL), keys from ${[...new Set(scenario.keys.map((key) => keyVariable(key.plan)))].join(', ')}`,
+      description: `${baseUrl} (${baseUrlSource}), keys from ${[...new Set(scenario.keys.map((key) => keyVariable(key.plan)))].join(', ')}`,
       stop: async () => {},
     };
   }

@@ -6,6 +6,8 @@
 import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../har/write.ts';
+import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
+import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
 import { StatusLine } from '../replay/status-line.ts';
 import { knownKeys } from './credentials.ts';
@@ -21,16 +23,16 @@ import { RECORDER } from './recorder-info.ts';
 export const RECORD_EXIT_CODES: readonly ExitCode[] = [
   { code: 0, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete' },
   { code: 1, when: 'an unexpected failure, said in one line' },
-  { code: 2, when: 'bad input, said in one line: an option, an unreachable upstream, a port in use, a file that cannot be written' },
+  { code: 2, when: 'bad input, said in one line: an option, an unreachable target, a port in use, a file that cannot be written' },
   { code: 130, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
   { code: 3, when: 'with --judge: the verdict of the traffic, as the suite gives it (0 Conforming, 1 Not conforming, 3 Not certified)' },
 ];
 
 /**
- * Writes the judge's report (HTML, JSON, JUnit) under `outputDir` and returns the exit code its verdict calls
+ * Writes the judge's report (HTML, JSON, JUnit) under `outputDir` (and the job summary to `summaryFile`) and returns the exit code its verdict calls
  * for. The CLI supplies it: the HTML report is the suite's, a layer above the harness.
  */
-export type JudgeReportWriter = (report: ConformanceReport, outputDir: string) => number;
+export type JudgeReportWriter = (report: ConformanceReport, places: { outputDir: string; summaryFile: string | undefined }) => number;
 
 /** The facts a judged recording's report carries (the package's version, the commit, the rules' fingerprint). */
 export interface JudgeReporting {
@@ -38,45 +40,55 @@ export interface JudgeReporting {
   facts: Pick<JudgeRun, 'suiteVersion' | 'rulesHash' | 'gitCommit'>;
 }
 
-export const RECORD_USAGE = `usage: npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N] [--judge [--report-dir DIR]]
-  --upstream    the server to record, e.g. http://127.0.0.1:8080/v1
-  --out         the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
-  --port        where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
-  --judge       judge the traffic as it passes, as \`judge\` judges a capture: a live summary, and the
-                conformance report when stopped (exit code: its verdict)
-  --report-dir  where --judge writes the report (default ./reports/judge)
+export const RECORD_FLAGS = commandFlags('record', ['base-url', 'port', 'judge', 'output', 'summary', 'clock-skew', 'help'], { upstream: 'base-url', out: POSITIONAL, 'report-dir': 'output' });
+
+export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file.har.ndjson> [--base-url URL] [--port N] [--judge [--output DIR] [--summary FILE] [--clock-skew S]]
+  <file>           the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
+  --base-url URL   the server to record, e.g. http://127.0.0.1:8080/v1 (same as PETSTORE_BASE_URL)
+  --port N         where the proxy listens on 127.0.0.1 (default 8081; 0 picks a free port)
+  --judge          judge the traffic as it passes, as \`judge\` judges a capture: a live summary, and the
+                   conformance report when stopped (exit code: its verdict)
+  --output DIR     where --judge writes the report (default ./reports/judge)
+  --summary FILE   with --judge, also append the verdict and a table of failing rules, in Markdown, to FILE
+  --clock-skew S   with --judge, how many seconds this machine's clock may be off the target's (default 1),
+                   as judge's --clock-skew
+  -h, --help       this text
 Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
 ${exitCodeHelp(RECORD_EXIT_CODES)}`;
 
 export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env, reporting?: JudgeReporting): Promise<number> {
-  const { values } = parseOptions(
-    args,
-    { upstream: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, judge: { type: 'boolean' }, 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    false,
-  );
+  const { values, positionals } = parseOptions(RECORD_FLAGS, args, true);
   if (values.help) {
     process.stdout.write(`${RECORD_USAGE}\n`);
     return 0;
   }
-  if (!values.upstream) throw new InputError('--upstream is required (the base URL to record, e.g. http://127.0.0.1:8080/v1)');
-  if (!values.out) throw new InputError('--out is required (the file to write, e.g. session.har)');
+  const upstreamText = values['base-url'] ?? env.PETSTORE_BASE_URL;
+  if (!upstreamText) throw new InputError('--base-url is required (the base URL to record, e.g. http://127.0.0.1:8080/v1), or PETSTORE_BASE_URL');
+  if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to write, e.g. petstore-conformance record session.har' : `expected one capture to write, got ${positionals.join(' ')}`);
+  const capture = positionals[0]!;
   let upstream: string;
   try {
-    upstream = normaliseBaseUrl(values.upstream, '--upstream');
+    upstream = normaliseBaseUrl(upstreamText, values['base-url'] === undefined ? 'PETSTORE_BASE_URL' : '--base-url');
   } catch (error) {
     throw new InputError((error as Error).message);
   }
   const port = wholeNumberOption(values.port, 'port', 8081, 0, 65_535);
-  if (values['report-dir'] !== undefined && !values.judge) throw new InputError('--report-dir goes with --judge');
-  if (values.judge && !reporting) throw new InputError('--judge needs the reports of the CLI: run npm run record -- --judge, or petstore-conformance record --judge');
-  const judging = values.judge && reporting ? { judge: new TrafficJudge({ env, clockSkewMs: 1_000 }), keys: new KeyBook(env), startedAt: new Date(), reporting } : undefined;
+  for (const flag of ['output', 'summary', 'clock-skew'] as const) if (values[flag] !== undefined && !values.judge) throw new InputError(`--${flag} goes with --judge`);
+  let skewMs: number;
+  try {
+    skewMs = clockSkewMs(values['clock-skew']);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
+  if (values.judge && !reporting) throw new InputError('--judge needs the reports of the CLI: run petstore-conformance record --judge');
+  const judging = values.judge && reporting ? { judge: new TrafficJudge({ env, clockSkewMs: skewMs }), keys: new KeyBook(env), startedAt: new Date(), reporting } : undefined;
   await assertReachable(upstream, 'the upstream');
 
   let writer: CaptureWriter;
   try {
-    writer = await CaptureWriter.open(values.out, RECORDER);
+    writer = await CaptureWriter.open(capture, RECORDER);
   } catch (error) {
-    throw new InputError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputError(`cannot write ${capture}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 
   const byClass = new Map<string, number>();
@@ -112,7 +124,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     if (code === 'EADDRINUSE') throw new InputError(`port ${port} is in use; pass --port with another port, or --port 0 for a free one`);
     throw error;
   }
-  process.stdout.write(`Recording proxy listening on ${proxy.baseUrl} -> ${safeUrl(upstream)}, writing ${values.out}\n`);
+  process.stdout.write(`Recording proxy listening on ${proxy.baseUrl} -> ${safeUrl(upstream)}, writing ${capture}\n`);
   process.stdout.write(`Point clients at ${proxy.baseUrl}; stop with Ctrl-C.\n`);
 
   const running = proxy;
@@ -133,18 +145,18 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     process.on('SIGTERM', stop);
   });
   status.clear();
-  process.stdout.write(`${counts()} to ${values.out}\n`);
+  process.stdout.write(`${counts()} to ${capture}\n`);
   if (!judging) return 0;
   process.stdout.write(`${liveSummary(judging.judge)}\n`);
   const report = judgeReport(judging.judge.finish(), {
     ...judging.reporting.facts,
     target: `traffic through the recording proxy to ${safeUrl(upstream)}, ${writer.count.toLocaleString('en-US')} exchanges${spanText(judging.judge.span)}`,
-    file: values.out,
+    file: capture,
     startedAt: judging.startedAt,
     durationMs: Date.now() - judging.startedAt.getTime(),
     enterpriseQuota: enterpriseText(judging.judge),
   });
-  return judging.reporting.write(report, values['report-dir'] ?? 'reports/judge');
+  return judging.reporting.write(report, { outputDir: values.output ?? 'reports/judge', summaryFile: values.summary });
 }
 
 /** One line of what the judge has seen so far: how much, and which rules have failed. */

@@ -1,4 +1,4 @@
-/** npm run record -- --upstream <base URL> --out <file.har | file.har.ndjson> [--port N]: see command.ts, and --help. */
+/** The recording proxy without the CLI (no --judge): see command.ts, and petstore-conformance record --help. */
 import { runCli } from '../replay/cli.ts';
 import { recordCommand } from './command.ts';
 

@@ -3,7 +3,7 @@
  * failure said in one line (exit 2 for bad input, 1 for anything else), never as a stack trace.
  */
 import { connect } from 'node:net';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from '../../lib/cli/vocabulary.ts';
 import { CaptureInputError } from '../har/read.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
@@ -11,18 +11,12 @@ export class InputError extends Error {
   override name = 'InputError';
 }
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-export function parseOptions<T extends Options>(args: string[], options: T, allowPositionals: boolean) {
+/** The command's flags as the vocabulary declares them; bad input becomes an InputError (exit 2). */
+export function parseOptions<F extends FlagName>(declared: CommandFlags<F>, args: readonly string[], allowPositionals: boolean): ParsedFlags<F> {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    return parseCommandFlags(declared, args, { allowPositionals });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = (error as Error).message;
-    const flag = /'(-[^']*)'/.exec(message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new InputError(`unknown option ${flag ?? ''}; run with --help to see the options`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new InputError(message.replace(/\.$/, '').replace(/'/g, ''));
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new InputError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
+    if (error instanceof FlagError) throw new InputError(error.message);
     throw error;
   }
 }

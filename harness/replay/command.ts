@@ -10,6 +10,8 @@ import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from './base.ts';
+import { commandFlags } from '../../lib/cli/vocabulary.ts';
+import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';
 import { CredentialResolver } from './credentials.ts';
 import { IdMap } from './id-map.ts';
@@ -31,46 +33,42 @@ export const REPLAY_EXIT_CODES: readonly ExitCode[] = [
   { code: 130, when: 'interrupted (Ctrl-C): the report covers what was replayed' },
 ];
 
-export const REPLAY_USAGE = `usage: npm run replay -- <capture.har | capture.har.ndjson> [options]
+export const REPLAY_FLAGS = commandFlags('replay', ['base-url', 'speed', 'concurrency', 'ignore', 'strict', 'output', 'summary', 'help'], { 'report-dir': 'output' });
+
+export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | capture.har.ndjson> [--base-url URL] [options]
+  --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, the bundled
+                    reference server is started for the replay alone, with the demo keys
   --speed N         1 = the recorded pacing (default), 10 = ten times faster, 0 = as fast as possible
   --concurrency N   exchanges in flight at once (default 1); causality is kept either way
   --ignore FILE     more to leave out of the comparison (YAML: headers, body pointers, per operation);
                     may be repeated; fixtures/traffic/replay-ignore.yaml always applies
   --strict          fail on differences from the recording too, not only on conformance violations
-  --report-dir DIR  where index.html and summary.json go (default reports/replay)
-Target: PETSTORE_BASE_URL with keys in PETSTORE_API_KEY_<PLAN>; unset, the bundled reference server.
+  --output DIR      where index.html and summary.json go (default reports/replay)
+  --summary FILE    also append the printed verdict, in Markdown, to FILE (in a GitHub Actions job:
+                    --summary "$GITHUB_STEP_SUMMARY")
+  -h, --help        this text
+Keys: PETSTORE_API_KEY_<PLAN> (comma-separated per plan) replace the capture's placeholders.
 ${exitCodeHelp(REPLAY_EXIT_CODES)}`;
 
 /** A target that has not answered by then is not going to. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    {
-      speed: { type: 'string' },
-      concurrency: { type: 'string' },
-      ignore: { type: 'string', multiple: true },
-      strict: { type: 'boolean' },
-      'report-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    true,
-  );
+  const { values, positionals } = parseOptions(REPLAY_FLAGS, args, true);
   if (values.help) {
     process.stdout.write(`${REPLAY_USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to replay, e.g. npm run replay -- fixtures/traffic/sample.har' : `expected one capture, got ${positionals.length}`);
+  if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to replay, e.g. petstore-conformance replay fixtures/traffic/sample.har' : `expected one capture, got ${positionals.length}`);
   const capture = positionals[0] as string;
   const speed = speedOption(values.speed);
   const concurrency = wholeNumberOption(values.concurrency, 'concurrency', 1, 1, 256);
   const strict = values.strict === true;
-  const reportDir = values['report-dir'] ?? 'reports/replay';
+  const reportDir = values.output ?? 'reports/replay';
   const ignore = IgnoreSet.load([DEFAULT_IGNORE_FILE, ...(values.ignore ?? [])]);
 
   const survey = await surveyCapture(capture);
-  const settings = targetSettings(env);
+  const settings = targetSettings(values['base-url'] === undefined ? env : { ...env, PETSTORE_BASE_URL: values['base-url'] });
   const credentials = new CredentialResolver(settings.keys);
   const warnings = credentials.prepare(survey.credentials, capture);
   for (const warning of warnings) process.stderr.write(`replay: warning: ${warning}\n`);
@@ -135,17 +133,17 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(reportDir, 'index.html'), replayReportHtml(run, summary, results));
 
-  process.stdout.write(
-    [
-      `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${summary.exchanges} exchange(s) in ${(summary.durationMs / 1000).toFixed(1)} s (${formatNumber(summary.throughput.exchangesPerSecond)}/s)`,
-      `  conformance violations: ${summary.violations.exchanges} exchange(s)${summary.violations.total ? ` (${Object.entries(summary.violations.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`,
-      `  differences from the recording: ${summary.differences.exchanges} exchange(s)${strict ? '' : ' (reported; --strict fails on them)'}`,
-      `  throttled: ${summary.throttled.exchanges} exchange(s) waited out a 429; recorded 429s: ${summary.throttled.recorded429} (${summary.throttled.recorded429NotReproduced} not reproduced)`,
-      `  skipped: ${summary.skipped.otherHosts} for other hosts, ${summary.skipped.unanswered} unanswered`,
-      ...findingLines(summary),
-      `Report: ${join(reportDir, 'index.html')} (and summary.json)`,
-    ].join('\n') + '\n',
-  );
+  const printed = [
+    `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${summary.exchanges} exchange(s) in ${(summary.durationMs / 1000).toFixed(1)} s (${formatNumber(summary.throughput.exchangesPerSecond)}/s)`,
+    `  conformance violations: ${summary.violations.exchanges} exchange(s)${summary.violations.total ? ` (${Object.entries(summary.violations.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`,
+    `  differences from the recording: ${summary.differences.exchanges} exchange(s)${strict ? '' : ' (reported; --strict fails on them)'}`,
+    `  throttled: ${summary.throttled.exchanges} exchange(s) waited out a 429; recorded 429s: ${summary.throttled.recorded429} (${summary.throttled.recorded429NotReproduced} not reproduced)`,
+    `  skipped: ${summary.skipped.otherHosts} for other hosts, ${summary.skipped.unanswered} unanswered`,
+    ...findingLines(summary),
+    `Report: ${join(reportDir, 'index.html')} (and summary.json)`,
+  ].join('\n');
+  process.stdout.write(`${printed}\n`);
+  if (values.summary !== undefined) appendTextSummary(values.summary, `Pet Store replay: ${run.capture} against ${run.target}`, printed);
   if (stop.signal.aborted) {
     process.stderr.write(`replay: ${outcome.aborted ?? 'interrupted'}; the report covers what was replayed\n`);
     return 130;

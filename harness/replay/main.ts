@@ -1,4 +1,4 @@
-/** npm run replay -- <capture.har | capture.har.ndjson> [options]: see command.ts, and --help. */
+/** petstore-conformance replay <capture.har | capture.har.ndjson> [options]: see command.ts, and --help. */
 import { runCli } from './cli.ts';
 import { replayCommand } from './command.ts';
 

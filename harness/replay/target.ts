@@ -37,14 +37,14 @@ export async function startTarget(baseUrl: string | undefined, env: NodeJS.Proce
 
 /** What docs/reference/settings.md says of the variables record and replay read (npm run docs:reference). */
 export const RECORD_REPLAY_SETTINGS: SettingsOfPart = {
-  part: 'Record and replay (`npm run record`, `npm run replay`)',
+  part: 'Record and replay (`npm run record`, `npm run replay`, `petstore-conformance record`, `replay`)',
   read: (env) => targetSettings(env as NodeJS.ProcessEnv),
   settings: [
     {
       name: 'PETSTORE_BASE_URL',
       default: 'unset: replay starts a reference server for the replay alone, with the demo keys (and the other PETSTORE_* variables of the environment)',
       check: 'an http:// or https:// URL without query or fragment',
-      meaning: 'The target a capture is replayed against, `/v1` included.',
+      meaning: 'The target, `/v1` included: the one a capture is replayed against, or the server record records; `--base-url` overrides it.',
       refused: 'mailto:pets@example.com',
     },
     {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { COMMANDS, HELP } from '../../cli/commands.ts';
+import { FLAGS, POSITIONAL, type FlagName, type FlagSpec } from '../../lib/cli/vocabulary.ts';
 import { generatedNotice, table } from './markdown.ts';
 
 interface PackageJson {
@@ -32,8 +33,23 @@ export function cliPage(): string {
   });
   const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as ActionYaml;
   const inputs = Object.entries(action.inputs).map(([name, input]) => [`\`${name}\``, input.required ? 'required' : input.default ? `\`${input.default}\`` : '', input.description]);
+  const oldSpellings = (to: FlagName | typeof POSITIONAL): string => {
+    const byOld = new Map<string, string[]>();
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      for (const [spelling, now] of command.flags.flatMap((mode) => Object.entries(mode.deprecated))) {
+        if (now === to && !byOld.get(spelling)?.includes(name)) byOld.set(spelling, [...(byOld.get(spelling) ?? []), name]);
+      }
+    }
+    return [...byOld].map(([spelling, names]) => `\`--${spelling}\` (${names.join(', ')})`).join(', ');
+  };
+  const vocabulary = (Object.keys(FLAGS) as FlagName[]).map((flag) => {
+    const spec: FlagSpec = FLAGS[flag];
+    const takers = Object.entries(COMMANDS).filter(([, command]) => command.flags.some((mode) => mode.flags.includes(flag)));
+    return [`\`--${flag}\`${spec.short ? `, \`-${spec.short}\`` : ''}`, spec.meaning, takers.map(([name]) => name).join(', '), oldSpellings(flag)];
+  });
+  const toArgument = oldSpellings(POSITIONAL);
   const commands = Object.entries(COMMANDS).map(([name, command]) => `## \`petstore-conformance ${name}\`\n\n${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.\n\n\`\`\`text\n${command.help}\n\`\`\``);
-  return `${generatedNotice('cli/commands.ts (the text each --help prints), package.json and action.yml')}
+  return `${generatedNotice('cli/commands.ts (the text each --help prints), lib/cli/vocabulary.ts, package.json and action.yml')}
 
 # Commands and flags
 
@@ -45,7 +61,19 @@ environment variables: [settings.md](settings.md).
 ${HELP}
 \`\`\`
 
+\`petstore-conformance --version\` (or \`-V\`) prints the package's version. A bare \`petstore-conformance\` prints this
+help and exits 0, as \`--help\` does; \`petstore-conformance help <command>\` prints that command's help. A usage
+error (an unknown command or flag, a missing value) is one line on stderr and exit code 2.
+
 ${table(['npm script', 'runs', 'what'], rows)}
+
+## One flag per meaning
+
+A flag means the same on every command that takes it; the target is always \`--base-url\` (or
+\`PETSTORE_BASE_URL\`, which \`judge\` alone does not read) and the reports' folder always \`--output\`. An old spelling still works, and prints one line on
+stderr naming the new one; it will be removed in a later version.${toArgument ? ` The capture a command writes or reads is its argument, not a flag (old spelling: ${toArgument}).` : ''}
+
+${table(['Flag', 'Meaning', 'Commands', 'Old spelling (deprecated)'], vocabulary)}
 
 ${commands.join('\n\n')}
 

@@ -26,7 +26,8 @@ export function exitCodesPage(): string {
 Every command says its outcome in its exit code, so a CI job can act on it without reading a report. Across
 the project, **2 is always bad input** (a flag, a file, a setting, an unreachable target), said in one line on
 stderr, never a stack trace. \`petstore-conformance\` passes each command's code through unchanged; an unknown
-command or flag of its own is also 2.
+command or flag of its own is also 2. Alone, or with \`--help\`, \`help <command>\` or \`--version\`, it prints what
+was asked and exits 0.
 
 ${COMMANDS.map(([names, codes]) => `## ${names}\n\n${table(['Code', 'When'], codes.map(({ code, when }) => [String(code), when]))}`).join('\n\n')}
 `;

@@ -22,6 +22,7 @@ import {
 } from '../../specs/support/settings.ts';
 import { FAULTS } from '../../test/suite/support/faults.ts';
 import { ownTests, suiteTests } from './listings.ts';
+import { inWords, nodeEngines, nodeLines, packedSize } from './package-facts.ts';
 
 export interface Fact {
   /** Where the number comes from, for a reader of this file and in the messages of test/docs/numbers.spec.ts. */
@@ -39,6 +40,7 @@ export async function docFacts(): Promise<Record<string, Fact>> {
   const bundled = bundledConformingReport();
   const legitimateServers = (await ownTests()).filter((t) => t.title.startsWith(LEGITIMATE_SERVER_TITLE)).length;
   const bundledWindowMs = MINUTE_MS / BUNDLED_CLOCK_RATE;
+  const size = await packedSize();
   return {
     rules: { from: 'fixtures/rules.yaml', value: count(catalogue.rules.length) },
     'must-rules': { from: 'fixtures/rules.yaml: MUST rules', value: count(ofLevel('MUST')) },
@@ -77,6 +79,11 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'broken-servers': { from: 'FAULTS (test/suite/support/faults.ts)', value: count(FAULTS.length) },
     'broken-servers-rules': { from: 'FAULTS (test/suite/support/faults.ts): the MUST rules they break', value: count(new Set(FAULTS.map((fault) => fault.rule)).size) },
     'suite-tests': { from: 'the tests of the conformance suite (playwright.config.ts), as --list finds them', value: count((await suiteTests()).length) },
+    'package-mb': { from: 'npm pack --dry-run: the tarball, in MB to one decimal', value: count(megabytes(size.packed)) },
+    'package-unpacked-mb': { from: 'npm pack --dry-run: its files unpacked, in MB to one decimal', value: count(megabytes(size.unpacked)) },
+    'node-lines': { from: 'engines.node of package.json: its major lines', value: inWords(nodeLines()) },
+    'node-lines-or': { from: 'engines.node of package.json: its major lines, any one of them', value: inWords(nodeLines(), 'or') },
+    'node-engines': { from: 'engines.node of package.json, as written', value: `\`${nodeEngines()}\`` },
     'legitimate-servers': { from: `the tests of test/ titled ${LEGITIMATE_SERVER_TITLE}…"`, value: count(legitimateServers) },
   };
 }
@@ -86,6 +93,11 @@ function dayWindows(plan: PlanId): number {
   const quota = plans[plan].documented;
   if (!quota) throw new Error(`fixtures/plans.yaml: ${plan} documents no quota`);
   return Math.ceil(quota.perDay / quota.perMinute);
+}
+
+/** To one decimal: a size that changes at every commit by a few kB is stated as it stays. */
+function megabytes(bytes: number): number {
+  return Math.round(bytes / 100_000) / 10;
 }
 
 function count(value: number | string): string {

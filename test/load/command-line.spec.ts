@@ -62,7 +62,7 @@ test('bad input gets one clear line on stderr and exit code 2, never a stack tra
 
 test('a run against the bundled server passes, writes summary.json and a report that renders, and shows no key', async () => {
   const out = mkdtempSync(join(tmpdir(), 'load-report-'));
-  const outcome = await load(['--plan', 'free', '--rate', '1.1x', '--behaviour', 'both', '--duration', '3s', '--out', out]);
+  const outcome = await load(['--plan', 'free', '--rate', '1.1x', '--behaviour', 'both', '--duration', '3s', '--output', out]);
   expect(outcome.stderr).not.toContain('load:');
   expect(outcome.code).toBe(0);
   expect(outcome.stdout).toContain('Target: the bundled reference server at http://127.0.0.1:');
@@ -95,7 +95,7 @@ test('a target that admits limit+1 makes the run fail with exit code 1, naming P
   const server = await createReferenceServer({ timeScale: 60 }, { limiter: new OverAdmittingLimiter(60) });
   try {
     const out = mkdtempSync(join(tmpdir(), 'load-broken-'));
-    const outcome = await load(['--plan', 'free', '--rate', '1.1x', '--duration', '3s', '--out', out], {
+    const outcome = await load(['--plan', 'free', '--rate', '1.1x', '--duration', '3s', '--output', out], {
       PETSTORE_BASE_URL: server.baseUrl,
       PETSTORE_API_KEY_FREE: DEMO_KEYS.free[0] as string,
       PETSTORE_TIME_SCALE: '60',

@@ -63,11 +63,11 @@ test('the command line: --export writes a keyless test, a live run and --verdict
   expect(readFileSync(join(dir, 'export', 'README.md'), 'utf8')).toContain('--verdicts-from petstore-result.json');
   expect(JSON.parse(readFileSync(join(dir, 'export', 'petstore-run.json'), 'utf8'))).toMatchObject({ usersPerKey: 3, timeScale: SCALE, keys: [{ keyVariable: 'PETSTORE_API_KEY_FREE', keyNumber: 1 }] });
 
-  const live = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--out', join(dir, 'out')], env);
+  const live = await load(['--engine', 'locust', '--plan', 'free', '--duration', '3s', '--output', join(dir, 'out')], env);
   expect(live.code, live.stderr).toBe(1);
   expect(live.stdout).toContain('Engine: Locust');
   expect(live.stdout).toContain('FAIL');
-  const judged = await load(['--verdicts-from', join(dir, 'out', 'locust', 'petstore-result.json'), '--out', join(dir, 'again')], {});
+  const judged = await load(['--verdicts-from', join(dir, 'out', 'locust', 'petstore-result.json'), '--output', join(dir, 'again')], {});
   expect(judged.code, judged.stderr).toBe(1);
   const headline = (path: string): string => (JSON.parse(readFileSync(path, 'utf8')) as LoadSummary).headline;
   expect(headline(join(dir, 'again', 'summary.json'))).toBe(headline(join(dir, 'out', 'summary.json')));

@@ -71,6 +71,6 @@ test('flags build the simple case and reject mixed or malformed input', () => {
   expect(() => parseCli(['--plan', 'free', '--duration', 'forever'])).toThrow('--duration "forever" is not a duration');
   expect(() => parseCli(['--scenario', 'x', '--plan', 'free'])).toThrow('either --scenario or --plan');
   expect(() => parseCli(['--rate', '2'])).toThrow('--rate goes with --plan');
-  expect(() => parseCli(['--bogus'])).toThrow(/Unknown option '--bogus'.*--help/);
+  expect(() => parseCli(['--bogus'])).toThrow(/unknown option --bogus.*--help/);
   expect(() => parseCli(['--scenario', 'nope'])).toThrow('scenario "nope" not found');
 });

@@ -128,7 +128,7 @@ test("the export's README on a master, two workers and a target in namespaces of
   expect([0, 1], master.output()).toContain(code);
   await Promise.all(workers.map((worker) => worker.exited));
 
-  const judged = await load(['--verdicts-from', join(exportDir, RESULT_FILE), '--out', join(dir, 'verdicts')], {});
+  const judged = await load(['--verdicts-from', join(exportDir, RESULT_FILE), '--output', join(dir, 'verdicts')], {});
   expect(judged.code, judged.stderr).toBe(0);
   const fromMachines = JSON.parse(readFileSync(join(dir, 'verdicts', 'summary.json'), 'utf8')) as LoadSummary;
   const result = JSON.parse(readFileSync(join(exportDir, RESULT_FILE), 'utf8')) as { generators: string[] };

@@ -1,5 +1,5 @@
 /**
- * Bad input to `npm run replay` and `npm run record` gets one clear line naming what is wrong, and exit
+ * Bad input to `petstore-conformance replay` and `record` gets one clear line naming what is wrong, and exit
  * code 2: never a stack trace, never a replay that starts and then fails halfway. The messages are checked
  * by calling the commands in-process (fast); that they reach the user as one line with exit code 2 is
  * checked on the real command line once per command.
@@ -100,7 +100,7 @@ test('replay: a target that dies halfway stops the replay with one line, and the
   try {
     const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const reports = tempDir('dies');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--output', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target }));
     expectOneLineError(result, 'replay', /the target stopped answering \(.*\) at exchange \d+ \(entry \d+\); 20 failed in a row/);
     expect(readSummary(reports).aborted).toMatch(/stopped answering/);
   } finally {
@@ -110,11 +110,13 @@ test('replay: a target that dies halfway stops the replay with one line, and the
 });
 
 const RECORD_CASES: Array<[string, string[], RegExp]> = [
-  ['no --out', ['--upstream', 'http://127.0.0.1:1/v1'], /--out is required/],
-  ['no --upstream', ['--out', join(dir, 'x.har')], /--upstream is required/],
-  ['an upstream that is not a URL', ['--upstream', 'localhost:8080', '--out', join(dir, 'x.har')], /--upstream: "localhost:8080" must be an http:\/\/ or https:\/\/ URL/],
-  ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/v1', '--out', join(dir, 'x.har'), '--follow'], /unknown option --follow/],
-  ['a port out of range', ['--upstream', 'http://127.0.0.1:1/v1', '--out', join(dir, 'x.har'), '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+  ['no capture named', ['--base-url', 'http://127.0.0.1:1/v1'], /name the capture to write/],
+  ['no --base-url', [join(dir, 'x.har')], /--base-url is required/],
+  ['a base URL that is not a URL', ['--base-url', 'localhost:8080', join(dir, 'x.har')], /--base-url: "localhost:8080" must be an http:\/\/ or https:\/\/ URL/],
+  ['an unknown flag', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--follow'], /unknown option --follow/],
+  ['a port out of range', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+  ['a clock skew without --judge', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--clock-skew', '2'], /--clock-skew goes with --judge/],
+  ['a clock skew out of bounds', ['--base-url', 'http://127.0.0.1:1/v1', join(dir, 'x.har'), '--judge', '--clock-skew', '4000'], /--clock-skew must be a number of seconds from 0 to 3600, not "4000"/],
 ];
 
 for (const [what, args, message] of RECORD_CASES) {
@@ -125,5 +127,5 @@ for (const [what, args, message] of RECORD_CASES) {
 
 test('record: an upstream that is not running is one line on stderr and exit 2, without a stack trace', async () => {
   const upstream = `http://127.0.0.1:${await closedPort()}/v1`;
-  expectOneLineError(await runCommand('record', ['--upstream', upstream, '--out', join(dir, 'x.har'), '--port', '0'], cleanEnv()), 'record', /cannot reach the upstream .*: connection refused/);
+  expectOneLineError(await runCommand('record', ['--base-url', upstream, join(dir, 'x.har'), '--port', '0'], cleanEnv()), 'record', /cannot reach the upstream .*: connection refused/);
 });

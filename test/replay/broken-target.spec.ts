@@ -41,7 +41,7 @@ test('violations and differences are named by exchange and rule, and fail the re
   });
   try {
     const reports = tempDir('broken');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target.proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--output', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target.proxy.baseUrl }));
     expect(result.code, explain(result)).toBe(1);
 
     const summary = readSummary(reports);
@@ -84,7 +84,7 @@ test('a difference alone passes, and fails with --strict', async () => {
   try {
     const env = cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: target.proxy.baseUrl });
     const lenient = tempDir('lenient');
-    const passed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', lenient], env);
+    const passed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--output', lenient], env);
     expect(passed.code, explain(passed)).toBe(0);
     expect(readSummary(lenient)).toMatchObject({ verdict: 'pass', violations: { exchanges: 0 }, differences: { exchanges: 1 } });
 
@@ -92,7 +92,7 @@ test('a difference alone passes, and fails with --strict', async () => {
     const again = await brokenTarget({ response: renameNotFound });
     try {
       const strict = tempDir('strict');
-      const failed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--strict', '--report-dir', strict], { ...env, PETSTORE_BASE_URL: again.proxy.baseUrl });
+      const failed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--strict', '--output', strict], { ...env, PETSTORE_BASE_URL: again.proxy.baseUrl });
       expect(failed.code, explain(failed)).toBe(1);
       expect(readSummary(strict).findings.map((f) => f.path)).toEqual(['/pets/999999']);
     } finally {

@@ -42,7 +42,7 @@ test('entries for other hosts are skipped and counted; the Pet Store entries rep
   ]);
 
   const reports = join(dir, 'reports');
-  const result = await runCommand('replay', [capture, '--speed', '0', '--report-dir', reports]);
+  const result = await runCommand('replay', [capture, '--speed', '0', '--output', reports]);
   expect(result.code, explain(result)).toBe(0);
   const summary = readSummary(reports);
   expect(summary).toMatchObject({

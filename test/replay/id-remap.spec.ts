@@ -34,7 +34,7 @@ async function replayThrough(transform: ExchangeTransform, serverEnv: Record<str
   try {
     const dir = tempDir('id-remap');
     const reports = join(dir, 'reports');
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--ignore', ignoreLists(dir), '--report-dir', reports, ...args], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--ignore', ignoreLists(dir), '--output', reports, ...args], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
     return { result, reports, seen };
   } finally {
     await proxy.close();

@@ -113,7 +113,7 @@ test('replay does not follow a redirect either: the key goes to the target only'
     const dir = tempDir('redirect');
     const capture = writeHar(dir, 'one.har', [entry({ url: 'http://127.0.0.1:9/v1/pets', headers: { Authorization: 'Bearer $PETSTORE_API_KEY_PRO' }, status: 200, responseBody: '[]' })]);
     const reports = join(dir, 'reports');
-    const result = await runCommand('replay', [capture, '--report-dir', reports], cleanEnv({ PETSTORE_BASE_URL: `${target.url}/v1`, PETSTORE_API_KEY_PRO: 'sk-own-pro-eeee5555' }));
+    const result = await runCommand('replay', [capture, '--output', reports], cleanEnv({ PETSTORE_BASE_URL: `${target.url}/v1`, PETSTORE_API_KEY_PRO: 'sk-own-pro-eeee5555' }));
     expect(result.code, explain(result)).toBe(1);
     expect(trap.hits).toEqual([]);
     expect(target.hits).toEqual(['GET /v1/pets']);

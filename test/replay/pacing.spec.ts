@@ -19,7 +19,7 @@ test('requests keep the recorded pacing divided by --speed, and none with --spee
   try {
     const spanAt = async (speed: string): Promise<number> => {
       hits.length = 0;
-      const result = await runCommand('replay', [capture, '--speed', speed, '--report-dir', tempDir('pacing-report')], env);
+      const result = await runCommand('replay', [capture, '--speed', speed, '--output', tempDir('pacing-report')], env);
       expect(result.code, explain(result)).toBe(1); // the bare target sends no rate-limit headers: violations
       expect(hits).toHaveLength(3);
       return (hits[2] ?? 0) - (hits[0] ?? 0);

@@ -25,7 +25,7 @@ test('a session recorded with npm run record replays green against a fresh refer
   const capture = join(dir, 'session.har');
   const upstream = await spawnReferenceServer({ env: { ...OWN_KEYS, PETSTORE_TIME_SCALE: '10' } });
   try {
-    const recorder = startCommand('record', ['--upstream', upstream.baseUrl, '--port', '0', '--out', capture], cleanEnv(OWN_KEYS));
+    const recorder = startCommand('record', ['--base-url', upstream.baseUrl, '--port', '0', capture], cleanEnv(OWN_KEYS));
     const done = finished(recorder);
     const proxyUrl = await new Promise<string>((resolve, reject) => {
       const lines = createInterface({ input: recorder.stdout! });
@@ -50,7 +50,7 @@ test('a session recorded with npm run record replays green against a fresh refer
     expect(entries.filter((e) => e.response.status === 429)).toHaveLength(1);
 
     const reports = join(dir, 'reports');
-    const replayed = await runCommand('replay', [capture, '--speed', '0', '--report-dir', reports], cleanEnv(OWN_KEYS));
+    const replayed = await runCommand('replay', [capture, '--speed', '0', '--output', reports], cleanEnv(OWN_KEYS));
     expect(replayed.code, explain(replayed)).toBe(0);
     const summary = readSummary(reports);
     expect(summary).toMatchObject({
@@ -86,7 +86,7 @@ test('the shipped sample replays green at full speed and with concurrency, and h
 
   for (const concurrency of ['1', '8']) {
     const reports = tempDir(`sample-${concurrency}`);
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--concurrency', concurrency, '--strict', '--report-dir', reports]);
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--concurrency', concurrency, '--strict', '--output', reports]);
     expect(result.code, explain(result)).toBe(0);
     expect(readSummary(reports)).toMatchObject({ verdict: 'pass', violations: { exchanges: 0 }, differences: { exchanges: 0 } });
   }

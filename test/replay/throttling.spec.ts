@@ -16,7 +16,7 @@ async function replayThrough(transform: ExchangeTransform) {
   try {
     const reports = tempDir('throttling');
     const started = Date.now();
-    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
+    const result = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--output', reports], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxy.baseUrl }));
     return { result, summary: readSummary(reports), elapsedMs: Date.now() - started };
   } finally {
     await proxy.close();

@@ -1,0 +1,109 @@
+/**
+ * One flag per meaning across every command of petstore-conformance (issue 32): the table below names each
+ * meaning that several commands share, its one spelling, the spellings it must never take again, and the
+ * commands that must accept it. Every command's declared flags (cli/commands.ts, from lib/cli/vocabulary.ts)
+ * are checked against it, and its --help against what it declares, so a new command or a new flag that spells
+ * a shared meaning its own way fails here.
+ */
+import { expect, test } from '@playwright/test';
+import { COMMANDS } from '../../cli/commands.ts';
+import { FLAGS, POSITIONAL, type CommandFlags, type FlagSpec } from '../../lib/cli/vocabulary.ts';
+
+interface Meaning {
+  meaning: string;
+  flag: string;
+  /** Other spellings of the same meaning: never a flag of any command (an old one may stay a deprecated alias). */
+  never: readonly string[];
+  /** The commands that must take it; '*' for every command, but those in `except`. */
+  on: readonly string[] | '*';
+  except?: readonly string[];
+}
+
+const MEANINGS: readonly Meaning[] = [
+  // serve is the target, so it takes none, and writes no report and no verdict.
+  { meaning: 'the target', flag: 'base-url', never: ['upstream', 'url', 'target', 'base', 'baseurl', 'server', 'host-url', 'endpoint'], on: '*', except: ['serve'] },
+  { meaning: 'where the reports go', flag: 'output', never: ['out', 'report-dir', 'reports', 'output-dir', 'out-dir', 'report', 'dir'], on: '*', except: ['serve'] },
+  { meaning: 'the Markdown job summary', flag: 'summary', never: ['job-summary', 'summary-file', 'step-summary', 'markdown'], on: '*', except: ['serve'] },
+  { meaning: "the command's help", flag: 'help', never: ['usage'], on: '*' },
+  { meaning: 'requests in flight', flag: 'concurrency', never: ['in-flight', 'connections', 'max-in-flight'], on: ['load', 'replay'] },
+  { meaning: 'where this command listens', flag: 'port', never: ['listen', 'listen-port', 'proxy-port'], on: ['serve', 'record'] },
+];
+
+/** Every problem of a vocabulary: two spellings of one meaning, a command missing a shared flag, an alias leading nowhere. */
+function vocabularyProblems(commands: Readonly<Record<string, readonly CommandFlags[]>>, flags: Readonly<Record<string, FlagSpec>>, meanings: readonly Meaning[]): string[] {
+  const problems: string[] = [];
+  const byMeaning = new Map<string, string>();
+  for (const [name, spec] of Object.entries(flags)) {
+    const other = byMeaning.get(spec.meaning);
+    if (other) problems.push(`--${other} and --${name} both mean "${spec.meaning}"`);
+    byMeaning.set(spec.meaning, name);
+  }
+  const takenAnywhere = new Set<string>(Object.values(commands).flatMap((modes) => modes.flatMap((mode) => mode.flags)));
+  for (const name of Object.keys(flags)) if (!takenAnywhere.has(name)) problems.push(`--${name} is declared, but no command takes it`);
+  for (const { meaning, flag, never } of meanings) {
+    for (const spelling of never) if (Object.hasOwn(flags, spelling)) problems.push(`--${spelling} is declared, but ${meaning} is spelled --${flag}`);
+  }
+  for (const [command, modes] of Object.entries(commands)) {
+    const taken = new Set(modes.flatMap((mode) => mode.flags));
+    for (const mode of modes) {
+      for (const name of mode.flags) {
+        if (!Object.hasOwn(flags, name)) problems.push(`${command} takes --${name}, which lib/cli/vocabulary.ts does not declare`);
+        const spelled = meanings.find((entry) => entry.never.includes(name));
+        if (spelled) problems.push(`${command} spells ${spelled.meaning} --${name}; every command spells it --${spelled.flag}`);
+      }
+      for (const [old, now] of Object.entries(mode.deprecated)) {
+        if (mode.flags.includes(old as never)) problems.push(`${command}: --${old} is both a flag and a deprecated spelling`);
+        if (now !== POSITIONAL && !mode.flags.includes(now)) problems.push(`${command}: the deprecated --${old} leads to --${now}, which it does not take`);
+      }
+    }
+    for (const { meaning, flag, on, except = [] } of meanings) {
+      if ((on === '*' ? !except.includes(command) : on.includes(command)) && !taken.has(flag as never)) problems.push(`${command} does not take --${flag} (${meaning})`);
+    }
+  }
+  return problems;
+}
+
+/** The flags a help text names, leaving out the Playwright flags certify passes on after --. */
+function flagsNamed(help: string): Set<string> {
+  return new Set([...help.split(/\nAfter --,/)[0]!.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((match) => match[1]!));
+}
+
+const DECLARED = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, command.flags]));
+
+test('every command spells each shared meaning the one way the table says', () => {
+  expect(vocabularyProblems(DECLARED, FLAGS, MEANINGS)).toEqual([]);
+});
+
+test('a command that spells a meaning its own way is caught: --out for the reports, a second flag for the target', () => {
+  const reportsAsOut: CommandFlags = { command: 'new', flags: ['base-url', 'summary', 'help', 'out' as never], deprecated: {} };
+  expect(vocabularyProblems({ ...DECLARED, new: [reportsAsOut] }, { ...FLAGS, out: { type: 'string', meaning: 'where this one writes' } }, MEANINGS)).toEqual([
+    '--out is declared, but where the reports go is spelled --output',
+    'new spells where the reports go --out; every command spells it --output',
+    'new does not take --output (where the reports go)',
+  ]);
+  const twoTargets = { ...FLAGS, target: { type: 'string', meaning: FLAGS['base-url'].meaning } } as const;
+  expect(vocabularyProblems(DECLARED, twoTargets, MEANINGS)).toEqual([
+    `--base-url and --target both mean "${FLAGS['base-url'].meaning}"`,
+    '--target is declared, but no command takes it',
+    '--target is declared, but the target is spelled --base-url',
+  ]);
+});
+
+test("each command's --help names exactly the flags it takes", () => {
+  const problems = Object.entries(COMMANDS).flatMap(([name, command]) => {
+    const named = flagsNamed(command.help);
+    const taken = new Set<string>(command.flags.flatMap((mode) => mode.flags));
+    return [
+      ...[...taken].filter((flag) => !named.has(flag)).map((flag) => `${name} takes --${flag}, but its --help does not say so`),
+      ...[...named].filter((flag) => !taken.has(flag)).map((flag) => `${name}'s --help names --${flag}, which it does not take`),
+    ];
+  });
+  expect(problems).toEqual([]);
+});
+
+test('usage lines name petstore-conformance, never npm run', () => {
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    expect(command.help, name).toMatch(new RegExp(`^usage: petstore-conformance ${name}\\b`));
+    expect(command.help, name).not.toMatch(/npm run/);
+  }
+});

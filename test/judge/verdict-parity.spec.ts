@@ -108,9 +108,28 @@ function allVerdicts(): Record<string, { load: Record<string, string>; judge: Re
   return all;
 }
 
+/**
+ * The verdicts meant to change since they were recorded, each with why: what the recording got wrong. Every other
+ * verdict must be as recorded.
+ */
+const MEANT_TO_CHANGE: Array<{ traffic: string; by: 'load' | 'judge'; rule: string; now: string; why: string }> = [
+  ...CLIENTS.map(({ plan, behaviour }) => ({
+    traffic: `refusing five early, ${plan} ${behaviour}`,
+    by: 'judge' as const,
+    rule: 'RL-6',
+    now: 'fail',
+    why: 'its 429s say five requests are left: a Remaining that promises more than the window admits (issue 30)',
+  })),
+];
+
 test('every limiter of test/ gets the verdicts it got before, rule by rule, from the load verdicts and the judge', () => {
   const now = allVerdicts();
   if (process.env.RECORD_VERDICT_PARITY === '1') writeFileSync(RECORDED, `${JSON.stringify(now, null, 2)}\n`);
-  const before = JSON.parse(readFileSync(RECORDED, 'utf8')) as typeof now;
-  expect(now).toEqual(before);
+  const expected = JSON.parse(readFileSync(RECORDED, 'utf8')) as typeof now;
+  for (const change of MEANT_TO_CHANGE) {
+    const verdicts = expected[change.traffic]?.[change.by];
+    if (!verdicts) throw new Error(`no recorded traffic ${change.traffic}`);
+    verdicts[change.rule] = change.now;
+  }
+  expect(now).toEqual(expected);
 });

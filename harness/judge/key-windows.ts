@@ -9,6 +9,8 @@
  *   only ever come later. An answer decided after another (its request left once that answer was in) that names
  *   an earlier Reset for the same Limit contradicts it (RL-7, stepBetween), at once. A Reset moved forward before
  *   the one it replaces came is judged once the capture ended, by the window a bucket would need (refill.ts).
+ * - A 429 whose own Remaining says requests are left in the window it names (RL-6): requests the capture does not
+ *   hold would only have lowered it, so nothing explains a refusal that says it.
  * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before it
  *   (the plan's quota): no kind of limiter gives anything back under one Reset more than a second ahead.
  * - Remaining, between two answers decided one after the other, by the kind the key's traffic shows

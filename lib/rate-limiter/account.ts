@@ -21,9 +21,10 @@
 import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
-import { MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
+import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
+import { longerThanWindow } from './refusal-wait.ts';
 import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
 
 /**
@@ -188,7 +189,6 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
   const estimateMs = atMostMs ?? atLeastMs;
-  const longestWaitOfWindow = (estimateMs ?? Infinity) + ROUNDING_MS;
 
   // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
   // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
@@ -201,7 +201,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     }
     if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
     const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
-    if (waitMs > longestWaitOfWindow + ROUNDING_MS) inBan = true;
+    if (longerThanWindow(waitMs, estimateMs ?? Infinity)) inBan = true;
     if (inBan) banLike.add(index);
   }
 

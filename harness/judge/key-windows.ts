@@ -10,7 +10,8 @@
  *   an earlier Reset for the same Limit contradicts it (RL-7, stepBetween), at once. A Reset moved forward before
  *   the one it replaces came is judged once the capture ended, by the window a bucket would need (refill.ts).
  * - A 429 whose own Remaining says requests are left in the window it names (RL-6): requests the capture does not
- *   hold would only have lowered it, so nothing explains a refusal that says it.
+ *   hold would only have lowered it, so nothing explains a refusal that says it. Unless it asks for a wait longer
+ *   than a window: a ban or a spent day, perhaps from another layer than the limiter whose figures it shows.
  * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before it
  *   (the plan's quota): no kind of limiter gives anything back under one Reset more than a second ahead.
  * - Remaining, between two answers decided one after the other, by the kind the key's traffic shows
@@ -34,6 +35,7 @@ import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
+import { longerThanWindow } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
 import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
@@ -44,6 +46,8 @@ import type { PlanId } from '../../lib/plans.ts';
  */
 export interface Answer extends AccountedAnswer {
   remaining: number;
+  /** What a 429's Retry-After asked for, in ms, when it said. */
+  retryAfterMs?: number | undefined;
   reading: Reading & { limit: number; remaining: number; reset: number };
 }
 
@@ -246,7 +250,7 @@ export class KeyWindows {
   private refused(answer: Answer, found: (contradiction: Contradiction) => void): void {
     const { limit, remaining, reset, receivedAt } = answer.reading;
     this.lastRefusal.set(limit, answer);
-    if (remaining === 0 || receivedAt >= reset * 1000 - this.slackMs || this.overstated.has(limit)) return;
+    if (remaining === 0 || receivedAt >= reset * 1000 - this.slackMs || this.overstated.has(limit) || this.banLike(answer)) return;
     this.overstated.add(limit);
     const latest = this.tracks.get(limit)?.latest;
     const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
@@ -256,6 +260,17 @@ export class KeyWindows {
       message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
       exchanges: promised ? [promised.id, answer.id] : [answer.id],
     });
+  }
+
+  /**
+   * A refusal asking for a wait no window of its Limit explains: a ban (ERR-GAP-3) or a spent day, which may come
+   * from another layer than the limiter whose figures the headers show.
+   */
+  private banLike(refusal: Answer): boolean {
+    const windowClass = this.classOf(refusal.limit);
+    if (windowClass === 'other') return true;
+    const waitMs = refusal.retryAfterMs ?? refusal.reset * 1000 - refusal.receivedAt;
+    return longerThanWindow(waitMs, windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
   }
 
   /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */

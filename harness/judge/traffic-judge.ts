@@ -9,7 +9,7 @@ import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
-import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import type { JudgedExchange } from './exchange.ts';
@@ -187,7 +187,8 @@ export class TrafficJudge {
       this.keys.set(keyName, key);
     }
     const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
-    key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading });
+    const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
+    key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
   }
 
   private contradiction(contradiction: Contradiction, keyName: string, plan: PlanId | undefined): void {

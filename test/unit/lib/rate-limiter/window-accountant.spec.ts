@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { outcomeOf } from '../../../../lib/rate-limiter/admitted.ts';
 import { decidedAfter } from '../../../../lib/rate-limiter/order.ts';
+import { isAdmitted } from '../../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, refusalWaitMs } from '../../../../lib/rate-limiter/refusal-wait.ts';
 import { OutOfOrderAnswer, WindowAccountant, wholeWindow, type AccountedAnswer } from '../../../../lib/rate-limiter/window-accountant.ts';
 
@@ -90,6 +91,8 @@ test('decided one after the other: certainly beyond the clock skew, maybe within
 
 test('admitted: what the limiter let through; 401s and server errors are no admission', () => {
   expect([200, 201, 400, 404, 429, 401, 403, 500, 503, 0].map(outcomeOf)).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'refused', 'error', 'error', 'error', 'error', 'error']);
+  // The suite's readings mean the same: a 500 does not count towards a day.
+  expect([200, 404, 429, 401, 500, 0].map((status) => isAdmitted({ status }))).toEqual([true, true, false, false, false, false]);
 });
 
 test('a refusal asks to wait its Retry-After (seconds or an HTTP-date), else its minute Reset; longer than a window is beyond both roundings', () => {

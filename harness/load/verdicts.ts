@@ -13,6 +13,7 @@ import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windo
 import { readingOf } from '../../lib/rate-limiter/account.ts';
 import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { remainingStepProblem, resetStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
@@ -461,7 +462,8 @@ function sequentialPairs(answers: readonly Answer[]): Array<[Answer, Answer]> {
   let doneBefore = -Infinity;
   for (let index = 0; index + 1 < answers.length; index++) {
     const [previous, next, after] = [answers[index]!, answers[index + 1]!, answers[index + 2]];
-    const alone = doneBefore <= previous.sentAt && next.sentAt >= previous.doneAt && (after === undefined || after.sentAt >= next.doneAt);
+    // One client, one clock: decided one after the other (order.ts) with no skew, and nothing else of the key in flight.
+    const alone = doneBefore <= previous.sentAt && decidedAfter({ receivedAt: previous.doneAt }, next, 0) === 'after' && (after === undefined || after.sentAt >= next.doneAt);
     doneBefore = Math.max(doneBefore, previous.doneAt);
     if (alone && judgeable(previous.reading) && judgeable(next.reading) && next.reading.limit === previous.reading.limit) pairs.push([previous, next]);
   }

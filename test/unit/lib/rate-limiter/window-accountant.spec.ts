@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { outcomeOf } from '../../../../lib/rate-limiter/admitted.ts';
+import { rulesOf, unmetNeeds, type Need } from '../../../../lib/rate-limiter/checks.ts';
 import { decidedAfter } from '../../../../lib/rate-limiter/order.ts';
 import { isAdmitted } from '../../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, refusalWaitMs } from '../../../../lib/rate-limiter/refusal-wait.ts';
@@ -105,4 +106,12 @@ test('a refusal asks to wait its Retry-After (seconds or an HTTP-date), else its
   expect(refusalWaitMs({}, { ...reading, limit: 1_000 }, quota, 60_000)).toBe(60_000);
   expect(longerThanWindow(62_000, 60_000)).toBe(false);
   expect(longerThanWindow(62_001, 60_000)).toBe(true);
+});
+
+test('checks are named units: the rules each serves, and what input lacking a need leaves unchecked', () => {
+  expect(rulesOf('first-refusal', 'pro')).toEqual(['PLAN-PRO', 'RL-1']);
+  expect(rulesOf('remaining-steps')).toEqual(['RL-6']);
+  const sums = new Set<Need>(['firm counts per window', 'refusals with their headers']);
+  expect(unmetNeeds('minute-max', sums, "Locust's per-window sums")).toBeUndefined();
+  expect(unmetNeeds('reset-stable', sums, "Locust's per-window sums")).toBe("reset-stable needs pairs decided one after the other, not in Locust's per-window sums");
 });

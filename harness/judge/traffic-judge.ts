@@ -21,9 +21,10 @@ import { RuleTallies } from './rule-tally.ts';
 export interface JudgeOptions {
   env: NodeJS.ProcessEnv;
   /**
-   * How far the capture's clock may be from the target's, in ms (at least a second is assumed). Answers within
-   * this (plus Reset's whole second) of the Reset they name are not counted in their window: it may have
-   * ended by then.
+   * How far the capture's clock may be from the target's, and the clocks of a merged capture from each other, in
+   * ms (at least a second is assumed for the first). Answers within this (plus Reset's whole second) of the Reset
+   * they name are not counted in their window: it may have ended by then; two answers this close may have been
+   * decided in either order (key-windows.ts); a Reset this far in the past is still plausible.
    */
   clockSkewMs: number;
 }

@@ -8,6 +8,7 @@ import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
 import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
+import { ROUNDING_MS } from './rate-limiter/reading.ts';
 import type { Violation } from './violation.ts';
 
 export interface ResponseToCheck {
@@ -29,6 +30,12 @@ export interface ResponseToCheck {
    */
   sentAt?: number;
   /**
+   * How far the clock that timed `sentAt` may be from the target's (ms): a Reset up to this (and its whole second)
+   * before the request left is no evidence of a Reset in the past. The suite, which reads the target's clock, leaves it
+   * at its default; the judge passes its --clock-skew.
+   */
+  clockSkewMs?: number;
+  /**
    * The request was outside the contract (lib/request-kinds.ts): any client error with an Error body fits, a
    * documented success too (whether it is a lenient reading of the request is for the caller to judge), a
    * server error never.
@@ -38,8 +45,8 @@ export interface ResponseToCheck {
 
 export type { Violation } from './violation.ts';
 
-/** Reset may lag the caller's clock by this much (clock skew, rounding) before it counts as in the past. */
-const RESET_SKEW_SECONDS = 5;
+/** How far a caller that does not say may be off the target's clock. */
+const DEFAULT_CLOCK_SKEW_MS = 4_000;
 /** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
 const RESET_HORIZON_SECONDS = 2 * 86_400;
 
@@ -129,7 +136,7 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
     const sentSeconds = (response.sentAt ?? response.now ?? Date.now()) / 1000;
     if (reset === undefined) {
       violations.push({ rule: 'RL-7', message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
-    } else if (reset < sentSeconds - RESET_SKEW_SECONDS || reset > nowSeconds + RESET_HORIZON_SECONDS) {
+    } else if (reset < sentSeconds - ((response.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS) + ROUNDING_MS) / 1000 || reset > nowSeconds + RESET_HORIZON_SECONDS + (response.clockSkewMs ?? 0) / 1000) {
       violations.push({
         rule: 'RL-7',
         message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,

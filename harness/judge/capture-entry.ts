@@ -6,6 +6,7 @@
  *   can write (docs/how-to/judge-traffic.md).
  * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged.
  */
+import { captureTimeMs } from '../../lib/capture-time.ts';
 import { operationBase } from '../replay/base.ts';
 import { CaptureInputError, type RawEntry } from '../har/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
@@ -56,7 +57,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
   if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
   if (response.status === 0) return undefined;
-  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
+  const started = typeof entry.startedDateTime === 'string' ? captureTimeMs(entry.startedDateTime) : NaN;
   if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
   const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
   const requestHeaders = headerRecord(request.headers, where, 'request.headers');
@@ -201,6 +202,6 @@ function timeOf(value: unknown): number | undefined {
   const seconds = secondsOf(value);
   if (seconds !== undefined) return seconds * 1000;
   if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
+  const ms = captureTimeMs(value);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -4,7 +4,9 @@
  * judge's keys and open windows.
  */
 import { basename } from 'node:path';
-import { readCapture, type CaptureFormat } from '../har/read.ts';
+import { CaptureInputError, readCapture, type CaptureFormat } from '../har/read.ts';
+import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
+import type { JudgedExchange } from './exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
@@ -29,7 +31,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
   for await (const raw of readCapture(path, options.format ?? judgeFormat(path))) {
     const exchange = toJudgedExchange(raw, file, keys);
-    if (exchange) judge.add(exchange);
+    if (exchange) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {
@@ -41,6 +43,16 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
     enterpriseQuota: enterpriseText(judge),
   });
   return { report, exchanges, keys: keyCount };
+}
+
+/** A capture that goes back in time beyond the judge's buffer is refused, the entry named, never quietly misjudged. */
+function addInOrder(judge: TrafficJudge, exchange: JudgedExchange, file: string): void {
+  try {
+    judge.add(exchange);
+  } catch (error) {
+    if (!(error instanceof OutOfOrderAnswer)) throw error;
+    throw new CaptureInputError(`${file}: entry ${error.id} ${error.message}: merge captures by time first (logs of several gateways: sort their lines by "time")`);
+  }
 }
 
 export function spanText({ first, last }: { first: number | undefined; last: number }): string {

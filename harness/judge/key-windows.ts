@@ -9,6 +9,9 @@
  *   only ever come later. An answer decided after another (its request left once that answer was in) that names
  *   an earlier Reset for the same Limit contradicts it (RL-7, stepBetween), at once. A Reset moved forward before
  *   the one it replaces came is judged once the capture ended, by the window a bucket would need (refill.ts).
+ * - A 429 whose own Remaining says requests are left in the window it names (RL-6): requests the capture does not
+ *   hold would only have lowered it, so nothing explains a refusal that says it. Unless it asks for a wait longer
+ *   than a window: a ban or a spent day, perhaps from another layer than the limiter whose figures it shows.
  * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before it
  *   (the plan's quota): no kind of limiter gives anything back under one Reset more than a second ahead.
  * - Remaining, between two answers decided one after the other, by the kind the key's traffic shows
@@ -18,22 +21,48 @@
  *   not hold only lower it, so these hold on partial traffic; that it fell by exactly one does not, and is not
  *   judged. The kind is known only once the capture ended, so these are judged then, on the first candidates.
  *
- * A window is closed, and forgotten but for its counts, once the capture's clock passed its Reset by `slackMs`.
+ * Answers are grouped into windows by the one window accountant (window-accountant.ts), which puts a capture's
+ * answers back in the order they came back (within its buffer) before anything here sees them, and closes a window
+ * once no answer still to come can be in it. "Decided one after the other" is order.ts's: within the clock skew two
+ * clocks may have swapped a pair, so a pair that close fails only where the swapped order would fail too; an
+ * answer without its request's time (no duration) is never the later of a pair.
  * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
  * and a few candidates: never the exchanges.
  */
 import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
-import { DAY_WINDOW_MS, isAdmitted, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
+import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
+import { longerThanWindow } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
+import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
 
-/** One answer that carried all three headers, and its position in the capture. */
-export interface Answer {
-  number: number;
+/**
+ * One answer that carried all three headers, `id` its position in the capture; `sentAt` undefined when the capture
+ * does not say when its request left (the reading then takes it to have left when it came back).
+ */
+export interface Answer extends AccountedAnswer {
+  remaining: number;
+  /** What a 429's Retry-After asked for, in ms, when it said. */
+  retryAfterMs?: number | undefined;
   reading: Reading & { limit: number; remaining: number; reset: number };
+}
+
+export interface KeyWindowsOptions {
+  /** Answers this close to a Reset may have come after it ended (the capture's clock against the target's). */
+  slackMs: number;
+  /** How far two clocks of the capture may differ (--clock-skew). */
+  clockSkewMs: number;
+  /** How far back in time the capture may go and still be put in order (window-accountant.ts). */
+  reorderMs: number;
+}
+
+export interface KeyWindowsListeners {
+  found(contradiction: Contradiction): void;
+  closed(window: ClosedWindow): void;
 }
 
 export interface Contradiction {
@@ -63,15 +92,6 @@ export interface LimiterSeen {
   evidence: string[];
   /** What of RL-6's countdown this kind leaves unjudged, and why (nothing for fixed windows: whole ones are judged whole). */
   unjudged: string | undefined;
-}
-
-interface OpenWindow {
-  windowClass: WindowClass;
-  limit: number;
-  reset: number;
-  firmAdmissions: number;
-  /** Remaining of each firm admission, with the exchange that said it. */
-  remaining: Map<number, number>;
 }
 
 type Pair = readonly [Answer, Answer];
@@ -108,64 +128,68 @@ const COUNTDOWN_UNJUDGED: Readonly<Record<Exclude<LimiterKind, 'fixed-clock' | '
 const GIVEN_BACK_UNJUDGED = 'the countdown of fixed windows that admitted a request after refusing one under the same Reset: quota came back before it';
 
 export class KeyWindows {
-  private readonly open = new Map<string, OpenWindow>();
+  private readonly accountant: WindowAccountant<Answer>;
   private readonly tracks = new Map<number, LimitTrack>();
   private readonly limitsSeen: number[] = [];
   /** Per Limit: the latest refusal, and whether an admission under its Reset followed it (quota given back). */
   private readonly lastRefusal = new Map<number, Answer>();
   private readonly givenBack = new Map<number, string>();
+  /** Limits whose refusal already proved an overstated Remaining: one is enough. */
+  private readonly overstated = new Set<number>();
+  private readonly slackMs: number;
+  private readonly clockSkewMs: number;
 
   constructor(
     private readonly plan: PlanId | undefined,
-    private readonly slackMs: number,
-  ) {}
+    options: KeyWindowsOptions,
+    private readonly listeners: KeyWindowsListeners,
+  ) {
+    this.slackMs = options.slackMs;
+    this.clockSkewMs = options.clockSkewMs;
+    this.accountant = new WindowAccountant<Answer>(
+      { order: 'time', reorderMs: options.reorderMs, slackMs: options.slackMs },
+      { released: (answer, window) => this.released(answer, window), closed: (window) => listeners.closed(this.summary(window)) },
+    );
+  }
 
-  /** Takes one answer that carried all three headers; reports what contradicts every kind of limiter. */
-  add(answer: Answer, found: (contradiction: Contradiction) => void): void {
+  /** Takes one answer that carried all three headers; throws OutOfOrderAnswer when it goes back beyond the buffer. */
+  add(answer: Answer): void {
+    this.accountant.add(answer);
+  }
+
+  /**
+   * The capture ended: every window closes, and each Limit's answers are judged by the kind of limiter they show;
+   * what that judges is reported as found, the kind returned.
+   */
+  finish(): LimiterSeen[] {
+    this.accountant.finish();
+    return [...this.tracks].map(([limit, track]) => this.judgeLimit(limit, track, this.listeners.found));
+  }
+
+  /** An answer in the order answers came back, counted in its window: what contradicts every kind of limiter is reported. */
+  private released(answer: Answer, window: AccountedWindow<Answer>): void {
     const { reading } = answer;
+    const found = this.listeners.found;
     if (!this.limitsSeen.includes(reading.limit)) this.limitsSeen.push(reading.limit);
     if (!isAdmitted(reading)) {
-      this.refused(answer);
+      this.refused(answer, found);
       return;
     }
     this.admittedAfterRefusal(answer);
     this.follow(answer, found);
     if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
-    const id = `${reading.limit}|${reading.reset}`;
-    let window = this.open.get(id);
-    if (!window) {
-      window = { windowClass: this.classOf(reading.limit), limit: reading.limit, reset: reading.reset, firmAdmissions: 0, remaining: new Map() };
-      this.open.set(id, window);
+    if (window.firmAdmitted === window.limit + 1) {
+      const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
+      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
     }
-    window.firmAdmissions++;
-    if (!window.remaining.has(reading.remaining)) window.remaining.set(reading.remaining, answer.number);
-    if (window.firmAdmissions === window.limit + 1) {
-      const first = [...window.remaining.values()].slice(0, MAX_EXCHANGES - 1);
-      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.number] });
-    }
-  }
-
-  /** Closes every window the capture's clock has passed; `now` is the latest answer's time. */
-  closeBefore(now: number, closed: (window: ClosedWindow) => void): void {
-    for (const [id, window] of this.open) {
-      if (window.reset * 1000 + this.slackMs >= now) continue;
-      this.open.delete(id);
-      closed(summary(window));
-    }
-  }
-
-  /**
-   * The capture ended: every window closes, and each Limit's answers are judged by the kind of limiter they show;
-   * what that judges is reported through `found`, the kind returned.
-   */
-  finish(closed: (window: ClosedWindow) => void, found: (contradiction: Contradiction) => void): LimiterSeen[] {
-    for (const window of this.open.values()) closed(summary(window));
-    this.open.clear();
-    return [...this.tracks].map(([limit, track]) => this.judgeLimit(limit, track, found));
   }
 
   get openWindows(): number {
-    return this.open.size;
+    return this.accountant.openWindows;
+  }
+
+  private summary(window: AccountedWindow<Answer>): ClosedWindow {
+    return { windowClass: this.classOf(window.limit), limit: window.limit, firmAdmissions: window.firmAdmitted, whole: wholeWindow(window) };
   }
 
   private classOf(limit: number): WindowClass {
@@ -191,17 +215,23 @@ export class KeyWindows {
     track.sample.addReading(answer.reading);
     const before = track.latest;
     // Requests in flight at once may have been decided in either order: only one after another tell a story.
-    if (answer.reading.sentAt < before.reading.receivedAt) return;
+    const order = decidedAfter(before, answer, this.clockSkewMs);
+    if (order === 'unknown') return;
     track.latest = answer;
     const [previous, next] = [before.reading, answer.reading];
     track.sample.addPair(previous, next);
     const pair: Pair = [before, answer];
+    // Within the clock skew two clocks may have swapped the pair: what holds in the swapped order is no contradiction.
+    const swappable = order === 'maybe-after';
     if (next.reset < previous.reset) {
-      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetStepProblem(previous, next, MINUTE_WINDOW_MS)}`, exchanges: [before.number, answer.number] });
+      if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
+      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetStepProblem(previous, next, MINUTE_WINDOW_MS)}`, exchanges: [before.id, answer.id] });
       return;
     }
     // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.
     if (next.receivedAt >= previous.reset * 1000 - this.slackMs) return;
+    const rose = next.remaining > previous.remaining;
+    if (swappable && rose) return;
     if (next.remaining >= previous.remaining) {
       // A bucket explains a rise of Remaining only as far as tokens come back in the time between: the steepest is judged.
       const slope = (next.remaining - previous.remaining - 2) / Math.max(1, next.receivedAt - previous.sentAt);
@@ -212,16 +242,43 @@ export class KeyWindows {
     } else if (next.remaining >= previous.remaining) track.notFallen ??= pair;
   }
 
-  /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */
-  private refused(answer: Answer): void {
-    this.lastRefusal.set(answer.reading.limit, answer);
+  /**
+   * A refusal that itself says requests are left in the window it names: nothing the capture does not hold explains
+   * it (requests of other clients would have lowered that Remaining, not left it above 0), so the header promised
+   * more than the window admitted (RL-6). Shown with the admission before it under the same Reset, when there is one.
+   */
+  private refused(answer: Answer, found: (contradiction: Contradiction) => void): void {
+    const { limit, remaining, reset, receivedAt } = answer.reading;
+    this.lastRefusal.set(limit, answer);
+    if (remaining === 0 || receivedAt >= reset * 1000 - this.slackMs || this.overstated.has(limit) || this.banLike(answer)) return;
+    this.overstated.add(limit);
+    const latest = this.tracks.get(limit)?.latest;
+    const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
+    const before = promised ? `after an admission under it said ${promised.reading.remaining} were left, ` : '';
+    found({
+      rule: 'RL-6',
+      message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
+      exchanges: promised ? [promised.id, answer.id] : [answer.id],
+    });
   }
 
+  /**
+   * A refusal asking for a wait no window of its Limit explains: a ban (ERR-GAP-3) or a spent day, which may come
+   * from another layer than the limiter whose figures the headers show.
+   */
+  private banLike(refusal: Answer): boolean {
+    const windowClass = this.classOf(refusal.limit);
+    if (windowClass === 'other') return true;
+    const waitMs = refusal.retryAfterMs ?? refusal.reset * 1000 - refusal.receivedAt;
+    return longerThanWindow(waitMs, windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+  }
+
+  /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */
   private admittedAfterRefusal(answer: Answer): void {
-    const { limit, reset, sentAt, receivedAt } = answer.reading;
+    const { limit, reset, receivedAt } = answer.reading;
     const refusal = this.lastRefusal.get(limit);
-    if (!refusal || this.givenBack.has(limit) || refusal.reading.reset !== reset || sentAt < refusal.reading.receivedAt || receivedAt >= reset * 1000 - this.slackMs) return;
-    this.givenBack.set(limit, `a request was admitted under Reset ${reset} after one was refused under it, more than ${seconds(this.slackMs)} before that Reset (exchanges ${refusal.number}, ${answer.number}): quota came back before Reset`);
+    if (!refusal || this.givenBack.has(limit) || refusal.reading.reset !== reset || decidedAfter(refusal, answer, this.clockSkewMs) === 'unknown' || receivedAt >= reset * 1000 - this.slackMs) return;
+    this.givenBack.set(limit, `a request was admitted under Reset ${reset} after one was refused under it, more than ${seconds(this.slackMs)} before that Reset (exchanges ${refusal.id}, ${answer.id}): quota came back before Reset`);
   }
 
   /**
@@ -237,7 +294,7 @@ export class KeyWindows {
     const { kind, evidence } = windowMs === undefined || track.sample.pairs.length === 0
       ? { kind: 'unknown' as const, evidence: ['too few answers one after the other to tell its kind'] }
       : kindOfPairs(track.sample.pairs, windowMs);
-    const exchanges = ([first, second]: Pair): number[] => [first.number, second.number];
+    const exchanges = ([first, second]: Pair): number[] => [first.id, second.id];
     const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
     for (const pair of track.movedForward) {
       const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
@@ -266,12 +323,6 @@ export class KeyWindows {
 /** What the traffic shows fits the kind: partial traffic can make a fixed window look like a sliding log. */
 export function describeLimiter(seen: LimiterSeen): string {
   return `Limit ${seen.limit}, as far as this traffic shows: ${seen.kind} (${KIND_MEANING[seen.kind]}); ${seen.evidence.join('; ')}`;
-}
-
-function summary(window: OpenWindow): ClosedWindow {
-  let whole = window.remaining.size === window.firmAdmissions;
-  for (let left = window.limit - 1; whole && left > window.limit - 1 - window.firmAdmissions; left--) whole = window.remaining.has(left);
-  return { windowClass: window.windowClass, limit: window.limit, firmAdmissions: window.firmAdmissions, whole };
 }
 
 function seconds(ms: number): string {

@@ -4,14 +4,14 @@
  * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
  * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
  */
+import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { matchOperation, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
-import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
-import { outcomeOf } from '../load/observation.ts';
 import type { JudgedExchange } from './exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
@@ -21,16 +21,22 @@ import { RuleTallies } from './rule-tally.ts';
 export interface JudgeOptions {
   env: NodeJS.ProcessEnv;
   /**
-   * How far the capture's clock may be from the target's, in ms (at least a second is assumed). Answers within
-   * this (plus Reset's whole second) of the Reset they name are not counted in their window: it may have
-   * ended by then.
+   * How far the capture's clock may be from the target's, and the clocks of a merged capture from each other, in
+   * ms (at least a second is assumed for the first). Answers within this (plus Reset's whole second) of the Reset
+   * they name are not counted in their window: it may have ended by then; two answers this close may have been
+   * decided in either order (key-windows.ts); a Reset this far in the past is still plausible.
    */
   clockSkewMs: number;
 }
 
 /** The rules a body shows: not judged on an answer whose body the capture does not hold. */
 const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
-const SWEEP_EVERY_MS = 1_000;
+/**
+ * How far back in time a capture may go and still be judged as if it were in order (plus the clock skew): a slow
+ * request logged when it ended, logs merged from gateways whose clocks differ. Further back is refused with the entry
+ * named (window-accountant.ts).
+ */
+export const REORDER_MS = 10_000;
 /**
  * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
  * bucket from looking like a window admitting past its limit (key-windows.ts).
@@ -50,14 +56,14 @@ export class TrafficJudge {
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
+  private readonly clockSkewMs: number;
   private latestAnswer = 0;
-  /** When windows were last closed: once a second of the capture's clock is often enough. */
-  private lastSweep = 0;
   private exchanges = 0;
   private firstAnswer: number | undefined;
 
   constructor(options: JudgeOptions) {
     this.slackMs = ROUNDING_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
+    this.clockSkewMs = options.clockSkewMs;
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
   }
 
@@ -97,6 +103,7 @@ export class TrafficJudge {
       ...(plan === 'enterprise' && this.enterpriseQuota ? { quota: this.enterpriseQuota } : {}),
       now: exchange.answeredAt,
       ...(exchange.sentAt !== undefined ? { sentAt: exchange.sentAt } : {}),
+      clockSkewMs: this.clockSkewMs,
       outsideContract: outside,
     });
     const contract = body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked;
@@ -137,10 +144,7 @@ export class TrafficJudge {
   /** Closes every window still open (the capture ended) and hands back the tallies. */
   finish(): RuleTallies {
     for (const [name, key] of this.keys) {
-      const seen = key.windows.finish(
-        (window) => this.windowClosed(window, name, key.plan),
-        (contradiction) => this.contradiction(contradiction, name, key.plan),
-      );
+      const seen = key.windows.finish();
       for (const limiter of seen) {
         this.tallies.judged('RL-GAP-2', name);
         this.tallies.observed('RL-GAP-2', `key ${name}, ${describeLimiter(limiter)}`);
@@ -170,22 +174,22 @@ export class TrafficJudge {
 
   private account(exchange: JudgedExchange, keyName: string | undefined, plan: PlanId | undefined): void {
     this.latestAnswer = Math.max(this.latestAnswer, exchange.answeredAt);
-    if (keyName !== undefined) {
-      const outcome = outcomeOf(exchange.status);
-      const headers = readRateLimit(exchange.responseHeaders);
-      if (outcome !== 'error' && headers) {
-        let key = this.keys.get(keyName);
-        if (!key) {
-          key = { plan, windows: new KeyWindows(plan, this.slackMs) };
-          this.keys.set(keyName, key);
-        }
-        const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
-        key.windows.add({ number: exchange.number, reading }, (contradiction) => this.contradiction(contradiction, keyName, plan));
-      }
+    if (keyName === undefined) return;
+    const outcome = outcomeOf(exchange.status);
+    const headers = readRateLimit(exchange.responseHeaders);
+    if (outcome === 'error' || !headers) return;
+    let key = this.keys.get(keyName);
+    if (!key) {
+      const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
+        found: (contradiction) => this.contradiction(contradiction, keyName, plan),
+        closed: (window) => this.windowClosed(window, keyName, plan),
+      });
+      key = { plan, windows };
+      this.keys.set(keyName, key);
     }
-    if (this.latestAnswer - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = this.latestAnswer;
-    for (const [name, key] of this.keys) key.windows.closeBefore(this.latestAnswer, (window) => this.windowClosed(window, name, key.plan));
+    const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
+    const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
+    key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
   }
 
   private contradiction(contradiction: Contradiction, keyName: string, plan: PlanId | undefined): void {

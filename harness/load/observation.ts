@@ -1,7 +1,8 @@
 /** One request of a load run as the verdicts see it: when it was meant to go, when it went, what came back. */
+import type { Outcome } from '../../lib/rate-limiter/admitted.ts';
 import type { LoadOperation } from './scenario.ts';
 
-export type Outcome = 'admitted' | 'refused' | 'error';
+export { outcomeOf, type Outcome } from '../../lib/rate-limiter/admitted.ts';
 
 export interface Observation {
   operation: LoadOperation;
@@ -28,14 +29,4 @@ export interface RetryInfo {
   waitedMs: number;
   /** What the 429's Retry-After asked for, if it had one. */
   retryAfterMs: number | undefined;
-}
-
-/**
- * Admitted means the limiter let the request through, whatever the operation then answered: 400 and 404
- * count against the quota like 200 and 201. 401 (the key was not accepted) and 5xx are errors of the run.
- */
-export function outcomeOf(status: number): Outcome {
-  if (status === 429) return 'refused';
-  if (status >= 200 && status < 500 && status !== 401 && status !== 403 && status !== 407) return 'admitted';
-  return 'error';
 }

@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans } from '../../lib/plans.ts';
 import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { KeyDriver, type Dispatch } from './client-behaviour.ts';
 import { HttpClient, RequestError } from '../../lib/http/client.ts';
@@ -114,7 +115,11 @@ class KeyState {
   readonly statusCounts: Record<string, number> = {};
   readonly refusalFindings: Record<string, Finding> = {};
   readonly errorExamples: string[] = [];
-  readonly liveWindows = new Map<string, { admitted: number; tops: number; refused: boolean; over: boolean }>();
+  /** The live view's windows, grouped as every other account groups them; answers come in the order they came back. */
+  private readonly liveWindows = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0 }, { released: (answer, window) => this.judgeLive(answer, window) });
+  /** Per live window: admissions that said limit - 1 were left, and whether it was counted over its limit. */
+  private readonly liveTops = new WeakMap<AccountedWindow<AccountedAnswer>, number>();
+  private readonly liveOver = new WeakSet<AccountedWindow<AccountedAnswer>>();
   readonly requests: RequestBuilder;
   readonly pickOperation: () => LoadOperation;
   sent = 0;
@@ -136,26 +141,30 @@ class KeyState {
     this.pickOperation = operationPicker(run.spec.mix, random);
   }
 
+  /** Windows seen so far: in a run's own order none closes before the run ends. */
+  get windowsSeen(): number {
+    return this.liveWindows.openWindows;
+  }
+
   /**
    * The live view of the quota: a window (X-RateLimit-Limit and -Reset) seen from its start that admits
    * more than its limit before any refusal. Windows too short for Reset's whole seconds, which share one
    * Reset, show the top Remaining value twice and are not counted (the report says why).
    */
   countLive(observation: Observation): void {
-    if (observation.limit === undefined || observation.outcome === 'error') return;
-    const id = `${observation.limit}:${observation.reset}`;
-    const window = this.liveWindows.get(id) ?? { admitted: 0, tops: 0, refused: false, over: false };
-    this.liveWindows.set(id, window);
-    if (observation.outcome === 'refused') {
-      window.refused = true;
-      return;
-    }
-    window.admitted++;
-    if (observation.remaining === observation.limit - 1) window.tops++;
+    const { limit, remaining, reset, outcome } = observation;
+    if (limit === undefined || reset === undefined || outcome === 'error') return;
+    this.liveWindows.add({ id: this.sent, outcome, limit, remaining, reset, sentAt: observation.sentAt, receivedAt: observation.doneAt });
+  }
+
+  private judgeLive(answer: AccountedAnswer, window: AccountedWindow<AccountedAnswer>): void {
+    if (answer.outcome !== 'admitted') return;
+    const tops = (this.liveTops.get(window) ?? 0) + (answer.remaining === answer.limit - 1 ? 1 : 0);
+    this.liveTops.set(window, tops);
     const documented = plans[this.run.spec.plan].documented;
-    const isQuota = documented && (observation.limit === documented.perMinute || observation.limit === documented.perDay);
-    if (isQuota && !window.over && !window.refused && window.tops === 1 && window.admitted > observation.limit) {
-      window.over = true;
+    const isQuota = documented && (answer.limit === documented.perMinute || answer.limit === documented.perDay);
+    if (isQuota && !this.liveOver.has(window) && window.refused === 0 && tops === 1 && window.admitted > answer.limit) {
+      this.liveOver.add(window);
       this.windowsOverLimit++;
     }
   }
@@ -329,7 +338,7 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
             refused: state.refused,
             errors: state.errors,
             waiting: state.driver.waiting,
-            windows: state.liveWindows.size,
+            windows: state.windowsSeen,
             windowsOverLimit: state.windowsOverLimit,
           })),
         });

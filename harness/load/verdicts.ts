@@ -12,7 +12,9 @@ import type { KeyResult } from './runner.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
 import { readingOf } from '../../lib/rate-limiter/account.ts';
 import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
+import { rulesOf } from '../../lib/rate-limiter/checks.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { remainingStepProblem, resetStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
@@ -203,7 +205,7 @@ function countdownProblem(values: readonly number[], limit: number): string | un
 function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCheck[][], account: KeyAccount): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `No minute window admits more than ${limit} requests`;
-  const rules = [planRule(plan)];
+  const rules = rulesOf('minute-max', plan);
   if (windows.length === 0) return verdict('minute-max', rules, 'not-checked', title, 'No answer named the per-minute limit in X-RateLimit-Limit, so no minute window was seen.');
   const judged = windows.map((window) => ({ window, check: checks[account.windows.indexOf(window)]?.find((c) => c.check === 'minute-max') }));
   const over = judged.filter(({ check }) => check?.status === 'fail');
@@ -287,7 +289,7 @@ function firstRefusalUnplaced(plan: PlanId): Verdict {
 function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
-  const rules = [planRule(plan), 'RL-1'];
+  const rules = rulesOf('first-refusal', plan);
   const judged = windows.filter((window) => !window.merged && window.seenFromStart && window.admittedBeforeFirstRefusal !== undefined);
   if (judged.length === 0) {
     const refusedAtAll = windows.some((window) => window.refused > 0);
@@ -319,7 +321,7 @@ function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel):
 function dailyQuota(plan: PlanId, days: DaySegment[], account: KeyAccount, context: JudgeContext, result: KeyResult): Verdict {
   const perDay = plans[plan].documented?.perDay ?? 0;
   const title = `No more than ${perDay.toLocaleString('en-US')} requests are admitted in a day; then 429 until the day ends`;
-  const rules = [planRule(plan)];
+  const rules = rulesOf('daily-quota', plan);
   const evidence: string[] = [];
   let failed = false;
   let warned = false;
@@ -398,7 +400,7 @@ function customQuota(plan: PlanId, account: KeyAccount, result: KeyResult): Verd
 
 function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
   const title = 'A request sent after waiting the time Retry-After gave is admitted';
-  const rules = ['RL-3'];
+  const rules = rulesOf('retry-after-admitted');
   if (result.spec.behaviour === 'naive') return verdict('retry-after-admitted', rules, 'not-checked', title, 'This client is naive: it does not wait after a 429, so it cannot check this.');
   const retries = result.observations.map((observation, index) => ({ observation, index })).filter(({ observation }) => observation.retry !== undefined && observation.outcome !== 'error');
   if (retries.length === 0) return verdict('retry-after-admitted', rules, 'not-checked', title, 'The client never had to wait out a 429 (or the run ended during the wait).');
@@ -427,12 +429,12 @@ function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
 function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
   const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
-  if (judged.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No window admitted two or more requests the client could compare.');
+  if (judged.length === 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, 'No window admitted two or more requests the client could compare.');
   const failed = judged.filter(({ status }) => status === 'fail');
-  if (failed.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  if (failed.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
   const unsure = judged.filter(({ status }) => status === 'inconclusive');
-  if (unsure.length > 0) return verdict('remaining-steps', ['RL-6'], 'inconclusive', title, `${count(unsure.length, 'window')} repeated a Remaining value, which a sliding window may do as requests age out; no window ran out, so the run cannot tell.`, unsure.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
-  return verdict('remaining-steps', ['RL-6'], 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
+  if (unsure.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'inconclusive', title, `${count(unsure.length, 'window')} repeated a Remaining value, which a sliding window may do as requests age out; no window ran out, so the run cannot tell.`, unsure.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  return verdict('remaining-steps', rulesOf('remaining-steps'), 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
 }
 
 /** The answers of the run as the model reads them (lib/rate-limiter), each with when it was sent relative to the run. */
@@ -461,7 +463,8 @@ function sequentialPairs(answers: readonly Answer[]): Array<[Answer, Answer]> {
   let doneBefore = -Infinity;
   for (let index = 0; index + 1 < answers.length; index++) {
     const [previous, next, after] = [answers[index]!, answers[index + 1]!, answers[index + 2]];
-    const alone = doneBefore <= previous.sentAt && next.sentAt >= previous.doneAt && (after === undefined || after.sentAt >= next.doneAt);
+    // One client, one clock: decided one after the other (order.ts) with no skew, and nothing else of the key in flight.
+    const alone = doneBefore <= previous.sentAt && decidedAfter({ receivedAt: previous.doneAt }, next, 0) === 'after' && (after === undefined || after.sentAt >= next.doneAt);
     doneBefore = Math.max(doneBefore, previous.doneAt);
     if (alone && judgeable(previous.reading) && judgeable(next.reading) && next.reading.limit === previous.reading.limit) pairs.push([previous, next]);
   }
@@ -481,9 +484,9 @@ function resetStable(account: KeyAccount, answers: readonly Answer[]): Verdict {
     const problem = resetStepProblem(previous.reading, next.reading, windowMs);
     return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: Remaining ${previous.reading.remaining} → ${next.reading.remaining}; ${problem}`];
   });
-  if (pairs.length === 0) return verdict('reset-stable', ['RL-7'], 'not-checked', title, 'No two admitted answers one after the other to compare.');
-  if (moves.length > 0) return verdict('reset-stable', ['RL-7'], 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs.length} answers one after the other).`, moves);
-  return verdict('reset-stable', ['RL-7'], 'pass', title, `Reset said what it means across all ${count(pairs.length, 'pair')} of answers one after the other.`);
+  if (pairs.length === 0) return verdict('reset-stable', rulesOf('reset-stable'), 'not-checked', title, 'No two admitted answers one after the other to compare.');
+  if (moves.length > 0) return verdict('reset-stable', rulesOf('reset-stable'), 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs.length} answers one after the other).`, moves);
+  return verdict('reset-stable', rulesOf('reset-stable'), 'pass', title, `Reset said what it means across all ${count(pairs.length, 'pair')} of answers one after the other.`);
 }
 
 /** A limiter that gives its quota back over time: Remaining falls by one, or rises by no more than can come back between two answers. */
@@ -496,9 +499,9 @@ function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[])
     const problem = remainingStepProblem(previous.reading, next.reading, windowMs, true);
     return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: ${problem}`];
   });
-  if (pairs.length === 0) return verdict('remaining-steps', ['RL-6'], 'not-checked', title, 'No two admitted answers one after the other to compare.');
-  if (problems.length > 0) return verdict('remaining-steps', ['RL-6'], 'fail', title, `${count(problems.length, 'answer')} of ${pairs.length} broke the count.`, problems);
-  return verdict('remaining-steps', ['RL-6'], 'pass', title, `Across ${count(pairs.length, 'pair')} of answers, Remaining fell by one or rose as the quota came back (${describeDuration(windowMs)} a window, learned from the run).`);
+  if (pairs.length === 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, 'No two admitted answers one after the other to compare.');
+  if (problems.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'fail', title, `${count(problems.length, 'answer')} of ${pairs.length} broke the count.`, problems);
+  return verdict('remaining-steps', rulesOf('remaining-steps'), 'pass', title, `Across ${count(pairs.length, 'pair')} of answers, Remaining fell by one or rose as the quota came back (${describeDuration(windowMs)} a window, learned from the run).`);
 }
 
 /**
@@ -528,7 +531,7 @@ function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answ
 
 function refusalHeaders(result: KeyResult): Verdict {
   const title = 'Every 429 carries Retry-After (delta-seconds or an HTTP-date) and the X-RateLimit headers';
-  const rules = ['RL-1', 'RL-2', 'RL-4'];
+  const rules = rulesOf('refusal-headers');
   if (result.refused === 0) return verdict('refusal-headers', rules, 'not-checked', title, 'No request was refused.');
   const findings = Object.entries(result.refusalFindings).filter(([rule]) => rules.includes(rule));
   const other = Object.entries(result.refusalFindings).filter(([rule]) => !rules.includes(rule));
@@ -586,7 +589,7 @@ function limiterKind(account: KeyAccount): Verdict {
   const { kind, stacked, evidence } = account.limiter;
   const title = 'What kind of rate limiter the target runs: windows fixed or sliding, a counter or a bucket';
   const what = kind === 'unknown' ? 'The answers did not show the kind of limiter' : `What the run saw fits ${KIND_MEANING[kind]}`;
-  return verdict('limiter-kind', ['RL-GAP-2'], 'observed', title, `${what}${stacked ? ', with a minute and a day limiter stacked' : ''}.`, evidence);
+  return verdict('limiter-kind', rulesOf('limiter-kind'), 'observed', title, `${what}${stacked ? ', with a minute and a day limiter stacked' : ''}.`, evidence);
 }
 
 function ordinal(n: number): string {

@@ -21,9 +21,11 @@
 import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
-import { MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
+import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
+import { longerThanWindow } from './refusal-wait.ts';
+import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
 
 /**
  * One answer of a run as the account reads it, times in ms since the run started (a load run's observation, or
@@ -41,6 +43,11 @@ export interface Observation {
 }
 
 export type WindowClass = 'minute' | 'day' | 'other';
+
+/** An observation as the accountant groups it, by its index among the run's observations. */
+interface Member extends AccountedAnswer {
+  observation: Observation;
+}
 
 export interface QuotaWindow {
   /** 1-based, per class, in the order the client first saw them. */
@@ -150,22 +157,19 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
   const undocumentedLimits = new Map<number, number>();
 
-  const groups = new Map<string, Array<{ observation: Observation; index: number }>>();
-  for (const entry of withHeaders) {
-    const { limit, reset } = entry.observation as { limit: number; reset: number };
-    const windowClass = classOf(limit, plan, observedLimits);
-    if (windowClass === 'other' && entry.observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
-    const id = `${windowClass}|${limit}|${reset}`;
-    const group = groups.get(id);
-    if (group) group.push(entry);
-    else groups.set(id, [entry]);
+  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true });
+  for (const { observation, index } of withHeaders) {
+    const { limit, reset, remaining } = observation as { limit: number; reset: number; remaining: number | undefined };
+    if (classOf(limit, plan, observedLimits) === 'other' && observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
+    accountant.add({ id: index, outcome: observation.outcome, limit, reset, remaining, sentAt: observation.sentAt, receivedAt: observation.doneAt, observation });
   }
+  const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
 
   // The length of a minute window, learned from windows the client saw from their start.
   let atLeastMs: number | undefined;
   let atMostMs: number | undefined;
-  for (const [id, members] of groups) {
-    if (id.startsWith('day|')) continue;
+  for (const { windowClass, members } of groups) {
+    if (windowClass === 'day') continue;
     const observations = members.map(({ observation }) => observation);
     const admitted = observations.filter((o) => o.outcome === 'admitted');
     const first = admitted[0];
@@ -185,7 +189,6 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   }
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
   const estimateMs = atMostMs ?? atLeastMs;
-  const longestWaitOfWindow = (estimateMs ?? Infinity) + ROUNDING_MS;
 
   // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
   // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
@@ -198,17 +201,16 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     }
     if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
     const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
-    if (waitMs > longestWaitOfWindow + ROUNDING_MS) inBan = true;
+    if (longerThanWindow(waitMs, estimateMs ?? Infinity)) inBan = true;
     if (inBan) banLike.add(index);
   }
 
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   let admittedAfterRefusal = false;
-  for (const [id, members] of groups) {
+  for (const { windowClass, members } of groups) {
     const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
     if (ordinary.length === 0) continue;
-    const windowClass = id.split('|')[0] as WindowClass;
     const first = ordinary[0] as Observation;
     const admitted = ordinary.filter((observation) => observation.outcome === 'admitted');
     const refusals = ordinary.filter((observation) => observation.outcome === 'refused');

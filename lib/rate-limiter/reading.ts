@@ -4,6 +4,7 @@
  * model of a limiter (this folder) knows comes from readings; it never assumes a window's length or kind.
  */
 import { readRateLimit } from '../rate-limit-headers.ts';
+import { outcomeOf } from './admitted.ts';
 
 /** The documented windows ("requests per minute", "per day"), in the target's time. */
 export const MINUTE_WINDOW_MS = 60_000;
@@ -29,7 +30,8 @@ export function readingFrom(status: number, headers: HeaderBag, sentAt: number, 
   return { status, limit: rateLimit?.limit, remaining: rateLimit?.remaining, reset: rateLimit?.reset, sentAt, receivedAt };
 }
 
-export const isAdmitted = (reading: Pick<Reading, 'status'>): boolean => reading.status !== 429;
+/** Counted towards a quota (admitted.ts): not a 429, and not a 401, a 5xx or no answer either. */
+export const isAdmitted = (reading: Pick<Reading, 'status'>): boolean => outcomeOf(reading.status) === 'admitted';
 
 /** Whether the window that ends at `reset` (Unix seconds) may have ended by `at` (ms): Reset may be rounded up. */
 export function mayHaveEnded(reset: number, at: number): boolean {

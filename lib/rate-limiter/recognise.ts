@@ -4,6 +4,7 @@
  * a sequence that never saw a window end, a token come back or a Reset move is "unknown".
  */
 import type { RecognisedLimiter, LimiterKind } from './kinds.ts';
+import { decidedAfter } from './order.ts';
 import { isAdmitted, mayHaveEnded, type Reading } from './reading.ts';
 import { fullAtReset } from './refill.ts';
 import { stepBetween } from './steps.ts';
@@ -37,7 +38,7 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
 
 function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[] } {
   // Requests in flight at once may have been decided in either order: only one after another tell a story.
-  const pairs = admitted.slice(1).map((next, index) => [admitted[index]!, next] as const).filter(([previous, next]) => next.sentAt >= previous.receivedAt);
+  const pairs = admitted.slice(1).map((next, index) => [admitted[index]!, next] as const).filter(([previous, next]) => decidedAfter(previous, next, 0) !== 'unknown');
   return kindOfPairs(pairs, windowMs);
 }
 

@@ -40,6 +40,7 @@ export function remainingStepProblem(previous: Reading, next: Reading, windowMs:
   const back = refills ? refillAllowance(previous.limit, windowMs, next.receivedAt - previous.sentAt) : 0;
   if (next.remaining !== undefined && next.remaining >= expected && next.remaining <= expected + back) return undefined;
   const seconds = ((next.receivedAt - previous.sentAt) / 1000).toFixed(1);
+  if (expected < 0 && back === 0) return `X-RateLimit-Remaining said 0 were left, yet a request decided after it was admitted in the same window, saying ${next.remaining ?? 'none'}`;
   const room = back === 0 ? '' : ` (or up to ${expected + back}, as ${back} of ${previous.limit} a window can come back in ${seconds} s)`;
   return `expected X-RateLimit-Remaining to fall from ${previous.remaining} to ${expected}${room}, got ${next.remaining ?? 'none'}`;
 }

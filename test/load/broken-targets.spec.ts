@@ -3,6 +3,9 @@
  * windows) must pass. Servers run in-process with a broken limiter injected, or behind the fault proxy.
  */
 import { expect, test } from '@playwright/test';
+import { DEMO_KEYS } from '../../lib/keys.ts';
+import { progressLine } from '../../harness/load/progress.ts';
+import type { Progress } from '../../harness/load/runner.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
@@ -23,9 +26,11 @@ async function serverWith(limiter: RateLimiter | undefined): Promise<RunningServ
   return server;
 }
 
-test('a target admitting limit+1 per window is flagged under PLAN-FREE', async () => {
+test('a target admitting limit+1 per window is flagged under PLAN-FREE, in the live view already', async () => {
   const server = await serverWith(new OverAdmittingLimiter(SCALE));
-  const summary = await runAgainst(server.baseUrl, [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) }], 3_500, SCALE);
+  let last: Progress | undefined;
+  const summary = await runAgainst(server.baseUrl, [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) }], 3_500, SCALE, 32, DEMO_KEYS, { onProgress: (progress) => (last = progress), progressIntervalMs: 500 });
+  expect(last && progressLine(last)).toMatch(/QUOTA BROKEN in [1-9]\d* of \d+ windows/);
   const key = keyOf(summary, 'free #1 compliant');
   expect(verdictOf(key, 'minute-max')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });
   expect(verdictOf(key, 'minute-max').evidence[0]).toContain('61 admitted, 61 of them before the first 429; limit 60');

@@ -171,7 +171,11 @@ class Phase:
 
 
 class Tally:
-    """One generator's answers since its last report: windows by key, Limit and Reset; the rest loose."""
+    """One generator's answers since its last report, summed by key, Limit and Reset; the rest loose.
+
+    Only the worker-side summing: what is shipped is counted, never judged here. The windows are grouped and
+    judged once, in TypeScript, by the one window accountant (lib/rate-limiter/window-accountant.ts).
+    """
 
     def __init__(self):
         self.windows = {}

@@ -6,7 +6,7 @@ import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
 import type { PlanId } from '../../../lib/plans.ts';
 import { perSecond, type RateSpec } from '../../../harness/load/rate.ts';
 import { runPlanOf, runWithLocust } from '../../../harness/load/engine/locust-engine.ts';
-import { runLoad, type RunKey } from '../../../harness/load/runner.ts';
+import { runLoad, type RunKey, type RunOptions } from '../../../harness/load/runner.ts';
 import { DEFAULT_MIX, type Behaviour, type Scenario } from '../../../harness/load/scenario.ts';
 import { summarise, type JudgedTarget, type KeySummary, type LoadSummary } from '../../../harness/load/summary.ts';
 import type { CheckId, Verdict } from '../../../harness/load/verdicts.ts';
@@ -18,9 +18,10 @@ export interface KeyPlan {
   rate: RateSpec;
 }
 
-export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32, apiKeys: KeysByPlan = DEMO_KEYS): Promise<LoadSummary> {
+/** `onProgress`: the live view, as the console shows it every `progressIntervalMs`. */
+export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32, apiKeys: KeysByPlan = DEMO_KEYS, live: Pick<RunOptions, 'onProgress' | 'progressIntervalMs'> = {}): Promise<LoadSummary> {
   const scenario = scenarioOf(keys, durationMs, timeScale, concurrency);
-  const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale, apiKeys) });
+  const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale, apiKeys), ...live });
   return summarise(scenario, targetOf(baseUrl, timeScale), run);
 }
 

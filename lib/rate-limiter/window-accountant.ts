@@ -1,0 +1,212 @@
+/**
+ * The one place answers are grouped into windows: the load harness's account of a run (account.ts), its live view,
+ * the Locust engine's per-window sums and the judge's captures all go through it. A window is what the target says
+ * it is: the answers that name the same X-RateLimit-Limit (which quota) and X-RateLimit-Reset (when it ends).
+ *
+ * Input comes in whatever order it has. A load run records its own answers as they come back ('input' order: taken
+ * as they come). A capture ('time' order) may hold answers out of order: gateways' logs merged, a slow request
+ * logged when it ended, a HAR listing entries by when they started. So answers wait in a buffer keyed by time and
+ * leave it in the order they came back, once nothing that came back earlier can still arrive: an answer is taken
+ * when it came back no more than `reorderMs` before the latest answer did, or left no more than `reorderMs` before
+ * the latest request did (a slow answer is late only by its own duration). Anything further back is refused
+ * (OutOfOrderAnswer), never quietly counted in a window already closed. A window closes once every answer still to
+ * come left after its Reset (and `slackMs`), never merely because the clock passed its Reset.
+ *
+ * What a window keeps: its counts, the Remaining values of its firm admissions (those that came back more than
+ * `slackMs` before its Reset: nothing can have left the window by then), and, when asked (`keepAnswers`), its answers.
+ * A generator's per-window sums (Locust's workers ship them) add to the same windows; a window with sums in it
+ * knows how many, never in which order, so checks that need the order of its answers leave it unjudged.
+ */
+import type { Outcome } from './admitted.ts';
+
+export interface AccountedAnswer {
+  /** Where the answer is in the input (an exchange's number, an observation's index): what a message names. */
+  id: number;
+  outcome: Outcome;
+  limit: number;
+  /** undefined: the answer did not say (a load run counts it in its window all the same). */
+  remaining: number | undefined;
+  /** X-RateLimit-Reset, Unix seconds. */
+  reset: number;
+  /** Milliseconds: when the request left, undefined when the input does not say (no duration); when the answer came back. */
+  sentAt: number | undefined;
+  receivedAt: number;
+}
+
+/** What a generator counted of one window, without the order of its answers. */
+export interface WindowSums {
+  limit: number;
+  reset: number;
+  admitted: number;
+  refused: number;
+  /** Remaining values of the admitted answers, as runs: [highest, lowest, times each]. */
+  remaining: ReadonlyArray<readonly [number, number, number]>;
+  /** Milliseconds: the first request's leaving, the last answer's coming back (null when none). */
+  firstSentAt: number | null;
+  lastReceivedAt: number | null;
+}
+
+export interface AccountedWindow<A extends AccountedAnswer> {
+  limit: number;
+  reset: number;
+  /** The answers, in the order they left the buffer; empty unless the accountant keeps them. */
+  answers: A[];
+  admitted: number;
+  refused: number;
+  /** Admissions that came back more than the slack before Reset. */
+  firmAdmitted: number;
+  /** Each Remaining value a firm admission said, with the first answer that said it. */
+  firmRemaining: Map<number, number>;
+  /** Sums of a generator went into it: the order of its answers is not known. */
+  fromSums: boolean;
+}
+
+export interface AccountantOptions {
+  /** 'input': the input is in the order its answers came back (a load run's own record); 'time': put it in order. */
+  order: 'input' | 'time';
+  /** How far back, in ms, an answer may come and still be put in its place ('time' order). */
+  reorderMs: number;
+  /** An admission this close to its Reset (ms) may have come after the window ended: not firm. */
+  slackMs: number;
+  keepAnswers?: boolean;
+}
+
+export interface AccountantListeners<A extends AccountedAnswer> {
+  /** Each answer, in the order it came back ('time') or was given ('input'), once counted in its window. */
+  released?(answer: A, window: AccountedWindow<A>): void;
+  /** Each window, once no answer still to come can be in it. */
+  closed?(window: AccountedWindow<A>): void;
+}
+
+/** Input that went back in time further than the buffer holds. */
+export class OutOfOrderAnswer extends Error {
+  override name = 'OutOfOrderAnswer';
+  constructor(
+    readonly id: number,
+    readonly behindMs: number,
+    readonly reorderMs: number,
+  ) {
+    super(`goes back in time ${(behindMs / 1000).toFixed(1)} s before answers already read, more than the ${(reorderMs / 1000).toFixed(0)} s within which answers are put back in order`);
+  }
+}
+
+/** How far the buffer must move on before it is sorted and released again: a sort per answer would cost too much. */
+const RELEASE_STEP_MS = 250;
+
+export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
+  private readonly open = new Map<string, AccountedWindow<A>>();
+  private buffer: A[] = [];
+  private latestSent = -Infinity;
+  private latestReceived = -Infinity;
+  private releasedUpTo = -Infinity;
+
+  constructor(
+    private readonly options: AccountantOptions,
+    private readonly listeners: AccountantListeners<A> = {},
+  ) {}
+
+  add(answer: A): void {
+    if (this.options.order === 'input') {
+      this.count(answer);
+      return;
+    }
+    this.admit(answer);
+    this.buffer.push(answer);
+    const watermark = this.watermark;
+    if (watermark - this.releasedUpTo >= RELEASE_STEP_MS) this.release(watermark);
+  }
+
+  /** A generator's sums for one window, added to the window its Limit and Reset name. */
+  addSums(sums: WindowSums): void {
+    const window = this.windowOf(sums.limit, sums.reset);
+    window.fromSums = true;
+    window.admitted += sums.admitted;
+    window.refused += sums.refused;
+    const before = sums.firstSentAt === null || sums.lastReceivedAt === null ? false : sums.lastReceivedAt < sums.reset * 1000 - this.options.slackMs;
+    if (before) {
+      window.firmAdmitted += sums.admitted;
+      for (const [high, low] of sums.remaining) for (let value = high; value >= low; value--) if (!window.firmRemaining.has(value)) window.firmRemaining.set(value, -1);
+    }
+  }
+
+  /** The input ended: every answer leaves the buffer, every window closes; the windows, in the order they opened. */
+  finish(): Array<AccountedWindow<A>> {
+    this.release(Infinity);
+    const windows = [...this.open.values()];
+    this.open.clear();
+    for (const window of windows) this.listeners.closed?.(window);
+    return windows;
+  }
+
+  get openWindows(): number {
+    return this.open.size;
+  }
+
+  /** Every answer still to come came back after this (ms): see admit. */
+  private get watermark(): number {
+    return this.latestSent - this.options.reorderMs;
+  }
+
+  /**
+   * Takes an answer that came back no more than reorderMs before the latest one did, or left no more than reorderMs
+   * before the latest request did: either way it came back after the watermark, so nothing released before it.
+   */
+  private admit(answer: A): void {
+    const { reorderMs } = this.options;
+    const inTime = answer.receivedAt >= this.latestReceived - reorderMs || (answer.sentAt !== undefined && answer.sentAt >= this.latestSent - reorderMs);
+    if (!inTime) throw new OutOfOrderAnswer(answer.id, this.latestReceived - answer.receivedAt, reorderMs);
+    this.latestSent = Math.max(this.latestSent, answer.sentAt ?? answer.receivedAt);
+    this.latestReceived = Math.max(this.latestReceived, answer.receivedAt);
+  }
+
+  /** Answers that came back before `upTo` leave the buffer in that order; windows no answer to come can be in close. */
+  private release(upTo: number): void {
+    this.releasedUpTo = upTo;
+    const leaving: A[] = [];
+    const staying: A[] = [];
+    for (const answer of this.buffer) (answer.receivedAt < upTo ? leaving : staying).push(answer);
+    this.buffer = staying;
+    leaving.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
+    for (const answer of leaving) this.count(answer);
+    if (upTo === Infinity) return;
+    for (const [id, window] of this.open) {
+      if (window.reset * 1000 + this.options.slackMs >= upTo) continue;
+      this.open.delete(id);
+      this.listeners.closed?.(window);
+    }
+  }
+
+  private count(answer: A): void {
+    const window = this.windowOf(answer.limit, answer.reset);
+    if (this.options.keepAnswers) window.answers.push(answer);
+    if (answer.outcome === 'refused') window.refused++;
+    else if (answer.outcome === 'admitted') {
+      window.admitted++;
+      if (answer.receivedAt < answer.reset * 1000 - this.options.slackMs) {
+        window.firmAdmitted++;
+        if (answer.remaining !== undefined && !window.firmRemaining.has(answer.remaining)) window.firmRemaining.set(answer.remaining, answer.id);
+      }
+    }
+    this.listeners.released?.(answer, window);
+  }
+
+  private windowOf(limit: number, reset: number): AccountedWindow<A> {
+    const id = `${limit}|${reset}`;
+    let window = this.open.get(id);
+    if (!window) {
+      window = { limit, reset, answers: [], admitted: 0, refused: 0, firmAdmitted: 0, firmRemaining: new Map(), fromSums: false };
+      this.open.set(id, window);
+    }
+    return window;
+  }
+}
+
+/**
+ * Every admission of the window is in the input: its firm Remaining values run from limit - 1 down with none skipped.
+ * Otherwise the target's own headers say requests the input does not hold took from it.
+ */
+export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limit' | 'firmAdmitted' | 'firmRemaining'>): boolean {
+  if (window.firmRemaining.size !== window.firmAdmitted) return false;
+  for (let left = window.limit - 1; left > window.limit - 1 - window.firmAdmitted; left--) if (!window.firmRemaining.has(left)) return false;
+  return true;
+}

@@ -20,6 +20,7 @@ import { seededRandom } from './random.ts';
 import { noteRefusal } from './refusal-check.ts';
 import type { Finding } from './finding.ts';
 import { RequestBuilder } from './request-builder.ts';
+import type { SummedKey } from './summed.ts';
 import { LOAD_OPERATIONS, type LoadOperation, type Mix, type ScenarioKey } from './scenario.ts';
 
 export interface RunKey {
@@ -70,6 +71,8 @@ export interface KeyResult extends KeyCounts {
   withoutRateLimitHeaders: number;
   /** The first few errors, for the report. */
   errorExamples: string[];
+  /** A generator's per-window sums (the Locust engine): the windows, judged from them, are not in `observations`. */
+  summed?: SummedKey;
 }
 
 export interface RunResult {

@@ -92,8 +92,8 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
   const context = { freshKeys: target.bundled, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs };
   const keys = run.keys.map((result): KeySummary => {
     const { spec } = result;
-    const account = accountKey(result.observations, spec.plan, run.startedAtEpochMs);
-    const days = followDays(result.observations, spec.plan, run.startedAtEpochMs, account.banLike);
+    const account = result.summed?.account ?? accountKey(result.observations, spec.plan, run.startedAtEpochMs);
+    const days = result.summed ? result.summed.days : followDays(result.observations, spec.plan, run.startedAtEpochMs, account.banLike);
     const judgement = judgeKey(result, account, days, context);
     judgement.verdicts = withLostAnswers(judgement.verdicts, run.lostAnswers);
     const observedLimits = [...new Set(result.observations.flatMap((o) => (o.limit === undefined ? [] : [o.limit])))];
@@ -141,7 +141,7 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
           checks: judgement.windowChecks[index] ?? [],
         };
       }),
-      days,
+      days: days ?? [],
       bans: account.bans,
       errorExamples: result.errorExamples,
       timeline: timelineOf(result.observations, Math.max(run.elapsedMs, scenario.durationMs), (limit) => classOf(limit, spec.plan, observedLimits)),
@@ -181,10 +181,11 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
   const day = worst(verdictsOf('daily-quota').map((v) => v.status));
   const windows = keys.reduce((sum, key) => sum + key.windows.filter((w) => w.windowClass === 'minute').length, 0);
   const overWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'minute-max' && c.status === 'fail')));
-  const earlyWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'first-refusal' && c.status === 'fail') && (w.firstRefusalAt ?? 0) <= w.limit));
+  // A window counted from sums has no request number for its first 429: it refused with fewer than its limit admitted.
+  const earlyWindows = keys.flatMap((key) => key.windows.filter((w) => w.checks.some((c) => c.check === 'first-refusal' && c.status === 'fail') && (w.firstRefusalAt ?? w.admitted + 1) <= w.limit));
   const minuteText =
     minute === 'fail'
-      ? `the per-minute quota of ${documented.perMinute} did NOT hold${overWindows.length ? ` (up to ${largest(overWindows.map((w) => w.admitted))} admitted in one window)` : earlyWindows.length ? ` (refused as early as request ${smallest(earlyWindows.map((w) => w.firstRefusalAt ?? 0))} of a window)` : ''}`
+      ? `the per-minute quota of ${documented.perMinute} did NOT hold${overWindows.length ? ` (up to ${largest(overWindows.map((w) => w.admitted))} admitted in one window)` : earlyWindows.length ? ` (refused ${earlyWindows.every((w) => w.firstRefusalAt !== undefined) ? 'as early as' : 'by'} request ${smallest(earlyWindows.map((w) => w.firstRefusalAt ?? w.admitted + 1))} of a window)` : ''}`
       : minute === 'pass'
         ? `never more than ${documented.perMinute} admitted in a minute window (${windows} window${windows === 1 ? '' : 's'}${keys.length > 1 ? ` over ${keys.length} keys` : ''})${verdictsOf('first-refusal').some((v) => v.status === 'pass') ? `, and exactly ${documented.perMinute} whenever more were asked for` : ''}`
         : minute === 'inconclusive'

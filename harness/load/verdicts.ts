@@ -9,10 +9,11 @@ import { breachStatus } from '../../lib/verdicts/breach.ts';
 import { describeDuration } from './duration.ts';
 import type { DaySegment } from './days.ts';
 import type { KeyResult } from './runner.ts';
+import { SUMS_CARRY, SUMS_INPUT, type SummedKey } from './summed.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
 import { readingOf } from '../../lib/rate-limiter/account.ts';
 import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
-import { rulesOf } from '../../lib/rate-limiter/checks.ts';
+import { rulesOf, unmetNeeds } from '../../lib/rate-limiter/checks.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
@@ -109,7 +110,8 @@ export interface KeyJudgement {
   windowChecks: WindowCheck[][];
 }
 
-export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegment[], context: JudgeContext): KeyJudgement {
+/** `days` undefined: the input (a generator's sums) does not show which admissions came before the day's cutoff. */
+export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegment[] | undefined, context: JudgeContext): KeyJudgement {
   const { plan } = result.spec;
   const documented = plans[plan].documented;
   const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
@@ -118,7 +120,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account.model)));
   const verdicts: Verdict[] = [];
   const answers = answersOf(result, context);
-  const reset = resetStable(account, answers);
+  const reset = result.summed ? resetFromSums(result.summed) : resetStable(account, answers);
 
   if (documented) {
     if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
@@ -128,7 +130,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
     }
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
-  verdicts.push(retryAfterAdmitted(result, account));
+  verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
   verdicts.push(gradual ? refilledRemainingSteps(account, answers) : remainingSteps(account));
   verdicts.push(reset);
   verdicts.push(refusalHeaders(result));
@@ -142,7 +144,8 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): Win
   const checks: WindowCheck[] = [];
   if (window.windowClass === 'minute' && plans[plan].documented) {
     checks.push({ check: 'minute-max', ...overAdmission(window, model) });
-    if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
+    if (!window.merged && window.refused > 0 && window.seenFromStart && window.fromSums) checks.push({ check: 'first-refusal', ...firstRefusalFromSums(window, model) });
+    else if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
       const before = window.admittedBeforeFirstRefusal;
       checks.push(
         refusedEarly(window)
@@ -179,6 +182,18 @@ function overAdmission(window: QuotaWindow, model: WindowModel): { status: Verdi
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
 }
 
+/**
+ * From a generator's sums, a window seen from its start that refused: all it admitted is the most the target can
+ * have admitted before its first refusal, whatever their order, so fewer than the limit is an early refusal; in a
+ * fixed window nothing is admitted after the first refusal, so more than the limit is a late one.
+ */
+function firstRefusalFromSums(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
+  const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset`;
+  if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
+  if (refusedLate(window, model)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
+  return { status: 'pass', message: `${what}` };
+}
+
 /** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
 function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
@@ -187,6 +202,7 @@ function remainingStatus(window: QuotaWindow, model: WindowModel): { status: Ver
   const shown = window.remaining.slice(0, 12).join(', ');
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
+  if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
   if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
   const early = countdownProblem(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
@@ -290,7 +306,7 @@ function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel):
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
   const rules = rulesOf('first-refusal', plan);
-  const judged = windows.filter((window) => !window.merged && window.seenFromStart && window.admittedBeforeFirstRefusal !== undefined);
+  const judged = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
   if (judged.length === 0) {
     const refusedAtAll = windows.some((window) => window.refused > 0);
     return verdict(
@@ -312,16 +328,17 @@ function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel):
       'fail',
       title,
       `${count(early.length + late.length, 'window')} of ${judged.length} ${early.length ? `refused before ${limit} were admitted` : ''}${early.length && late.length ? ' or ' : ''}${late.length ? `admitted past ${limit} before refusing` : ''}.`,
-      [...early, ...late].map((window) => `${describeWindow(window)}: first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`),
+      [...early, ...late].map((window) => `${describeWindow(window)}: ${window.fromSums ? firstRefusalFromSums(window, model).message : `first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`}`),
     );
   }
   return verdict('first-refusal', rules, 'pass', title, `In all ${count(judged.length, 'window')} that ran out, exactly ${limit} were admitted and request ${limit + 1} got 429.`);
 }
 
-function dailyQuota(plan: PlanId, days: DaySegment[], account: KeyAccount, context: JudgeContext, result: KeyResult): Verdict {
+function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account: KeyAccount, context: JudgeContext, result: KeyResult): Verdict {
   const perDay = plans[plan].documented?.perDay ?? 0;
   const title = `No more than ${perDay.toLocaleString('en-US')} requests are admitted in a day; then 429 until the day ends`;
   const rules = rulesOf('daily-quota', plan);
+  if (days === undefined) return verdict('daily-quota', rules, 'not-checked', title, `The day's cutoff came while requests were being admitted, or a day ended during the run: which admissions came before it is not known (${SUMS_INPUT}).`);
   const evidence: string[] = [];
   let failed = false;
   let warned = false;
@@ -426,6 +443,22 @@ function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
   );
 }
 
+/**
+ * From a generator's sums: each generator marks the requests its client sent after waiting out a 429 and counts how
+ * they were answered, so a refused retry is seen without the order of the window's other answers.
+ */
+function retryAfterAdmittedFromSums(result: KeyResult, summed: SummedKey): Verdict {
+  const title = 'A request sent after waiting the time Retry-After gave is admitted';
+  const rules = rulesOf('retry-after-admitted');
+  const { sent, refused, refusedByDay, refusedInBan } = summed.retries;
+  if (result.spec.behaviour === 'naive') return verdict('retry-after-admitted', rules, 'not-checked', title, 'This client is naive: it does not wait after a 429, so it cannot check this.');
+  if (sent === 0) return verdict('retry-after-admitted', rules, 'not-checked', title, 'The client never had to wait out a 429 (or the run ended during the wait).');
+  if (refused > 0) return verdict('retry-after-admitted', rules, 'fail', title, `${count(refused, 'retry', 'retries')} of ${sent} sent after the wait were refused again, in windows of the minute limit.`);
+  if (refusedInBan > 0) return verdict('retry-after-admitted', rules, 'warn', title, `${count(refusedInBan, 'retry', 'retries')} after an honoured Retry-After met a ban.`);
+  const admitted = sent - refusedByDay;
+  return verdict('retry-after-admitted', rules, 'pass', title, `${count(admitted, 'request')} sent after waiting Retry-After ${admitted === 1 ? 'was' : 'were'} admitted${refusedByDay ? ` (${refusedByDay} refused because the day's quota was spent, as expected)` : ''}.`);
+}
+
 function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
   const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
@@ -487,6 +520,18 @@ function resetStable(account: KeyAccount, answers: readonly Answer[]): Verdict {
   if (pairs.length === 0) return verdict('reset-stable', rulesOf('reset-stable'), 'not-checked', title, 'No two admitted answers one after the other to compare.');
   if (moves.length > 0) return verdict('reset-stable', rulesOf('reset-stable'), 'fail', title, `Reset moved ${count(moves.length, 'time')} within a window (of ${pairs.length} answers one after the other).`, moves);
   return verdict('reset-stable', rulesOf('reset-stable'), 'pass', title, `Reset said what it means across all ${count(pairs.length, 'pair')} of answers one after the other.`);
+}
+
+/**
+ * From a generator's sums, Reset is judged where the sums alone show it moved: back, to an earlier Reset of the same
+ * Limit after a later one came back (no kind of limiter does that). Whether it stays put within a window needs
+ * answers decided one after the other, which sums do not carry.
+ */
+function resetFromSums(summed: SummedKey): Verdict {
+  const title = 'X-RateLimit-Reset stays put within a window (a bucket\'s: when it is full again)';
+  const rules = rulesOf('reset-stable');
+  if (summed.resetMovedBack.length > 0) return verdict('reset-stable', rules, 'fail', title, `Reset moved back ${count(summed.resetMovedBack.length, 'time')}: an earlier Reset named after a later one had come back.`, summed.resetMovedBack);
+  return verdict('reset-stable', rules, 'not-checked', title, `No Reset moved back between windows; within a window, ${unmetNeeds('reset-stable', SUMS_CARRY, 'per-window sums')} (${SUMS_INPUT}).`);
 }
 
 /** A limiter that gives its quota back over time: Remaining falls by one, or rises by no more than can come back between two answers. */

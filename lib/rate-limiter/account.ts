@@ -86,6 +86,8 @@ export interface QuotaWindow {
   admittedWhenEmpty: number;
   /** Probably several windows sharing one Reset second (see above). */
   merged: boolean;
+  /** Counted from a generator's per-window sums: the order of its answers is not known. */
+  fromSums?: boolean;
 }
 
 export interface Ban {

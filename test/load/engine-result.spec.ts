@@ -46,8 +46,10 @@ function judged(windows: WindowTally[], format = RESULT_FORMAT): ReturnType<type
 test('windows that admit exactly the limit, summed over generators, pass', () => {
   const summary = judged([window(0, [[59, 0, 1]], 6), window(1, [[59, 0, 1]], 6)]);
   const key = keyOf(summary, 'free #1 naive');
-  expect(key.windows.map((w) => [w.admitted, w.refused, w.firstRefusalAt])).toEqual([[60, 6, 61], [60, 6, 61]]);
-  for (const check of ['minute-max', 'first-refusal', 'remaining-steps', 'reset-stable', 'refusal-headers', 'headers-on-every-answer'] as const) expect(verdictOf(key, check).status, check).toBe('pass');
+  // Sums hold no order: which request the first 429 answered is not known, only that the limit was admitted.
+  expect(key.windows.map((w) => [w.admitted, w.refused, w.firstRefusalAt])).toEqual([[60, 6, undefined], [60, 6, undefined]]);
+  for (const check of ['minute-max', 'first-refusal', 'remaining-steps', 'refusal-headers', 'headers-on-every-answer'] as const) expect(verdictOf(key, check).status, check).toBe('pass');
+  expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'not-checked', detail: expect.stringContaining('order within a window is not measured') });
   expect(summary.status).toBe('pass');
 });
 

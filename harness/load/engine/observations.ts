@@ -1,15 +1,3 @@
-/**
- * The Locust engine's result (result.ts) as the run the built-in engine's verdicts read, so both engines share
- * one judge, one report and one exit code.
- *
- * A window's answers are summed, so what comes back is how many of each kind, their Remaining values, and
- * when (measured by the generators) the first and last of each kind were sent and answered. Each window's
- * answers are laid out over the time they were measured in, in the order the target handed them out:
- * admitted from the highest Remaining down, then refusals, then what was admitted after a refusal (requests
- * that aged out). So window counts, the countdown of Remaining, first refusals, days, Retry-After and bans
- * are judged from every generator together, on the target's own clock of windows however long they last;
- * the order of answers within one window and their latencies (a mean per window) are the layout's.
- */
 import { LatencyRecorder } from '../latency.ts';
 import { outcomeOf, type Observation } from '../observation.ts';
 import { noteRefusal } from '../refusal-check.ts';
@@ -17,8 +5,9 @@ import type { Finding, KeyResult, RunResult } from '../runner.ts';
 import type { ScenarioKey } from '../scenario.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
-import type { AdmittedPhase, EngineResult, LooseTally, Phase, RefusedPhase, WindowTally } from './result.ts';
+import type { EngineResult, LooseTally, Phase, WindowTally } from './result.ts';
 import type { RunPlan } from './run-plan.ts';
+import { accountOfSums, valuesOf } from './sums-account.ts';
 
 interface Placed {
   observation: Observation;
@@ -40,11 +29,9 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
     elapsedMs,
     stoppedEarly: undefined,
     keys: specs.map((spec, index) => {
-      const placed = [
-        ...(windowsByKey.get(index) ?? []).flatMap((window) => placeWindow(window, startedAtEpochMs)),
-        ...(looseByKey.get(index) ?? []).flatMap((loose) => placeLoose(loose, startedAtEpochMs)),
-      ].sort((a, b) => a.observation.sentAt - b.observation.sentAt);
-      return keyResult(spec, perSecondOf(plan, index), placed, heldBack.get(index) ?? 0, startedAtEpochMs);
+      const windows = windowsByKey.get(index) ?? [];
+      const loose = (looseByKey.get(index) ?? []).flatMap((entry) => placeLoose(entry, startedAtEpochMs)).sort((a, b) => a.observation.sentAt - b.observation.sentAt);
+      return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, heldBack.get(index) ?? 0, startedAtEpochMs), summed: accountOfSums(windows, spec.plan, startedAtEpochMs) };
     }),
   };
 }
@@ -61,30 +48,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number
 
 function perSecondOf(plan: RunPlan, index: number): number | null {
   return plan.keys.find((group) => index >= group.index && index < group.index + group.count)?.perSecond ?? null;
-}
-
-function placeWindow(window: WindowTally, start: number): Placed[] {
-  const { limit, reset } = window;
-  const headersOf = (remaining: number): Pick<Observation, 'limit' | 'remaining' | 'reset'> => ({ limit, remaining, reset });
-  const admitted = spread(window.admitted, window.admitted.firstSent, start).map((times, i) => answer(window.admitted, times, i, headersOf(remainingAt(window.admitted, i)), undefined));
-  const lastAdmittedSent = admitted.at(-1)?.observation.sentAt;
-  const refusedFrom = Math.max(window.refused.firstSent ?? 0, lastAdmittedSent === undefined ? 0 : lastAdmittedSent + start);
-  const waits = Object.entries(window.refused.waits)
-    .flatMap(([wait, times]) => Array.from({ length: times }, () => wait))
-    .sort((a, b) => (waitMs(a) ?? 0) - (waitMs(b) ?? 0));
-  const refused = spread(window.refused, refusedFrom, start).map((times, i) => {
-    const wait = waits[i] ?? '-';
-    return answer(window.refused, times, i, { ...headersOf(0), retryAfterMs: waitMs(wait) }, {
-      'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(reset),
-      'retry-after': retryAfterHeader(wait),
-    });
-  });
-  const firstRefusalDone = refused[0]?.observation.doneAt;
-  const lateFrom = Math.max(window.late.firstSent ?? 0, firstRefusalDone === undefined ? 0 : firstRefusalDone + start + 1);
-  const late = spread(window.late, lateFrom, start).map((times, i) => answer(window.late, times, i, headersOf(remainingAt(window.late, i)), undefined));
-  return [...admitted, ...refused, ...late];
 }
 
 function placeLoose(loose: LooseTally, start: number): Placed[] {
@@ -124,17 +87,6 @@ interface Laid {
   latencyMs: number;
 }
 
-/** The i-th highest Remaining value of the phase's runs. */
-function remainingAt(phase: AdmittedPhase, index: number): number {
-  let skipped = 0;
-  for (const [high, low, times] of phase.remaining) {
-    const here = (high - low + 1) * times;
-    if (index < skipped + here) return high - Math.floor((index - skipped) / times);
-    skipped += here;
-  }
-  return 0;
-}
-
 function waitMs(wait: string): number | undefined {
   return wait === '-' || wait.startsWith('x:') ? undefined : Number(wait);
 }
@@ -150,7 +102,7 @@ function statusAt(phase: Phase, index: number): number {
 }
 
 function answer(
-  phase: Phase | RefusedPhase,
+  phase: Phase,
   times: Laid,
   index: number,
   headers: Pick<Observation, 'limit' | 'remaining' | 'reset'> & { retryAfterMs?: number | undefined },
@@ -180,7 +132,7 @@ function answer(
   };
 }
 
-function keyResult(spec: ScenarioKey, perSecond: number | null, placed: readonly Placed[], heldBack: number, start: number): KeyResult {
+function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonly WindowTally[], loose: readonly Placed[], heldBack: number, start: number): KeyResult {
   const latencyAdmitted = new LatencyRecorder();
   const latencyRefused = new LatencyRecorder();
   const statusCounts: Record<string, number> = {};
@@ -188,10 +140,32 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, placed: readonly
   const errorExamples = new Set<string>();
   let withoutRateLimitHeaders = 0;
   const counts = { admitted: 0, refused: 0, error: 0 };
-  for (const { observation, refusalHeaders, latencyMs: latency } of placed) {
-    const status = observation.status === 0 ? 'no answer' : String(observation.status);
-    statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-    counts[observation.outcome]++;
+  const count = (status: number, times: number): void => {
+    const name = status === 0 ? 'no answer' : String(status);
+    statusCounts[name] = (statusCounts[name] ?? 0) + times;
+    counts[status === 0 ? 'error' : outcomeOf(status)] += times;
+  };
+  // Summed answers: a phase's latency is known as a sum only, so each of its answers is recorded at the mean.
+  const recordMean = (recorder: LatencyRecorder, phase: Phase): void => {
+    for (let i = 0; i < phase.count; i++) recorder.recordMs(phase.latencyMs / phase.count);
+  };
+  for (const window of windows) {
+    for (const phase of [window.admitted, window.late, window.refused]) for (const [status, times] of Object.entries(phase.statuses)) count(Number(status), times);
+    recordMean(latencyAdmitted, window.admitted);
+    recordMean(latencyAdmitted, window.late);
+    recordMean(latencyRefused, window.refused);
+    const now = window.refused.firstDone ?? start;
+    const remaining = valuesOf(window.refused.remaining ?? []);
+    let index = 0;
+    for (const [wait, times] of Object.entries(window.refused.waits)) {
+      for (let i = 0; i < times; i++, index++) {
+        const headers = { 'x-ratelimit-limit': String(window.limit), 'x-ratelimit-remaining': String(remaining[index] ?? 0), 'x-ratelimit-reset': String(window.reset), 'retry-after': retryAfterHeader(wait) };
+        noteRefusal(refusalFindings, { operation: 'listPets', status: 429, headers, body: '', plan: spec.plan, now });
+      }
+    }
+  }
+  for (const { observation, refusalHeaders, latencyMs: latency } of loose) {
+    count(observation.status, 1);
     if (observation.status !== 0 && (observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined)) withoutRateLimitHeaders++;
     if (observation.outcome === 'admitted') latencyAdmitted.recordMs(latency);
     if (observation.outcome === 'refused') {
@@ -203,8 +177,8 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, placed: readonly
   return {
     spec,
     perSecond: perSecond ?? undefined,
-    observations: placed.map(({ observation }) => observation),
-    sent: placed.length,
+    observations: loose.map(({ observation }) => observation),
+    sent: counts.admitted + counts.refused + counts.error,
     admitted: counts.admitted,
     refused: counts.refused,
     errors: counts.error,

@@ -29,9 +29,13 @@ export interface AdmittedPhase extends Phase {
   remaining: Array<[number, number, number]>;
 }
 
-/** Refusals carry their Retry-After: "-" absent, "x:<text>" unreadable, else milliseconds (whole seconds). */
+/**
+ * Refusals carry their Retry-After: "-" absent, "x:<text>" unreadable, else milliseconds (whole seconds); and
+ * the X-RateLimit-Remaining each said, as runs (absent from results of an earlier locustfile.py).
+ */
 export interface RefusedPhase extends Phase {
   waits: Record<string, number>;
+  remaining?: Array<[number, number, number]>;
 }
 
 export interface WindowTally {

@@ -1,0 +1,221 @@
+/**
+ * A key's account from the Locust engine's per-window sums, fed to the one window accountant (addSums) as they
+ * are: counts, Remaining values and the measured first and last times of each window, never answers made up to
+ * stand for them. What holds whatever the order of answers within a window is filled in (a window's counts, the
+ * multiset of its Remaining values, whether it was seen from its start, whether a generator was admitted after its
+ * own refusal); what needs that order is left undefined, and its checks say so (summed.ts).
+ */
+import { plans, type PlanId } from '../../../lib/plans.ts';
+import { largest, smallest } from '../../../lib/extremes.ts';
+import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
+import { ROUNDING_MS } from '../../../lib/rate-limiter/reading.ts';
+import { longerThanWindow } from '../../../lib/rate-limiter/refusal-wait.ts';
+import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts';
+import type { DaySegment } from '../days.ts';
+import { SUMS_INPUT, type SummedKey } from '../summed.ts';
+import { classOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
+import type { AdmittedPhase, WindowTally } from './result.ts';
+
+/** How far the generators' clocks may differ: workers on several machines each time their own answers. */
+const GENERATOR_SKEW_MS = 250;
+
+interface Summed {
+  tally: WindowTally;
+  windowClass: WindowClass;
+  /** Remaining of every admission, highest first (admitted before and after a refusal alike). */
+  remaining: number[];
+  /** Refusals asking for a wait longer than a window: a ban's. */
+  banLike: number;
+  /** The longest wait a refusal asked for (ms). */
+  longestWaitMs: number;
+}
+
+export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number): SummedKey {
+  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0 });
+  for (const tally of tallies) {
+    accountant.addSums({
+      limit: tally.limit,
+      reset: tally.reset,
+      admitted: tally.admitted.count + tally.late.count,
+      refused: tally.refused.count,
+      remaining: [...tally.admitted.remaining, ...tally.late.remaining],
+      firstSentAt: firstOf(tally, 'firstSent'),
+      lastReceivedAt: lastOf(tally, 'lastDone'),
+    });
+  }
+  const accounted = accountant.finish();
+  const observedLimits = [...new Set(tallies.map((tally) => tally.limit))];
+  const tallyOf = (limit: number, reset: number): WindowTally => tallies.find((tally) => tally.limit === limit && tally.reset === reset)!;
+
+  // The shortest a minute window can be: in a window seen from its start that admitted no more than its limit, the
+  // first admission still counted when the first refusal's request left.
+  const seenFromStart = (tally: WindowTally): boolean => largest(valuesOf([...tally.admitted.remaining, ...tally.late.remaining])) === tally.limit - 1;
+  const minuteLike = tallies.filter((tally) => classOf(tally.limit, plan, observedLimits) !== 'day' && seenFromStart(tally));
+  const atLeastCandidates = minuteLike
+    .filter((tally) => tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit)
+    .map((tally) => tally.refused.firstSent! - smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]));
+  const atLeastMs = atLeastCandidates.length ? largest(atLeastCandidates) : undefined;
+  // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
+  const atMostCandidates = minuteLike.map((tally) => tally.reset * 1000 - (firstOf(tally, 'firstSent') ?? tally.reset * 1000));
+  let atMostMs = atMostCandidates.length ? smallest(atMostCandidates) : undefined;
+  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
+  const estimateMs = atMostMs ?? atLeastMs;
+
+  const summed: Summed[] = accounted.map((window) => {
+    const tally = tallyOf(window.limit, window.reset);
+    const windowClass = classOf(window.limit, plan, observedLimits);
+    const waits = Object.entries(tally.refused.waits).map(([wait, times]) => ({ ms: wait === '-' || wait.startsWith('x:') ? 0 : Number(wait), times }));
+    // The least a refusal of this window can have been asked to wait: Retry-After, or its Reset from the last refusal.
+    const toReset = tally.refused.lastDone === null ? 0 : tally.reset * 1000 - tally.refused.lastDone;
+    const banLike = windowClass === 'day' ? 0 : waits.filter(({ ms }) => longerThanWindow(Math.max(ms, toReset), estimateMs ?? Infinity)).reduce((sum, { times }) => sum + times, 0);
+    return { tally, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
+  });
+
+  const model = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : 'fixed';
+  const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
+  const windows: QuotaWindow[] = [];
+  for (const { tally, windowClass, remaining, banLike } of summed) {
+    const admitted = tally.admitted.count + tally.late.count;
+    const refused = tally.refused.count - banLike;
+    if (admitted + refused === 0) continue;
+    const phases = [tally.admitted, tally.refused, tally.late].filter((phase) => phase.count > 0);
+    const fromStart = remaining.length > 0 && largest(remaining) === tally.limit - 1;
+    windows.push({
+      number: ++counters[windowClass],
+      windowClass,
+      limit: tally.limit,
+      reset: tally.reset,
+      firstSentAt: smallest(phases.map((phase) => phase.firstSent!)) - startedAtEpochMs,
+      lastSentAt: largest(phases.map((phase) => phase.lastSent!)) - startedAtEpochMs,
+      firstDoneAt: smallest(phases.map((phase) => phase.firstDone!)) - startedAtEpochMs,
+      lastDoneAt: largest(phases.map((phase) => phase.lastDone!)) - startedAtEpochMs,
+      admitted,
+      refused,
+      remaining,
+      earlyRemaining: undefined,
+      seenFromStart: fromStart,
+      admittedBeforeFirstRefusal: undefined,
+      // All the window admitted: the most the target can have admitted before it first refused, in any order.
+      admittedBeforeRefusing: refused > 0 ? admitted : undefined,
+      admittedEarly: undefined,
+      admittedWhenEmpty: Math.max(0, remaining.filter((value) => value === 0).length - 1),
+      merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted > tally.limit && remaining.filter((value) => value === tally.limit - 1).length > 1,
+      fromSums: true,
+    });
+  }
+
+  const undocumentedLimits = new Map<number, number>();
+  for (const { tally, windowClass } of summed) {
+    const admitted = tally.admitted.count + tally.late.count;
+    if (windowClass === 'other' && admitted > 0) undocumentedLimits.set(tally.limit, (undocumentedLimits.get(tally.limit) ?? 0) + admitted);
+  }
+
+  return {
+    account: {
+      plan,
+      windows,
+      model,
+      minuteLength: { atLeastMs, atMostMs, estimateMs },
+      bans: bansOf(summed, tallies, startedAtEpochMs),
+      banLike: new Set(),
+      undocumentedLimits,
+      limiter: { kind: 'unknown', stacked: false, evidence: [`${SUMS_INPUT}, and the kind of limiter shows in answers decided one after the other`] },
+      refillWindowMs: undefined,
+    },
+    days: daysOf(summed, plan, startedAtEpochMs),
+    retries: retriesOf(summed),
+    resetMovedBack: resetMovedBack(tallies, startedAtEpochMs),
+  };
+}
+
+function firstOf(tally: WindowTally, field: 'firstSent' | 'firstDone'): number | null {
+  const times = [tally.admitted, tally.refused, tally.late].flatMap((phase) => (phase[field] === null ? [] : [phase[field]]));
+  return times.length ? smallest(times) : null;
+}
+
+function lastOf(tally: WindowTally, field: 'lastSent' | 'lastDone'): number | null {
+  const times = [tally.admitted, tally.refused, tally.late].flatMap((phase) => (phase[field] === null ? [] : [phase[field]]));
+  return times.length ? largest(times) : null;
+}
+
+/** Remaining values of runs [highest, lowest, times], highest first. */
+export function valuesOf(runs: AdmittedPhase['remaining']): number[] {
+  const values: number[] = [];
+  for (const [high, low, times] of runs) for (let value = high; value >= low; value--) for (let i = 0; i < times; i++) values.push(value);
+  return values.sort((a, b) => b - a);
+}
+
+/**
+ * Reset moved back: the same Limit, an earlier Reset named by an answer whose request left after one naming a later
+ * Reset came back (by more than the generators' clocks may differ).
+ */
+function resetMovedBack(tallies: readonly WindowTally[], start: number): string[] {
+  const moves: string[] = [];
+  for (const later of tallies) {
+    const laterDone = firstOf(later, 'firstDone');
+    if (laterDone === null) continue;
+    for (const earlier of tallies) {
+      if (earlier.limit !== later.limit || earlier.reset >= later.reset) continue;
+      const earlierSent = lastOf(earlier, 'lastSent');
+      if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, GENERATOR_SKEW_MS) !== 'after') continue;
+      moves.push(`an answer ${seconds(laterDone - start)} into the run named Reset ${later.reset}; a request sent ${seconds(earlierSent - start)} into the run was answered with the earlier Reset ${earlier.reset} (Limit ${later.limit}): it moved back`);
+    }
+  }
+  return moves;
+}
+
+function bansOf(summed: readonly Summed[], tallies: readonly WindowTally[], start: number): Ban[] {
+  return summed
+    .filter(({ banLike }) => banLike > 0)
+    .map(({ tally, banLike, longestWaitMs }) => {
+      const lastRefused = tally.refused.lastDone ?? 0;
+      // The first admission whose request left after this window's last refusal came back: the ban was over by then.
+      const after = tallies.flatMap((other) => [other.admitted, other.late]).filter((phase) => phase.firstSent !== null && phase.firstSent > lastRefused);
+      const endedAt = after.length ? smallest(after.map((phase) => phase.firstDone!)) - start : undefined;
+      return { startedAt: tally.refused.firstDone! - start, endedAt, announcedMs: longestWaitMs, refusals: banLike, refusalsBefore: 0 };
+    });
+}
+
+function retriesOf(summed: readonly Summed[]): SummedKey['retries'] {
+  const retries = { sent: 0, refused: 0, refusedByDay: 0, refusedInBan: 0 };
+  for (const { tally, windowClass, banLike } of summed) {
+    retries.sent += tally.admitted.retries + tally.late.retries + tally.refused.retries;
+    if (windowClass === 'day') retries.refusedByDay += tally.refused.retries;
+    else if (banLike > 0) retries.refusedInBan += tally.refused.retries;
+    else retries.refused += tally.refused.retries;
+  }
+  return retries;
+}
+
+/**
+ * The day, from sums: everything admitted is before the day's first refusal, or after it, only when no window's
+ * admissions straddle that refusal; and no day-class Reset passed during the run. Otherwise which admissions came
+ * before the cutoff needs the order of answers: undefined.
+ */
+function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegment[] | undefined {
+  if (!plans[plan].documented && summed.length === 0) return [];
+  const admittedPhases = summed.flatMap(({ tally }) => [tally.admitted, tally.late]).filter((phase) => phase.count > 0);
+  const dayWindows = summed.filter(({ windowClass }) => windowClass === 'day');
+  const dayReset = dayWindows.length ? largest(dayWindows.map(({ tally }) => tally.reset)) : undefined;
+  const lastDone = largest(admittedPhases.map((phase) => phase.lastDone!).concat(0));
+  if (dayReset !== undefined && lastDone > dayReset * 1000 + ROUNDING_MS) return undefined;
+  const firstSent = smallest(summed.flatMap(({ tally }) => [tally.admitted, tally.refused, tally.late]).filter((phase) => phase.count > 0).map((phase) => phase.firstSent!));
+  const total = admittedPhases.reduce((sum, phase) => sum + phase.count, 0);
+  const day: DaySegment = { number: 1, startedAt: Number.isFinite(firstSent) ? firstSent - start : 0, admitted: total, cutoff: undefined, admittedAfterCutoff: 0, dayReset };
+  const refusedForDay = dayWindows.filter(({ tally }) => tally.refused.count > 0).map(({ tally }) => tally);
+  if (refusedForDay.length === 0) return [day];
+  const cutoffAt = smallest(refusedForDay.map((tally) => tally.refused.firstDone!));
+  const first = refusedForDay.find((tally) => tally.refused.firstDone === cutoffAt)!;
+  const before = admittedPhases.filter((phase) => phase.lastSent! < cutoffAt);
+  const after = admittedPhases.filter((phase) => phase.firstSent! > cutoffAt);
+  if (before.length + after.length < admittedPhases.length) return undefined;
+  const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));
+  // Admissions after the cutoff came before the day could have ended: a day-class Reset had not come.
+  const admittedBefore = before.reduce((sum, phase) => sum + phase.count, 0);
+  return [{ ...day, admitted: admittedBefore, cutoff: { at: cutoffAt - start, admittedBefore, retryAfterMs: wait === undefined ? undefined : Number(wait), reset: first.reset }, admittedAfterCutoff: total - admittedBefore }];
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+

@@ -1,0 +1,59 @@
+/**
+ * The Locust engine's verdicts come from what its per-window sums show, never from an order made up for them: what
+ * holds whatever the order of a window's answers is judged, and a check that needs that order says not checked,
+ * with why. Results made by hand (support/engine-result.ts), judged as `load --verdicts-from` judges them.
+ */
+import { expect, test } from '@playwright/test';
+import type { WindowTally } from '../../harness/load/engine/result.ts';
+import { admittedCount, judged, phase, START, window } from './support/engine-result.ts';
+import { keyOf, verdictOf } from './support/run.ts';
+
+const WHY = 'order within a window is not measured';
+
+test('a sliding window whose generators were admitted after their own refusals: a repeated Remaining is not checked, never judged on a made-up order', () => {
+  const first = window(0, [[59, 30, 1]], 4);
+  const late: WindowTally = { ...first, late: { ...phase(2, START + 950, START + 980), remaining: [[30, 30, 1], [29, 29, 1]] } };
+  const key = keyOf(judged([late]), 'free #1 naive');
+  expect(verdictOf(key, 'remaining-steps')).toMatchObject({ status: 'not-checked' });
+  expect(key.windows[0]?.checks.find((check) => check.check === 'remaining-steps')?.message).toContain(WHY);
+});
+
+test('which admissions came before a daily cutoff that came while minute windows were still admitting is not checked', () => {
+  const minute = window(0, [[59, 0, 1]], 0);
+  const dayCut: WindowTally = { ...window(0, [], 3, '86400000'), limit: 1000, reset: Math.ceil(START / 1000) + 3600 };
+  dayCut.refused = { ...dayCut.refused, firstSent: START + 200, firstDone: START + 202 };
+  const verdict = verdictOf(keyOf(judged([minute, dayCut]), 'free #1 naive'), 'daily-quota');
+  expect(verdict.status).toBe('not-checked');
+  expect(verdict.detail).toContain(WHY);
+});
+
+test('an earlier Reset named by a request sent after a later one came back is a Reset that moved, seen in the sums', () => {
+  const earlier = window(0, [[59, 30, 1]], 0);
+  const later: WindowTally = { ...window(0, [[29, 0, 1]], 0), reset: earlier.reset + 1 };
+  later.admitted = { ...later.admitted, firstSent: START + 100, firstDone: START + 102, lastSent: START + 400, lastDone: START + 402 };
+  const key = keyOf(judged([earlier, later]), 'free #1 naive');
+  expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'fail', rules: ['RL-7'] });
+  expect(verdictOf(key, 'reset-stable').evidence[0]).toContain('moved back');
+  // Windows split by a moving Reset do not show where in the target's window a refusal came.
+  expect(verdictOf(key, 'first-refusal').status).toBe('not-checked');
+});
+
+test('Resets of one Limit that only move on, window after window, are no evidence, and within a window Reset is not checked', () => {
+  const key = keyOf(judged([window(0, [[59, 0, 1]], 3), window(1, [[59, 0, 1]], 3)]), 'free #1 naive');
+  expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'not-checked', detail: expect.stringContaining('pairs decided one after the other') });
+});
+
+test('a window that refused with fewer than its limit admitted, in any order, refused early', () => {
+  const remaining: Array<[number, number, number]> = [[59, 5, 1]];
+  const key = keyOf(judged([window(0, remaining, 5)]), 'free #1 naive');
+  expect(verdictOf(key, 'first-refusal')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE', 'RL-1'] });
+  expect(verdictOf(key, 'first-refusal').evidence[0]).toContain(`${admittedCount(remaining)} admissions and 5 429s under one Reset: refused before 60 were admitted`);
+});
+
+test("a compliant client's retry refused again in a minute window breaks RL-3, counted by the generator that sent it", () => {
+  const first = window(0, [[59, 0, 1]], 1);
+  const second = window(1, [[59, 0, 1]], 2);
+  second.refused = { ...second.refused, retries: 1 };
+  const key = keyOf(judged([first, second], undefined, 'compliant'), 'free #1 compliant');
+  expect(verdictOf(key, 'retry-after-admitted')).toMatchObject({ status: 'fail', rules: ['RL-3'] });
+});

@@ -188,7 +188,8 @@ function overAdmission(window: QuotaWindow, model: WindowModel): { status: Verdi
  * fixed window nothing is admitted after the first refusal, so more than the limit is a late one.
  */
 function firstRefusalFromSums(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
-  const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset`;
+  const saidLeft = window.refusalsSaidLeft ? `, a 429 saying ${window.refusalsSaidLeft} were left` : '';
+  const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset${saidLeft}`;
   if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
   if (refusedLate(window, model)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
   return { status: 'pass', message: `${what}` };

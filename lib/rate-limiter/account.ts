@@ -88,6 +88,8 @@ export interface QuotaWindow {
   merged: boolean;
   /** Counted from a generator's per-window sums: the order of its answers is not known. */
   fromSums?: boolean;
+  /** From sums: the most X-RateLimit-Remaining a 429 of this window said was left (undefined when none said). */
+  refusalsSaidLeft?: number;
 }
 
 export interface Ban {

@@ -88,7 +88,15 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual((window["admitted"]["firstSent"], window["admitted"]["lastSent"]), (1000.0, 1059.0))
         self.assertEqual(window["refused"]["count"], 2)
         self.assertEqual(window["refused"]["waits"], {"1000": 2})
+        self.assertEqual(window["refused"]["remaining"], [[0, 0, 2]])
         self.assertEqual(window["late"]["count"], 0)
+
+    def test_a_refusal_ships_the_remaining_it_said(self):
+        worker = locustfile.Tally()
+        answer(worker, 5, status=429, retry_after="1")
+        answer(worker, 0, status=429, retry_after="1")
+        [window] = merged(worker)["windows"]
+        self.assertEqual(window["refused"]["remaining"], [[5, 5, 1], [0, 0, 1]])
 
     def test_a_value_handed_out_twice_stays_visible(self):
         master = locustfile.Merged()

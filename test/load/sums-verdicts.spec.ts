@@ -57,3 +57,11 @@ test("a compliant client's retry refused again in a minute window breaks RL-3, c
   const key = keyOf(judged([first, second], undefined, 'compliant'), 'free #1 compliant');
   expect(verdictOf(key, 'retry-after-admitted')).toMatchObject({ status: 'fail', rules: ['RL-3'] });
 });
+
+test("a 429's own Remaining, shipped by the generators, shows in an early refusal's evidence", () => {
+  const early = window(0, [[59, 5, 1]], 5);
+  early.refused = { ...early.refused, remaining: [[5, 5, 5]] };
+  const verdict = verdictOf(keyOf(judged([early]), 'free #1 naive'), 'first-refusal');
+  expect(verdict.status).toBe('fail');
+  expect(verdict.evidence[0]).toContain('a 429 saying 5 were left');
+});

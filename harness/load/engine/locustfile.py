@@ -150,7 +150,7 @@ class Phase:
             self.values.append(value)
 
     def shipped(self, values):
-        """As plain data: Remaining values as runs, or Retry-After buckets as counts."""
+        """As plain data: Remaining values as runs, or a refusal's Retry-After bucket counted and its own Remaining as runs."""
         sent, done = self.sent, self.done
         seen = bool(sent)
         out = {
@@ -166,7 +166,8 @@ class Phase:
         if values == "remaining":
             out["remaining"] = runs_of(self.values)
         elif values == "waits":
-            out["waits"] = dict(collections.Counter(self.values))
+            out["waits"] = dict(collections.Counter(wait for wait, _ in self.values))
+            out["remaining"] = runs_of([remaining for _, remaining in self.values])
         return out
 
 
@@ -205,7 +206,8 @@ class Tally:
             window = self.windows[where] = (Phase(), Phase(), Phase())
         admitted, refused, late = window
         if outcome == "refused":
-            refused.note(sent, done, status, retry, wait_bucket(retry_after, done))
+            # Its own Remaining too: a 429 that says requests are left contradicts the window it names (RL-6).
+            refused.note(sent, done, status, retry, (wait_bucket(retry_after, done), parsed[1]))
             if done < self.refused_at.get(where, math.inf):
                 self.refused_at[where] = done
         elif sent > self.refused_at.get(where, math.inf):

@@ -101,6 +101,7 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
       admittedWhenEmpty: Math.max(0, remaining.filter((value) => value === 0).length - 1),
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted > tally.limit && remaining.filter((value) => value === tally.limit - 1).length > 1,
       fromSums: true,
+      refusalsSaidLeft: valuesOf(tally.refused.remaining ?? [])[0],
     });
   }
 

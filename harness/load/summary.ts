@@ -144,7 +144,7 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
       days: days ?? [],
       bans: account.bans,
       errorExamples: result.errorExamples,
-      timeline: timelineOf(result.observations, Math.max(run.elapsedMs, scenario.durationMs), (limit) => classOf(limit, spec.plan, observedLimits)),
+      timeline: timelineOf(result.observations, Math.max(run.elapsedMs, scenario.durationMs), (limit) => classOf(limit, spec.plan, observedLimits), result.summed?.sentBetween),
     };
   });
 

@@ -6,6 +6,7 @@
  */
 import type { Need } from '../../lib/rate-limiter/checks.ts';
 import type { DaySegment } from './days.ts';
+import type { SentBetween } from './timeline.ts';
 import type { KeyAccount } from './windows.ts';
 
 /** Why a check that needs the order of answers is left unjudged on sums. */
@@ -25,4 +26,6 @@ export interface SummedKey {
    * had come back. No kind of limiter does that (lib/rate-limiter/steps.ts), whatever the order within each window.
    */
   resetMovedBack: string[];
+  /** Each window's admissions and refusals as counts sent between two times, for the run's chart. */
+  sentBetween: SentBetween[];
 }

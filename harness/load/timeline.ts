@@ -20,7 +20,16 @@ export function bucketFor(durationMs: number): number {
   return BUCKET_CHOICES_MS.find((ms) => durationMs / ms <= MAX_BUCKETS) ?? (BUCKET_CHOICES_MS.at(-1) as number);
 }
 
-export function timelineOf(observations: readonly Observation[], durationMs: number, classOfLimit: (limit: number) => WindowClass): Timeline {
+/** Answers known only as a count sent between two times (ms since the run started): a generator's per-window sums. */
+export interface SentBetween {
+  outcome: 'admitted' | 'refused';
+  count: number;
+  from: number;
+  to: number;
+}
+
+/** `summed` answers are drawn spread evenly over the time they were sent in: the chart's, never a verdict's. */
+export function timelineOf(observations: readonly Observation[], durationMs: number, classOfLimit: (limit: number) => WindowClass, summed: readonly SentBetween[] = []): Timeline {
   const bucketMs = bucketFor(durationMs);
   const count = Math.max(1, Math.ceil(durationMs / bucketMs));
   const perSecond = 1000 / bucketMs;
@@ -34,6 +43,14 @@ export function timelineOf(observations: readonly Observation[], durationMs: num
     series[bucket] = (series[bucket] ?? 0) + perSecond;
     if (observation.outcome === 'admitted' && observation.remaining !== undefined && observation.limit !== undefined) {
       remaining.push([round(observation.doneAt / 1000), observation.remaining, classOfLimit(observation.limit)]);
+    }
+  }
+  for (const { outcome, count: times, from, to } of summed) {
+    const series = outcome === 'admitted' ? admitted : refused;
+    for (let i = 0; i < times; i++) {
+      const sentAt = times === 1 ? from : from + ((to - from) * i) / (times - 1);
+      const bucket = Math.min(count - 1, Math.max(0, Math.floor(sentAt / bucketMs)));
+      series[bucket] = (series[bucket] ?? 0) + perSecond;
     }
   }
   return { bucketMs, admitted: admitted.map(round), refused: refused.map(round), errors: errors.map(round), remaining: thin(remaining, bucketMs / 1000) };

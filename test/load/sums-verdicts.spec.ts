@@ -65,3 +65,10 @@ test("a 429's own Remaining, shipped by the generators, shows in an early refusa
   expect(verdict.status).toBe('fail');
   expect(verdict.evidence[0]).toContain('a 429 saying 5 were left');
 });
+
+test("the run's chart draws summed windows over the time their answers were sent in", () => {
+  const key = keyOf(judged([window(0, [[59, 0, 1]], 6), window(1, [[59, 0, 1]], 6)]), 'free #1 naive');
+  const seconds = key.timeline.bucketMs / 1000;
+  const drawn = (series: number[]): number => Math.round(series.reduce((sum, perSecond) => sum + perSecond * seconds, 0));
+  expect([drawn(key.timeline.admitted), drawn(key.timeline.refused)]).toEqual([120, 12]);
+});

@@ -126,6 +126,12 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),
     resetMovedBack: resetMovedBack(tallies, startedAtEpochMs),
+    sentBetween: tallies.flatMap((tally) =>
+      (['admitted', 'late', 'refused'] as const)
+        .map((name) => ({ outcome: name === 'refused' ? ('refused' as const) : ('admitted' as const), phase: tally[name] }))
+        .filter(({ phase }) => phase.count > 0)
+        .map(({ outcome, phase }) => ({ outcome, count: phase.count, from: phase.firstSent! - startedAtEpochMs, to: phase.lastSent! - startedAtEpochMs })),
+    ),
   };
 }
 

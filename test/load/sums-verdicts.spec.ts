@@ -72,3 +72,12 @@ test("the run's chart draws summed windows over the time their answers were sent
   const drawn = (series: number[]): number => Math.round(series.reduce((sum, perSecond) => sum + perSecond * seconds, 0));
   expect([drawn(key.timeline.admitted), drawn(key.timeline.refused)]).toEqual([120, 12]);
 });
+
+test('a daily cutoff after every admission was answered is judged from the sums: exactly the day quota admitted', () => {
+  const minutes = Array.from({ length: 16 }, (_, second) => window(second, [[59, 0, 1]], 0));
+  const last = window(16, [[59, 20, 1]], 0);
+  const dayCut: WindowTally = { ...window(17, [], 3, '3600000'), limit: 1000, reset: Math.ceil(START / 1000) + 3600 };
+  const key = keyOf(judged([...minutes, last, dayCut]), 'free #1 naive');
+  expect(key.admitted).toBe(1000);
+  expect(verdictOf(key, 'daily-quota').status).toBe('pass');
+});

@@ -14,7 +14,7 @@ import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
 import { classOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
-import type { AdmittedPhase, WindowTally } from './result.ts';
+import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /** How far the generators' clocks may differ: workers on several machines each time their own answers. */
 const GENERATOR_SKEW_MS = 250;
@@ -45,7 +45,8 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
   }
   const accounted = accountant.finish();
   const observedLimits = [...new Set(tallies.map((tally) => tally.limit))];
-  const tallyOf = (limit: number, reset: number): WindowTally => tallies.find((tally) => tally.limit === limit && tally.reset === reset)!;
+  const byWindow = new Map(tallies.map((tally) => [`${tally.limit}|${tally.reset}`, tally]));
+  const tallyOf = (limit: number, reset: number): WindowTally => byWindow.get(`${limit}|${reset}`)!;
 
   // The shortest a minute window can be: in a window seen from its start that admitted no more than its limit, the
   // first admission still counted when the first refusal's request left.
@@ -135,12 +136,12 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
   };
 }
 
-function firstOf(tally: WindowTally, field: 'firstSent' | 'firstDone'): number | null {
+function firstOf(tally: WindowTally, field: 'firstSent'): number | null {
   const times = [tally.admitted, tally.refused, tally.late].flatMap((phase) => (phase[field] === null ? [] : [phase[field]]));
   return times.length ? smallest(times) : null;
 }
 
-function lastOf(tally: WindowTally, field: 'lastSent' | 'lastDone'): number | null {
+function lastOf(tally: WindowTally, field: 'lastDone'): number | null {
   const times = [tally.admitted, tally.refused, tally.late].flatMap((phase) => (phase[field] === null ? [] : [phase[field]]));
   return times.length ? largest(times) : null;
 }
@@ -153,17 +154,19 @@ export function valuesOf(runs: AdmittedPhase['remaining']): number[] {
 }
 
 /**
- * Reset moved back: the same Limit, an earlier Reset named by an answer whose request left after one naming a later
- * Reset came back (by more than the generators' clocks may differ).
+ * Reset moved back: the same Limit, an earlier Reset named by an admission whose request left after an admission
+ * naming a later Reset came back (by more than the generators' clocks may differ). Admissions only, as between
+ * answers one after the other: a refusal's Reset may say when a ban ends.
  */
 function resetMovedBack(tallies: readonly WindowTally[], start: number): string[] {
   const moves: string[] = [];
+  const admitted = (tally: WindowTally): Phase[] => [tally.admitted, tally.late].filter((phase) => phase.count > 0);
   for (const later of tallies) {
-    const laterDone = firstOf(later, 'firstDone');
+    const laterDone = admitted(later).length ? smallest(admitted(later).map((phase) => phase.firstDone!)) : null;
     if (laterDone === null) continue;
     for (const earlier of tallies) {
       if (earlier.limit !== later.limit || earlier.reset >= later.reset) continue;
-      const earlierSent = lastOf(earlier, 'lastSent');
+      const earlierSent = admitted(earlier).length ? largest(admitted(earlier).map((phase) => phase.lastSent!)) : null;
       if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, GENERATOR_SKEW_MS) !== 'after') continue;
       moves.push(`an answer ${seconds(laterDone - start)} into the run named Reset ${later.reset}; a request sent ${seconds(earlierSent - start)} into the run was answered with the earlier Reset ${earlier.reset} (Limit ${later.limit}): it moved back`);
     }
@@ -212,8 +215,10 @@ function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegm
   const refusedForDay = dayWindows.filter(({ tally }) => tally.refused.count > 0).map(({ tally }) => tally);
   if (refusedForDay.length === 0) return [day];
   const cutoffAt = smallest(refusedForDay.map((tally) => tally.refused.firstDone!));
+  const cutoffSent = smallest(refusedForDay.map((tally) => tally.refused.firstSent!));
   const first = refusedForDay.find((tally) => tally.refused.firstDone === cutoffAt)!;
-  const before = admittedPhases.filter((phase) => phase.lastSent! < cutoffAt);
+  // Decided before every refusal for the day: answered before the first of them left; after: sent once it came back.
+  const before = admittedPhases.filter((phase) => phase.lastDone! < cutoffSent);
   const after = admittedPhases.filter((phase) => phase.firstSent! > cutoffAt);
   if (before.length + after.length < admittedPhases.length) return undefined;
   const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));

@@ -178,6 +178,7 @@ function overAdmission(window: QuotaWindow, model: WindowModel): { status: Verdi
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
+  if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
 }

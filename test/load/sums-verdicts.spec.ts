@@ -81,3 +81,10 @@ test('a daily cutoff after every admission was answered is judged from the sums:
   expect(key.admitted).toBe(1000);
   expect(verdictOf(key, 'daily-quota').status).toBe('pass');
 });
+
+test('more than the limit under one Reset of a sliding window is neither failed nor passed from sums: which could have aged out is not known', () => {
+  const first = window(0, [[59, 0, 1]], 2);
+  const key = keyOf(judged([{ ...first, late: { ...phase(3, START + 950, START + 980), remaining: [[2, 0, 1]] } }]), 'free #1 naive');
+  expect(key.windows[0]?.checks.find((check) => check.check === 'minute-max')).toMatchObject({ status: 'not-checked', message: expect.stringContaining(WHY) });
+  expect(verdictOf(key, 'minute-max').status).not.toBe('fail');
+});

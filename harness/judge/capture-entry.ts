@@ -9,7 +9,8 @@
 import { operationBase } from '../replay/base.ts';
 import { CaptureInputError, type RawEntry } from '../har/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
-import type { JudgedExchange, KeyIdentity } from './exchange.ts';
+import { REDACTED } from '../../lib/redact.ts';
+import type { CredentialForm, JudgedExchange, KeyIdentity } from './exchange.ts';
 import type { KeyBook } from './key-book.ts';
 
 interface LooseHarEntry {
@@ -136,8 +137,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   const base = operationBase(upper, parsed);
   if (base === undefined) return undefined;
   const basePathLength = base.length - parsed.origin.length;
-  const authorization = parts.requestHeaders.authorization;
-  const carried = authorization === undefined ? undefined : keys.fromAuthorization(authorization);
+  const credential = credentialOf(parts, keys);
   return {
     number,
     method: upper,
@@ -145,13 +145,31 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     answeredAt: parts.answeredAt,
     sentAt: parts.sentAt,
     status: parts.status,
-    key: parts.named ?? (carried ? carried.key : parts.authorizationKnown ? undefined : 'unknown'),
-    scheme: carried?.scheme,
+    key: credential.key,
+    credential: credential.form,
+    authorizationShown: credential.shown,
     requestContentType: parts.requestContentType,
     requestBody: parts.requestBody,
     responseHeaders: parts.responseHeaders,
     responseBody: parts.responseBody,
   };
+}
+
+/**
+ * The key a request carried, read from its Authorization header: a key counts only when sent as a bearer
+ * token, whatever else the capture says. A key the capture named (a gateway's pseudonym) stands for the header's
+ * token, which such a log leaves out or redacts; named with no header at all, the gateway is taken at its word.
+ */
+function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key: KeyIdentity | undefined | 'unknown'; shown: string | undefined } {
+  const authorization = parts.requestHeaders.authorization;
+  if (authorization === undefined) {
+    if (parts.named) return { form: 'bearer', key: parts.named, shown: `Bearer <key ${parts.named.pseudonym}>` };
+    return parts.authorizationKnown ? { form: 'none', key: undefined, shown: undefined } : { form: 'not-captured', key: 'unknown', shown: undefined };
+  }
+  const read = keys.read(authorization);
+  if (read.form !== 'bearer' && read.form !== 'bearer-other-case') return { form: read.form, key: undefined, shown: read.shown };
+  const key = parts.named ?? read.key;
+  return { form: read.form, key, shown: key && !read.key ? read.shown.replace(REDACTED, `<key ${key.pseudonym}>`) : read.shown };
 }
 
 /**

@@ -15,7 +15,7 @@ import { outcomeOf } from '../load/observation.ts';
 import type { JudgedExchange } from './exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
-import { judgeRequestAnswer, type RequestAnswer } from './request-rules.ts';
+import { judgeRequestAnswer, requestCredential, type RequestAnswer } from './request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
 
 export interface JudgeOptions {
@@ -107,7 +107,7 @@ export class TrafficJudge {
       path: exchange.path,
       requestContentType: exchange.requestContentType,
       requestBody: exchange.requestBody,
-      credential: exchange.key === undefined ? 'none' : exchange.key === 'unknown' ? 'unknown' : exchange.key.plan ? 'configured' : 'other',
+      credential: requestCredential(exchange),
       status: exchange.status,
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
@@ -213,12 +213,11 @@ export class TrafficJudge {
 
 /** The exchange as the report shows it: the key as its pseudonym, never the key. */
 function evidenceOf(exchange: JudgedExchange): { request: unknown; response: unknown } {
-  const key = exchange.key === undefined ? undefined : exchange.key === 'unknown' ? undefined : exchange.key.pseudonym;
   return {
     request: {
       method: exchange.method,
       url: exchange.path,
-      headers: { ...(key ? { authorization: `${exchange.scheme ?? 'Bearer'} <key ${key}>` } : {}), ...(exchange.requestContentType ? { 'content-type': exchange.requestContentType } : {}) },
+      headers: { ...(exchange.authorizationShown !== undefined ? { authorization: exchange.authorizationShown } : {}), ...(exchange.requestContentType ? { 'content-type': exchange.requestContentType } : {}) },
       ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}),
       exchange: exchange.number,
       at: new Date(exchange.answeredAt).toISOString(),

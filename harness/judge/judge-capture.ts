@@ -39,7 +39,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
     enterpriseQuota: enterpriseText(judge),
-  });
+  }, keys.redactor);
   return { report, exchanges, keys: keyCount };
 }
 

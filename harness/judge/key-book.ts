@@ -7,7 +7,7 @@
 import { parsePlaceholder, presentedCredential, withDemoKeys } from '../har/credentials.ts';
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
-import { REDACTED } from '../../lib/redact.ts';
+import { REDACTED, Redactor } from '../../lib/redact.ts';
 import type { CredentialForm, KeyIdentity } from './exchange.ts';
 
 export interface ReadCredential {
@@ -31,6 +31,11 @@ export class KeyBook {
 
   constructor(env: NodeJS.ProcessEnv) {
     this.known = withDemoKeys(keysFromEnv(env));
+  }
+
+  /** What keeps these keys, and anything else that looks like a credential, out of a report. */
+  get redactor(): Redactor {
+    return new Redactor(this.known);
   }
 
   /** What an Authorization header presents: a key only in the spec's form, `Bearer <key>`. */

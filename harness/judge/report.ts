@@ -4,6 +4,7 @@
  * and that held is `pass` only when nothing of it was left out; a rule this traffic cannot show is skipped
  * with why (no 429 in the capture, a key of no known plan), never passed.
  */
+import type { Redactor } from '../../lib/redact.ts';
 import { catalogue, ruleById } from '../../lib/rules.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts';
@@ -70,7 +71,11 @@ export interface JudgeRun {
   enterpriseQuota: string | undefined;
 }
 
-export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceReport {
+/**
+ * The report of what the judge saw, with every key and anything that looks like a credential redacted by
+ * `redactor` (the configured keys, and whatever a capture's queries, headers and bodies carried).
+ */
+export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redactor): ConformanceReport {
   const records = catalogue.rules.filter((rule) => rule.subject === 'service').map((rule) => recordOf(rule.id, tallies, run.file));
   const meta: RunMetadata = {
     targetUrl: run.target,
@@ -83,7 +88,7 @@ export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceRep
     rulesHash: run.rulesHash,
     ...(run.enterpriseQuota ? { enterpriseQuota: run.enterpriseQuota } : {}),
   };
-  return buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() });
+  return redactor.deep(buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() }));
 }
 
 function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {

@@ -143,7 +143,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     startedAt: judging.startedAt,
     durationMs: Date.now() - judging.startedAt.getTime(),
     enterpriseQuota: enterpriseText(judging.judge),
-  });
+  }, judging.keys.redactor);
   return judging.reporting.write(report, values['report-dir'] ?? 'reports/judge');
 }
 

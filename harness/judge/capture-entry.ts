@@ -34,11 +34,20 @@ interface LooseExchange {
   responseBody?: unknown;
 }
 
+export interface CaptureReading {
+  /**
+   * Whether the capture's HAR entries hold the Authorization header where it was sent. False for a HAR none of
+   * whose entries carries one (a browser's sanitized export): an entry without it then means "not captured",
+   * not "no key sent".
+   */
+  harAuthorization: boolean;
+}
+
 // Runs for every exchange of a capture: so no closure is made per call.
-export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook): JudgedExchange | undefined {
+export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook, reading: CaptureReading = { harAuthorization: true }): JudgedExchange | undefined {
   const entry = raw.entry as LooseHarEntry & LooseExchange;
   const where: Where = { file, number: raw.number };
-  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where);
+  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where, reading.harAuthorization);
   return fromExchangeLine(raw.number, entry, keys, where);
 }
 
@@ -51,7 +60,7 @@ function bad(where: Where, what: string): never {
   throw new CaptureInputError(`${where.file}: entry ${where.number} ${what}`);
 }
 
-function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where): JudgedExchange | undefined {
+function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where, authorizationCaptured: boolean): JudgedExchange | undefined {
   const request = entry.request ?? bad(where, 'has no "request"');
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
@@ -74,7 +83,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     responseHeaders: headerRecord(response.headers, where, 'response.headers'),
     responseBody,
     named: undefined,
-    authorizationKnown: Array.isArray(request.headers) && request.headers.length > 0,
+    authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
   });
 }
 
@@ -155,6 +164,9 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   };
 }
 
+/** A value a sanitizing export writes in place of the credential: the capture says it does not hold it. */
+const SANITIZED = /^(\[(sanitized|redacted|removed|filtered)\]|<(sanitized|redacted|removed|filtered)>|redacted|sanitized|\*+|x{3,})$/i;
+
 /**
  * The key a request carried, read from its Authorization header: a key counts only when sent as a bearer
  * token, whatever else the capture says. A key the capture named (a gateway's pseudonym) stands for the header's
@@ -166,6 +178,7 @@ function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key:
     if (parts.named) return { form: 'bearer', key: parts.named, shown: `Bearer <key ${parts.named.pseudonym}>` };
     return parts.authorizationKnown ? { form: 'none', key: undefined, shown: undefined } : { form: 'not-captured', key: 'unknown', shown: undefined };
   }
+  if (SANITIZED.test(authorization.trim())) return { form: 'not-captured', key: 'unknown', shown: authorization.trim() };
   const read = keys.read(authorization);
   if (read.form !== 'bearer' && read.form !== 'bearer-other-case') return { form: read.form, key: undefined, shown: read.shown };
   const key = parts.named ?? read.key;

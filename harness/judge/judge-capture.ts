@@ -4,6 +4,7 @@
  * judge's keys and open windows.
  */
 import { basename } from 'node:path';
+import { harCarriesAuthorization } from '../har/authorization-scan.ts';
 import { readCapture, type CaptureFormat } from '../har/read.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
@@ -27,8 +28,11 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const file = basename(path);
   const keys = new KeyBook(options.env);
   const judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
-  for await (const raw of readCapture(path, options.format ?? judgeFormat(path))) {
-    const exchange = toJudgedExchange(raw, file, keys);
+  const format = options.format ?? judgeFormat(path);
+  // A HAR none of whose entries carries Authorization was sanitized: whether its requests carried a key is unknown.
+  const reading = { harAuthorization: await harCarriesAuthorization(path) };
+  for await (const raw of readCapture(path, format)) {
+    const exchange = toJudgedExchange(raw, file, keys, reading);
     if (exchange) judge.add(exchange);
   }
   const { exchanges, keys: keyCount } = judge.progress;

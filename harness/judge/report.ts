@@ -110,7 +110,10 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   });
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
-  if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}` };
+  if (!tally || tally.exchanges + tally.windows === 0) {
+    const why = tally ? [...tally.unchecked].map(([reason, times]) => `; ${reason} (${count(times, 'time')})`).join('') : '';
+    return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}${why}` };
+  }
 
   const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
   record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });

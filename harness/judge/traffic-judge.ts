@@ -31,6 +31,8 @@ export interface JudgeOptions {
 /** The rules a body shows: not judged on an answer whose body the capture does not hold. */
 const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
 const SWEEP_EVERY_MS = 1_000;
+/** The rules that need to know the key a request carried. */
+const KEY_RULES = ['AUTH-1', 'AUTH-5'];
 /**
  * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
  * bucket from looking like a window admitting past its limit (key-windows.ts).
@@ -112,6 +114,9 @@ export class TrafficJudge {
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
     };
+    if (exchange.credential === 'not-captured') {
+      for (const rule of KEY_RULES) this.tallies.unchecked(rule, "requests whose Authorization header the capture does not hold (a browser's sanitized HAR, a log without the field): whether they carried a key, and which, is not known");
+    }
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
     if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');

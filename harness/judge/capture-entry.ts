@@ -10,7 +10,8 @@ import { captureTimeMs } from '../../lib/capture-time.ts';
 import { operationBase } from '../replay/base.ts';
 import { CaptureInputError, type RawEntry } from '../har/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
-import type { JudgedExchange, KeyIdentity } from './exchange.ts';
+import { REDACTED } from '../../lib/redact.ts';
+import type { CredentialForm, JudgedExchange, KeyIdentity } from './exchange.ts';
 import type { KeyBook } from './key-book.ts';
 
 interface LooseHarEntry {
@@ -34,11 +35,20 @@ interface LooseExchange {
   responseBody?: unknown;
 }
 
+export interface CaptureReading {
+  /**
+   * Whether the capture's HAR entries hold the Authorization header where it was sent. False for a HAR none of
+   * whose entries carries one (a browser's sanitized export): an entry without it then means "not captured",
+   * not "no key sent".
+   */
+  harAuthorization: boolean;
+}
+
 // Runs for every exchange of a capture: so no closure is made per call.
-export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook): JudgedExchange | undefined {
+export function toJudgedExchange(raw: RawEntry, file: string, keys: KeyBook, reading: CaptureReading = { harAuthorization: true }): JudgedExchange | undefined {
   const entry = raw.entry as LooseHarEntry & LooseExchange;
   const where: Where = { file, number: raw.number };
-  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where);
+  if (typeof entry.request === 'object' && entry.request !== null) return fromHar(raw.number, entry, keys, where, reading.harAuthorization);
   return fromExchangeLine(raw.number, entry, keys, where);
 }
 
@@ -51,7 +61,7 @@ function bad(where: Where, what: string): never {
   throw new CaptureInputError(`${where.file}: entry ${where.number} ${what}`);
 }
 
-function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where): JudgedExchange | undefined {
+function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where, authorizationCaptured: boolean): JudgedExchange | undefined {
   const request = entry.request ?? bad(where, 'has no "request"');
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
@@ -74,7 +84,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     responseHeaders: headerRecord(response.headers, where, 'response.headers'),
     responseBody,
     named: undefined,
-    authorizationKnown: Array.isArray(request.headers) && request.headers.length > 0,
+    authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
   });
 }
 
@@ -137,8 +147,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   const base = operationBase(upper, parsed);
   if (base === undefined) return undefined;
   const basePathLength = base.length - parsed.origin.length;
-  const authorization = parts.requestHeaders.authorization;
-  const carried = authorization === undefined ? undefined : keys.fromAuthorization(authorization);
+  const credential = credentialOf(parts, keys);
   return {
     number,
     method: upper,
@@ -146,13 +155,35 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     answeredAt: parts.answeredAt,
     sentAt: parts.sentAt,
     status: parts.status,
-    key: parts.named ?? (carried ? carried.key : parts.authorizationKnown ? undefined : 'unknown'),
-    scheme: carried?.scheme,
+    key: credential.key,
+    credential: credential.form,
+    authorizationShown: credential.shown,
     requestContentType: parts.requestContentType,
     requestBody: parts.requestBody,
     responseHeaders: parts.responseHeaders,
     responseBody: parts.responseBody,
   };
+}
+
+/** A value a sanitizing export writes in place of the credential: the capture says it does not hold it. */
+const SANITIZED = /^(\[(sanitized|redacted|removed|filtered)\]|<(sanitized|redacted|removed|filtered)>|redacted|sanitized|\*+|x{3,})$/i;
+
+/**
+ * The key a request carried, read from its Authorization header: a key counts only when sent as a bearer
+ * token, whatever else the capture says. A key the capture named (a gateway's pseudonym) stands for the header's
+ * token, which such a log leaves out or redacts; named with no header at all, the gateway is taken at its word.
+ */
+function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key: KeyIdentity | undefined | 'unknown'; shown: string | undefined } {
+  const authorization = parts.requestHeaders.authorization;
+  if (authorization === undefined) {
+    if (parts.named) return { form: 'bearer', key: parts.named, shown: `Bearer <key ${parts.named.pseudonym}>` };
+    return parts.authorizationKnown ? { form: 'none', key: undefined, shown: undefined } : { form: 'not-captured', key: 'unknown', shown: undefined };
+  }
+  if (SANITIZED.test(authorization.trim())) return { form: 'not-captured', key: 'unknown', shown: authorization.trim() };
+  const read = keys.read(authorization);
+  if (read.form !== 'bearer' && read.form !== 'bearer-other-case') return { form: read.form, key: undefined, shown: read.shown };
+  const key = parts.named ?? read.key;
+  return { form: read.form, key, shown: key && !read.key ? read.shown.replace(REDACTED, `<key ${key.pseudonym}>`) : read.shown };
 }
 
 /**

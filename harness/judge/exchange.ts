@@ -12,6 +12,14 @@ export interface KeyIdentity {
   plan: PlanId | undefined;
 }
 
+/**
+ * How the request presented a key: 'bearer' as the spec says ("bearer-other-case": a scheme not spelt
+ * "Bearer", which AUTH-7 asks to accept), 'other-form' (another scheme or a bare key), 'empty-bearer',
+ * 'malformed' (a bearer header of another shape), 'none' (no Authorization header) or 'not-captured' (the
+ * capture does not say, as a sanitized HAR or a log without the field).
+ */
+export type CredentialForm = 'bearer' | 'bearer-other-case' | 'other-form' | 'empty-bearer' | 'malformed' | 'none' | 'not-captured';
+
 export interface JudgedExchange {
   /** 1-based position in the capture. */
   number: number;
@@ -23,12 +31,13 @@ export interface JudgedExchange {
   sentAt: number | undefined;
   status: number;
   /**
-   * The credential as a key: undefined when the request carried no Authorization header, 'unknown' when the
-   * capture does not say.
+   * The key the request carried as the spec says (a bearer token, or one the capture named): undefined when it
+   * carried none or none that counts (see `credential`), 'unknown' when the capture does not say.
    */
   key: KeyIdentity | undefined | 'unknown';
-  /** The Authorization scheme ("Bearer"), when the request carried one. */
-  scheme: string | undefined;
+  credential: CredentialForm;
+  /** The Authorization header as evidence may show it: a key as its pseudonym, any other credential redacted. */
+  authorizationShown: string | undefined;
   requestContentType: string | undefined;
   /** undefined: the capture holds no request body (not the same as an empty one, which is ''). */
   requestBody: string | undefined;

@@ -4,6 +4,7 @@
  * judge's keys and open windows.
  */
 import { basename } from 'node:path';
+import { harCarriesAuthorization } from '../har/authorization-scan.ts';
 import { CaptureInputError, readCapture, type CaptureFormat } from '../har/read.ts';
 import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from './exchange.ts';
@@ -29,8 +30,11 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const file = basename(path);
   const keys = new KeyBook(options.env);
   const judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
-  for await (const raw of readCapture(path, options.format ?? judgeFormat(path))) {
-    const exchange = toJudgedExchange(raw, file, keys);
+  const format = options.format ?? judgeFormat(path);
+  // A HAR none of whose entries carries Authorization was sanitized: whether its requests carried a key is unknown.
+  const reading = { harAuthorization: await harCarriesAuthorization(path) };
+  for await (const raw of readCapture(path, format)) {
+    const exchange = toJudgedExchange(raw, file, keys, reading);
     if (exchange) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
@@ -41,7 +45,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
     enterpriseQuota: enterpriseText(judge),
-  });
+  }, keys.redactor);
   return { report, exchanges, keys: keyCount };
 }
 

@@ -1,12 +1,28 @@
 /**
  * Keys are known by plan, as in every other command (PETSTORE_API_KEY_<PLAN>, the demo keys, or the
  * placeholder a recording wrote), and never kept in anything written: each gets a pseudonym that names its
- * plan and the order it was first seen in ("pro-2"), or "unknown-3" for a key of no known plan.
+ * plan and the order it was first seen in ("pro-2"), or "unknown-3" for a key of no known plan: every key of
+ * no known plan has one of its own, never one shared.
  */
-import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../har/credentials.ts';
+import { parsePlaceholder, presentedCredential, withDemoKeys } from '../har/credentials.ts';
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
-import type { KeyIdentity } from './exchange.ts';
+import { REDACTED, Redactor } from '../../lib/redact.ts';
+import type { CredentialForm, KeyIdentity } from './exchange.ts';
+
+export interface ReadCredential {
+  form: CredentialForm;
+  /** The key, when sent as a bearer token the capture holds (not one a gateway left out as <redacted>). */
+  key: KeyIdentity | undefined;
+  /** The header as evidence may show it. */
+  shown: string;
+}
+
+/**
+ * Names a gateway may write for "a key I cannot name" (the how-to's map default, nginx's "-"): read as no name,
+ * so that every such key is not merged into one.
+ */
+const NO_NAME = /^(unknown|-|none|null)$/i;
 
 export class KeyBook {
   private readonly known: KeysByPlan;
@@ -17,19 +33,50 @@ export class KeyBook {
     this.known = withDemoKeys(keysFromEnv(env));
   }
 
-  /** The key an Authorization header carries, with its scheme ("Bearer"). */
-  fromAuthorization(value: string): { scheme: string; key: KeyIdentity } {
-    const { scheme, token } = splitAuthorization(value);
-    return { scheme, key: this.identify(token) };
+  /** What keeps these keys, and anything else that looks like a credential, out of a report. */
+  get redactor(): Redactor {
+    return new Redactor(this.known);
   }
 
-  /** A key a gateway already named (its own pseudonym), with the plan it gave, if any. */
-  named(name: string, plan: PlanId | undefined): KeyIdentity {
+  /** What an Authorization header presents: a key only in the spec's form, `Bearer <key>`. */
+  read(value: string): ReadCredential {
+    const presented = presentedCredential(value);
+    switch (presented.form) {
+      case 'bearer': {
+        const key = presented.token === REDACTED ? undefined : this.identify(presented.token);
+        const form = presented.scheme === 'Bearer' ? 'bearer' : 'bearer-other-case';
+        return { form, key, shown: `${presented.scheme} ${key ? `<key ${key.pseudonym}>` : REDACTED}` };
+      }
+      case 'other-scheme':
+        return { form: 'other-form', key: undefined, shown: `${presented.scheme} ${this.shown(presented.token)}` };
+      case 'bare':
+        return { form: 'other-form', key: undefined, shown: this.shown(presented.token) };
+      case 'empty-bearer':
+        return { form: 'empty-bearer', key: undefined, shown: value.trim() };
+      case 'malformed':
+        return { form: 'malformed', key: undefined, shown: REDACTED };
+    }
+  }
+
+  /**
+   * A key a gateway named (its own pseudonym), with the plan it gave, if any; undefined for a name that names
+   * none. A configured key written there as it is becomes its pseudonym, never a name in the report.
+   */
+  named(name: string, plan: PlanId | undefined): KeyIdentity | undefined {
+    if (NO_NAME.test(name.trim())) return undefined;
+    if (planOfKey(this.known, name) || parsePlaceholder(name)) return this.identify(name);
     const known = this.byToken.get(`named:${name}`);
     if (known) return known;
     const identity: KeyIdentity = { pseudonym: name, plan };
     this.byToken.set(`named:${name}`, identity);
     return identity;
+  }
+
+  /** A token sent in another form, as evidence shows it: a known key by its pseudonym, anything else redacted. */
+  private shown(token: string): string {
+    const known = this.byToken.get(token);
+    if (known) return `<key ${known.pseudonym}>`;
+    return planOfKey(this.known, token) || parsePlaceholder(token) ? `<key ${this.identify(token).pseudonym}>` : REDACTED;
   }
 
   private identify(token: string): KeyIdentity {
@@ -39,7 +86,7 @@ export class KeyBook {
     let identity: KeyIdentity;
     if (placeholder?.kind === 'plan') identity = { pseudonym: `${placeholder.plan}-${placeholder.ordinal}`, plan: placeholder.plan };
     else if (placeholder?.kind === 'invalid') identity = { pseudonym: 'invalid', plan: undefined };
-    else if (placeholder?.kind === 'unknown-plan') identity = { pseudonym: 'unknown-plan', plan: undefined };
+    else if (placeholder?.kind === 'unknown-plan') identity = { pseudonym: placeholder.ordinal > 1 ? `unknown-plan-${placeholder.ordinal}` : 'unknown-plan', plan: undefined };
     else {
       const plan = planOfKey(this.known, token);
       const group = plan ?? 'unknown';

@@ -4,6 +4,7 @@
  * and that held is `pass` only when nothing of it was left out; a rule this traffic cannot show is skipped
  * with why (no 429 in the capture, a key of no known plan), never passed.
  */
+import type { Redactor } from '../../lib/redact.ts';
 import { catalogue, ruleById } from '../../lib/rules.ts';
 import { breachVerdict } from '../../lib/verdicts/level.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
@@ -33,7 +34,10 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'CREATE-3': 'a POST /pets whose body holds an invalid value',
   'CREATE-4': 'a POST /pets whose body is empty or not JSON',
   'AUTH-1': 'a request without an Authorization header',
-  'AUTH-5': 'a request with a key of known plan',
+  'AUTH-3': 'a request with a credential in another scheme than Bearer, or a bare key',
+  'AUTH-4': 'a request with an empty bearer token',
+  'AUTH-5': 'a request with a key of known plan as "Bearer <key>"',
+  'AUTH-7': 'a request with a key of known plan in a scheme not spelt "Bearer" ("bearer <key>")',
   'DEP-2': 'a getPet answer with a Sunset header',
   'DEP-3': 'a getPet answer with a Deprecation header',
   'ORD-GAP-2': 'an answer to GET /store/orders',
@@ -68,7 +72,11 @@ export interface JudgeRun {
   enterpriseQuota: string | undefined;
 }
 
-export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceReport {
+/**
+ * The report of what the judge saw, with every key and anything that looks like a credential redacted by
+ * `redactor` (the configured keys, and whatever a capture's queries, headers and bodies carried).
+ */
+export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redactor): ConformanceReport {
   const records = catalogue.rules.filter((rule) => rule.subject === 'service').map((rule) => recordOf(rule.id, tallies, run.file));
   const meta: RunMetadata = {
     targetUrl: run.target,
@@ -81,7 +89,7 @@ export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceRep
     rulesHash: run.rulesHash,
     ...(run.enterpriseQuota ? { enterpriseQuota: run.enterpriseQuota } : {}),
   };
-  return buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() });
+  return redactor.deep(buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() }));
 }
 
 function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
@@ -103,7 +111,10 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   });
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
-  if (!tally || tally.exchanges + tally.windows === 0) return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}` };
+  if (!tally || tally.exchanges + tally.windows === 0) {
+    const why = tally ? [...tally.unchecked].map(([reason, times]) => `; ${reason} (${count(times, 'time')})`).join('') : '';
+    return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}${why}` };
+  }
 
   const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
   record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });

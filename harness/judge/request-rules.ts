@@ -15,6 +15,7 @@ import type { LosslessValue } from '../../lib/lossless-json.ts';
 import { parseHttpDate } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest, isCanonical } from '../../lib/request-kinds.ts';
 import type { Violation } from '../../lib/response-checks.ts';
+import type { JudgedExchange } from './exchange.ts';
 
 export interface RequestAnswer {
   operation: OperationId;
@@ -24,12 +25,36 @@ export interface RequestAnswer {
   requestContentType: string | undefined;
   /** undefined: not captured. */
   requestBody: string | undefined;
-  /** undefined: the request carried no key; 'unknown': the capture does not say. */
-  credential: 'none' | 'configured' | 'other' | 'unknown';
+  credential: RequestCredential;
   status: number;
   responseHeaders: Readonly<Record<string, string | undefined>>;
   /** undefined: not captured. */
   responseBody: JsonBody | undefined;
+}
+
+/**
+ * What the request's Authorization header puts to the test: 'none' (no header), 'configured' (a configured key
+ * as `Bearer <key>`; 'configured-other-case' in a scheme spelt otherwise, "bearer <key>"), 'other' (a bearer
+ * key of no known plan: whether the service knows it, traffic does not show), 'other-form' (a key in another
+ * scheme or without one: a request without a valid key), 'empty-bearer', and 'unknown' (the capture does not
+ * say, or the header has another shape).
+ */
+export type RequestCredential = 'none' | 'configured' | 'configured-other-case' | 'other' | 'other-form' | 'empty-bearer' | 'unknown';
+
+export function requestCredential(exchange: Pick<JudgedExchange, 'key' | 'credential'>): RequestCredential {
+  switch (exchange.credential) {
+    case 'none':
+    case 'other-form':
+    case 'empty-bearer':
+      return exchange.credential;
+    case 'bearer':
+    case 'bearer-other-case':
+      if (typeof exchange.key !== 'object') return 'unknown';
+      if (!exchange.key.plan) return 'other';
+      return exchange.credential === 'bearer' ? 'configured' : 'configured-other-case';
+    default:
+      return 'unknown';
+  }
 }
 
 export interface RuleFindings {
@@ -63,7 +88,18 @@ function judgeAuthentication(exchange: RequestAnswer, findings: RuleFindings): v
     if (exchange.status !== 401) findings.violations.push({ rule: 'AUTH-1', message: `${exchange.method} ${exchange.path} without an Authorization header was answered ${exchange.status}, not 401` });
   } else if (exchange.credential === 'configured') {
     findings.judged.push('AUTH-5');
-    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-5', message: `${exchange.method} ${exchange.path} with a configured key was answered 401` });
+    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-5', message: `${exchange.method} ${exchange.path} with a configured key as "Bearer <key>" was answered 401` });
+  } else if (exchange.credential === 'configured-other-case') {
+    findings.judged.push('AUTH-7');
+    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-7', message: `${exchange.method} ${exchange.path} with a configured key in a scheme not spelt "Bearer" was answered 401` });
+  } else if (exchange.credential === 'other-form' || exchange.credential === 'empty-bearer') {
+    // No valid key: a 401 is right. A 429 accepts nothing (a limiter may count by address before it reads keys).
+    const rule = exchange.credential === 'other-form' ? 'AUTH-3' : 'AUTH-4';
+    findings.judged.push(rule);
+    if (exchange.status !== 401 && exchange.status !== REFUSED) {
+      const what = exchange.credential === 'other-form' ? 'a credential in another scheme than Bearer, or without one' : 'an empty bearer token';
+      findings.violations.push({ rule, message: `${exchange.method} ${exchange.path} with ${what} was answered ${exchange.status}, not 401` });
+    }
   }
 }
 

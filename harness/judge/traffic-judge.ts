@@ -15,7 +15,7 @@ import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import type { JudgedExchange } from './exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
-import { judgeRequestAnswer, type RequestAnswer } from './request-rules.ts';
+import { judgeRequestAnswer, requestCredential, type RequestAnswer } from './request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
 
 export interface JudgeOptions {
@@ -37,6 +37,8 @@ const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
  * named (window-accountant.ts).
  */
 export const REORDER_MS = 10_000;
+/** The rules that need to know the key a request carried. */
+const KEY_RULES = ['AUTH-1', 'AUTH-5'];
 /**
  * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
  * bucket from looking like a window admitting past its limit (key-windows.ts).
@@ -114,11 +116,14 @@ export class TrafficJudge {
       path: exchange.path,
       requestContentType: exchange.requestContentType,
       requestBody: exchange.requestBody,
-      credential: exchange.key === undefined ? 'none' : exchange.key === 'unknown' ? 'unknown' : exchange.key.plan ? 'configured' : 'other',
+      credential: requestCredential(exchange),
       status: exchange.status,
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
     };
+    if (exchange.credential === 'not-captured') {
+      for (const rule of KEY_RULES) this.tallies.unchecked(rule, "requests whose Authorization header the capture does not hold (a browser's sanitized HAR, a log without the field): whether they carried a key, and which, is not known");
+    }
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
     if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
@@ -217,12 +222,11 @@ export class TrafficJudge {
 
 /** The exchange as the report shows it: the key as its pseudonym, never the key. */
 function evidenceOf(exchange: JudgedExchange): { request: unknown; response: unknown } {
-  const key = exchange.key === undefined ? undefined : exchange.key === 'unknown' ? undefined : exchange.key.pseudonym;
   return {
     request: {
       method: exchange.method,
       url: exchange.path,
-      headers: { ...(key ? { authorization: `${exchange.scheme ?? 'Bearer'} <key ${key}>` } : {}), ...(exchange.requestContentType ? { 'content-type': exchange.requestContentType } : {}) },
+      headers: { ...(exchange.authorizationShown !== undefined ? { authorization: exchange.authorizationShown } : {}), ...(exchange.requestContentType ? { 'content-type': exchange.requestContentType } : {}) },
       ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}),
       exchange: exchange.number,
       at: new Date(exchange.answeredAt).toISOString(),

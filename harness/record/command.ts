@@ -155,7 +155,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     startedAt: judging.startedAt,
     durationMs: Date.now() - judging.startedAt.getTime(),
     enterpriseQuota: enterpriseText(judging.judge),
-  });
+  }, judging.keys.redactor);
   return judging.reporting.write(report, { outputDir: values.output ?? 'reports/judge', summaryFile: values.summary });
 }
 

@@ -7,7 +7,7 @@
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId } from '../../lib/plans.ts';
 import { wholeNumber } from '../../lib/rate-limit-headers.ts';
-import { INVALID_KEY_PLACEHOLDER, planPlaceholder, UNKNOWN_PLAN_PLACEHOLDER, withDemoKeys } from '../har/credentials.ts';
+import { INVALID_KEY_PLACEHOLDER, planPlaceholder, unknownPlanPlaceholder, withDemoKeys } from '../har/credentials.ts';
 
 /** The keys a recorder must recognise and redact: those configured, and the public demo keys besides. */
 export function knownKeys(env: NodeJS.ProcessEnv): KeysByPlan {
@@ -29,6 +29,7 @@ export interface Naming {
 export class CredentialNamer {
   private readonly named = new Map<string, string>();
   private readonly seenPerPlan = new Map<PlanId, number>();
+  private unknownPlanKeys = 0;
 
   constructor(private readonly known: Readonly<KeysByPlan>) {}
 
@@ -45,10 +46,14 @@ export class CredentialNamer {
         warning: `a key the recorder was not given was taken for a ${plans[guessed].name} key from X-RateLimit-Limit; set PETSTORE_API_KEY_<PLAN> to name plans for certain`,
       };
     }
-    this.named.set(token, UNKNOWN_PLAN_PLACEHOLDER);
+    // Each key of unknown plan keeps a placeholder of its own: rate limits are per key, and one shared
+    // placeholder would add up different keys' admissions under one key.
+    this.unknownPlanKeys++;
+    const placeholder = unknownPlanPlaceholder(this.unknownPlanKeys);
+    this.named.set(token, placeholder);
     return {
-      placeholder: UNKNOWN_PLAN_PLACEHOLDER,
-      warning: `a key of unknown plan was recorded as ${UNKNOWN_PLAN_PLACEHOLDER}; set PETSTORE_API_KEY_<PLAN> for the recorder so the recording names its plan`,
+      placeholder,
+      warning: `a key of unknown plan was recorded as ${placeholder}; set PETSTORE_API_KEY_<PLAN> for the recorder so the recording names its plan`,
     };
   }
 

@@ -7,7 +7,7 @@
  */
 import { DEMO_KEYS, keyVariable, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { plans, type PlanId } from '../../lib/plans.ts';
-import { parsePlaceholder, splitAuthorization, UNKNOWN_PLAN_PLACEHOLDER, withDemoKeys } from '../har/credentials.ts';
+import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../har/credentials.ts';
 import { InputError } from './cli.ts';
 import type { CredentialUse } from './survey.ts';
 
@@ -37,7 +37,7 @@ export class CredentialResolver {
       const ref = parsePlaceholder(token);
       if (ref?.kind === 'unknown-plan') {
         throw new InputError(
-          `${file}: ${use.count} request(s), first in entry ${use.firstNumber}, carry ${UNKNOWN_PLAN_PLACEHOLDER} (a key whose plan the recorder could not tell); replace it with the plan's placeholder, e.g. $PETSTORE_API_KEY_PRO`,
+          `${file}: ${use.count} request(s), first in entry ${use.firstNumber}, carry ${token} (a key whose plan the recorder could not tell); replace it with the plan's placeholder, e.g. $PETSTORE_API_KEY_PRO`,
         );
       }
       if (ref?.kind === 'invalid') continue;

@@ -1,52 +1,79 @@
 /**
- * A gateway's own access log judged: Debian's nginx in front of the reference server, the load client's
- * traffic through it, and nginx's log (the how-to's log_format) judged with no rule failed; in front of a
- * limiter whose 429s lack Retry-After, the same log fails RL-1. Skipped, saying how to get nginx, where
- * there is none.
+ * A gateway's own access log judged: Debian's nginx, configured as the how-to writes it (TLS, HTTP/2, the API
+ * under a path prefix, the key and plan maps, keys redacted), in front of the reference server and in front of
+ * a broken one, driven over HTTP/2 with keys in every form a production log holds (a bearer key of each plan,
+ * a configured key sent as Token, bare, as Basic and in the query, an unknown key, none). The correct server's
+ * log fails no rule; each broken server's (keys accepted without Bearer; 429s without Retry-After) fails the
+ * rule it breaks, and only that one. The log holds no key.
+ * Skipped, saying how to get nginx, where there is none.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { RateLimiter } from '../../reference-server/limiter.ts';
-import { createReferenceServer } from '../../reference-server/server.ts';
-import { NoRetryAfterLimiter } from '../load/support/limiters.ts';
-import { overLimit, runAgainst } from '../load/support/run.ts';
-import { NGINX_HINT, nginxPath, startNginx } from './nginx.ts';
+import { DEMO_KEYS } from '../../lib/keys.ts';
+import { faultById } from '../suite/support/faults.ts';
+import { startVariant } from '../suite/support/variant-target.ts';
+import { h2Request, NGINX_HINT, nginxPath, OPENSSL_HINT, opensslPath, startNginx, type Gateway } from './nginx.ts';
 import { failures, judged, verdictOf } from './support.ts';
 
 const SCALE = 10;
-const TRAFFIC = [
-  { plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) },
-  { plan: 'pro' as const, keyNumber: 2, behaviour: 'compliant' as const, rate: overLimit(0.5) },
-];
+const FREE = DEMO_KEYS.free[0] as string;
+const PRO = DEMO_KEYS.pro[0] as string;
+const BUSINESS = DEMO_KEYS.business[0] as string;
+const UNKNOWN = 'a-key-no-one-issued';
+/** The gateway's key file: each key it knows by a name, never the key. */
+const NAMED = { [FREE]: 'free-1', [PRO]: 'pro-1', [BUSINESS]: 'business-1' };
 
 test.skip(nginxPath() === undefined, NGINX_HINT);
+test.skip(opensslPath() === undefined, OPENSSL_HINT);
 
-async function throughNginx(limiter: RateLimiter | undefined): Promise<string> {
-  const server = await createReferenceServer({ timeScale: SCALE }, limiter ? { limiter } : {});
-  const gateway = await startNginx(server.baseUrl);
+async function drive(gateway: Gateway): Promise<void> {
+  const send = (request: Parameters<typeof h2Request>[2]) => h2Request(gateway.baseUrl, gateway.ca, request);
+  // A Free key past its quota (60 a minute, a 6-second window here): the last ones are refused with Retry-After.
+  for (let i = 0; i < 70; i++) await send({ path: '/pets?limit=5', authorization: `Bearer ${FREE}` });
+  const created = await send({ method: 'POST', path: '/pets', authorization: `Bearer ${PRO}`, body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' }) });
+  const id = (JSON.parse(created.body) as { id?: number }).id ?? 1;
+  await send({ path: `/pets/${id}`, authorization: `Bearer ${PRO}` });
+  await send({ path: '/store/orders', authorization: `Bearer   ${PRO}` });
+  await send({ path: '/pets?status=sold', authorization: `bearer ${BUSINESS}` });
+  for (const authorization of [`Token ${PRO}`, PRO, `Basic ${Buffer.from(`${PRO}:`).toString('base64')}`, `Bearer ${UNKNOWN}`, 'Bearer']) await send({ path: '/pets', authorization });
+  await send({ path: `/pets?api_key=${PRO}` });
+  await send({ path: '/pets' });
+}
+
+async function gatewayLog(broken: 'correct' | 'other-schemes-served' | '429-without-retry-after'): Promise<string> {
+  const server = await startVariant({ timeScale: SCALE, ...(broken === 'correct' ? {} : { transforms: [faultById(broken).proxy!] }) });
+  const gateway = await startNginx(server.baseUrl, NAMED);
   try {
-    await runAgainst(gateway.baseUrl, TRAFFIC, 5_000, SCALE);
+    await drive(gateway);
   } finally {
     await gateway.stop();
     await server.close();
   }
+  const log = readFileSync(gateway.accessLog, 'utf8');
+  for (const key of [FREE, PRO, BUSINESS, UNKNOWN]) expect(log, `the access log holds the key ${key}`).not.toContain(key);
   return gateway.accessLog;
 }
 
-test("nginx's access log of traffic to the correct server is judged with no rule failed, keys named only by plan", async () => {
-  const log = await throughNginx(undefined);
+test("nginx's log (the how-to's configuration) of traffic to the correct server fails no rule: keys in the wrong form are requests without a key, unknown keys stay apart", async () => {
+  const log = await gatewayLog('correct');
   const report = await judged(log);
   expect(failures(report)).toEqual({});
-  for (const rule of ['RL-1', 'RL-4', 'RL-5', 'CREATE-3']) expect.soft(verdictOf(report, rule), rule).not.toBe('fail');
-  expect(verdictOf(report, 'RL-4')).toBe('pass');
-  expect(verdictOf(report, 'RL-1')).toBe('pass');
+  expect(report.verdict.failedMust).toEqual([]);
+  for (const rule of ['RL-1', 'RL-4', 'AUTH-1', 'AUTH-3', 'AUTH-4', 'AUTH-5', 'AUTH-7']) expect.soft(verdictOf(report, rule), rule).toBe('pass');
+  expect(verdictOf(report, 'PLAN-FREE')).not.toBe('fail');
   // nginx logs no response bodies: the rules of bodies are not judged, never passed.
   expect(verdictOf(report, 'RESP-2')).toBe('skipped');
-  expect(JSON.stringify(report)).not.toContain('demo-free-1');
   expect(readFileSync(log, 'utf8')).toContain('"x-ratelimit-remaining":"');
 });
 
-test("nginx's access log of 429s without Retry-After fails RL-1", async () => {
-  const report = await judged(await throughNginx(new NoRetryAfterLimiter(SCALE)));
+test("nginx's log (the how-to's configuration) of a server that accepts keys sent without Bearer fails AUTH-3, and nothing else", async () => {
+  const report = await judged(await gatewayLog('other-schemes-served'));
+  expect(Object.keys(failures(report))).toEqual(['AUTH-3']);
+  expect(report.verdict.failedMust).toEqual(['AUTH-3']);
+  expect(failures(report)['AUTH-3']).toMatch(/GET \/pets with a credential in another scheme than Bearer, or without one was answered 200/);
+});
+
+test("nginx's log (the how-to's configuration) of a server whose 429s lack Retry-After fails RL-1, and nothing else", async () => {
+  const report = await judged(await gatewayLog('429-without-retry-after'));
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
 });

@@ -1,76 +1,114 @@
 /**
- * Debian's nginx as a gateway in front of a server, on 127.0.0.1 with its own prefix, pid and temp paths in a
- * temporary folder, writing its access log in the NDJSON exchange format with the log_format the how-to
- * gives (docs/how-to/judge-traffic.md), read from the page itself so that what it shows is what is proved.
+ * Debian's nginx as a gateway in front of a server, running the how-to's configuration as the page writes it
+ * (docs/how-to/judge-traffic.md, the code block marked "tested: nginx http block"): TLS and HTTP/2, the API
+ * under a path prefix, the key map, the plan map and the log_format. Only what must differ on a test machine
+ * is replaced (the upstream's address, the port, the certificate, the key file and the log's path), each
+ * replacement required to find its text, so the page cannot drift from what is run. nginx gets its own
+ * prefix, pid, error log and temp paths in a temporary folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, constants } from 'node:http2';
 import { join } from 'node:path';
 import { freePort } from '../../lib/free-port.ts';
 import { tempDir } from './support.ts';
 
 export const NGINX_HINT = 'nginx not found: install it (Debian: apt-get install nginx; as root, bash scripts/ensure-nginx.sh does) to run the gateway-log test';
+export const OPENSSL_HINT = 'openssl not found: the gateway-log test makes its TLS certificate with it';
 
 export function nginxPath(): string | undefined {
   return ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/bin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 }
 
-/** The how-to's log_format: one line of the exchange format per request, the upstream's rate-limit headers included. */
-export const EXCHANGE_LOG_FORMAT = howToLogFormat();
+export function opensslPath(): string | undefined {
+  return ['/usr/bin/openssl', '/usr/local/bin/openssl'].find((path) => existsSync(path));
+}
 
-function howToLogFormat(): string {
+const MARK = '<!-- tested: nginx http block -->';
+
+/** The how-to's http {} block, as written. */
+export function howToHttpBlock(): string {
   const page = readFileSync(new URL('../../docs/how-to/judge-traffic.md', import.meta.url), 'utf8');
-  const statement = /```nginx\n(log_format petstore_exchange [\s\S]*?;)\n/.exec(page)?.[1];
-  if (!statement) throw new Error('docs/how-to/judge-traffic.md has no nginx block starting with log_format petstore_exchange');
-  return statement;
+  const at = page.indexOf(MARK);
+  const block = at < 0 ? undefined : /^\s*```nginx\n([\s\S]*?)\n```/.exec(page.slice(at + MARK.length))?.[1];
+  if (!block) throw new Error(`docs/how-to/judge-traffic.md has no \`\`\`nginx block after "${MARK}"`);
+  return block;
+}
+
+/** The how-to's placeholders and what each becomes here. */
+interface Site {
+  upstream: string;
+  port: number;
+  certificate: string;
+  certificateKey: string;
+  keyMap: string;
+  accessLog: string;
+}
+
+function localised(block: string, site: Site): string {
+  const replacements: Array<[string, string]> = [
+    ['server 10.0.0.5:8080;', `server ${site.upstream};`],
+    ['listen 443 ssl http2;', `listen 127.0.0.1:${site.port} ssl http2;`],
+    ['/etc/nginx/tls/api.example.com.crt', site.certificate],
+    ['/etc/nginx/tls/api.example.com.key', site.certificateKey],
+    ['/etc/nginx/petstore-keys.map', site.keyMap],
+    ['/var/log/nginx/petstore.log', site.accessLog],
+  ];
+  let text = block;
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`the how-to's nginx block no longer holds "${from}": update test/judge/nginx.ts with the page`);
+    text = text.split(from).join(to);
+  }
+  return text;
 }
 
 export interface Gateway {
+  /** The service's base URL through the gateway: https, HTTP/2, under the how-to's prefix. */
   baseUrl: string;
+  /** The certificate the gateway presents, to trust it. */
+  ca: string;
   accessLog: string;
   stop(): Promise<void>;
 }
 
-export async function startNginx(upstreamBaseUrl: string): Promise<Gateway> {
+/** nginx with the how-to's configuration in front of `upstreamBaseUrl` (whose path must be /v1), knowing `keys` by name. */
+export async function startNginx(upstreamBaseUrl: string, keys: Readonly<Record<string, string>>): Promise<Gateway> {
   const binary = nginxPath();
   if (!binary) throw new Error(NGINX_HINT);
+  const openssl = opensslPath();
+  if (!openssl) throw new Error(OPENSSL_HINT);
+  const upstream = new URL(upstreamBaseUrl);
+  if (upstream.pathname.replace(/\/+$/, '') !== '/v1') throw new Error(`the how-to's gateway serves the upstream's /v1 under /petstore/v1; ${upstreamBaseUrl} is not at /v1`);
   const dir = tempDir('nginx');
   for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp), { mode: 0o777 });
+  const certificate = join(dir, 'gateway.crt');
+  const certificateKey = join(dir, 'gateway.key');
+  execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', certificateKey, '-out', certificate], { stdio: 'ignore' });
+  const keyMap = join(dir, 'petstore-keys.map');
+  writeFileSync(keyMap, Object.entries(keys).map(([key, name]) => `${JSON.stringify(key)} ${JSON.stringify(name)};\n`).join(''), { mode: 0o600 });
   const port = await freePort();
-  const upstream = new URL(upstreamBaseUrl);
   const accessLog = join(dir, 'access.log');
+  const http = localised(howToHttpBlock(), { upstream: upstream.host, port, certificate, certificateKey, keyMap, accessLog });
+  // The test's own paths, where a packaged nginx would use /var/lib/nginx: inside http {}, before the page's directives.
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind, i) => `    ${kind}_temp_path ${join(dir, ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'][i] as string)};`).join('\n');
+  const httpOpens = /^http \{$/m;
+  if (!httpOpens.test(http)) throw new Error("the how-to's nginx block has no line \"http {\"");
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
+    `worker_processes 1;
 error_log ${join(dir, 'error.log')} warn;
 events { worker_connections 256; }
-http {
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
-  ${EXCHANGE_LOG_FORMAT}
-  server {
-    listen 127.0.0.1:${port};
-    access_log ${accessLog} petstore_exchange;
-    location / {
-      proxy_pass http://${upstream.host};
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-    }
-  }
-}
+${http.replace(httpOpens, `http {\n${temps}`)}
 `,
   );
-  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', `daemon off; pid ${join(dir, 'nginx.pid')};`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  await waitForPort(port, child, () => stderr);
+  const ca = readFileSync(certificate, 'utf8');
+  await waitForTls(port, ca, child, () => `${stderr}${readIfThere(join(dir, 'error.log'))}`);
   return {
-    baseUrl: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/+$/, '')}`,
+    baseUrl: `https://127.0.0.1:${port}/petstore/v1`,
+    ca,
     accessLog,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -82,15 +120,53 @@ http {
   };
 }
 
-async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+function readIfThere(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One request over HTTP/2 (TLS, ALPN h2), as a browser or a modern client reaches the gateway. */
+export async function h2Request(baseUrl: string, ca: string, request: { method?: string; path: string; authorization?: string; body?: string }): Promise<Answer> {
+  const url = new URL(`${baseUrl}${request.path}`);
+  const session = connect(url.origin, { ca });
+  try {
+    return await new Promise<Answer>((resolve, reject) => {
+      session.once('error', reject);
+      const headers: Record<string, string> = { [constants.HTTP2_HEADER_METHOD]: request.method ?? 'GET', [constants.HTTP2_HEADER_PATH]: url.pathname + url.search };
+      if (request.authorization !== undefined) headers.authorization = request.authorization;
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      const stream = session.request(headers, { endStream: request.body === undefined });
+      let status = 0;
+      const answerHeaders: Record<string, string> = {};
+      stream.on('response', (received) => {
+        status = Number(received[constants.HTTP2_HEADER_STATUS]);
+        for (const [name, value] of Object.entries(received)) if (!name.startsWith(':') && value !== undefined) answerHeaders[name] = String(value);
+      });
+      let body = '';
+      stream.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      stream.on('end', () => resolve({ status, headers: answerHeaders, body }));
+      stream.on('error', reject);
+      if (request.body !== undefined) stream.end(request.body);
+    });
+  } finally {
+    session.close();
+  }
+}
+
+async function waitForTls(port: number, ca: string, child: ChildProcess, errors: () => string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited at start: ${stderr().trim()}`);
+    if (child.exitCode !== null) throw new Error(`nginx exited at start: ${errors().trim()}`);
     try {
-      await fetch(`http://127.0.0.1:${port}/`);
+      await h2Request(`https://127.0.0.1:${port}`, ca, { path: '/' });
       return;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  throw new Error(`nginx did not listen on 127.0.0.1:${port} within 5 s: ${stderr().trim()}`);
+  throw new Error(`nginx did not answer on 127.0.0.1:${port} within 5 s: ${errors().trim()}`);
 }

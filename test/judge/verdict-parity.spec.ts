@@ -25,6 +25,7 @@ import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAf
 import { judge } from '../load/support/judge.ts';
 import { SIMULATION_START, simulate } from '../load/support/simulate.ts';
 import { RepeatingRemainingLimiter } from './repeating-remaining.ts';
+import { Redactor } from '../../lib/redact.ts';
 
 const SCALE = 10;
 const RECORDED = new URL('./verdict-parity.json', import.meta.url);
@@ -84,7 +85,8 @@ function judgeVerdicts(result: KeyResult): Record<string, string> {
       sentAt: SIMULATION_START + o.sentAt,
       status: o.status,
       key: { pseudonym: 'free-1', plan: result.spec.plan },
-      scheme: 'Bearer',
+      credential: 'bearer',
+      authorizationShown: 'Bearer free-1',
       requestContentType: undefined,
       requestBody: undefined,
       responseHeaders: headers,
@@ -92,7 +94,7 @@ function judgeVerdicts(result: KeyResult): Record<string, string> {
     };
     judgeOf.add(exchange);
   });
-  const report = judgeReport(judgeOf.finish(), { target: 'parity', file: 'parity', startedAt: new Date(0), durationMs: 0, suiteVersion: 'test', rulesHash: 'test', gitCommit: 'test', enterpriseQuota: undefined });
+  const report = judgeReport(judgeOf.finish(), { target: 'parity', file: 'parity', startedAt: new Date(0), durationMs: 0, suiteVersion: 'test', rulesHash: 'test', gitCommit: 'test', enterpriseQuota: undefined }, new Redactor({ free: [], pro: [], business: [], enterprise: [] }));
   const rules = ['RL-1', 'RL-2', 'RL-4', 'RL-5', 'RL-6', 'RL-7', 'PLAN-FREE', 'RL-GAP-2'];
   return Object.fromEntries(report.rules.filter((row) => rules.includes(row.id)).map((row) => [row.id, row.verdict]));
 }

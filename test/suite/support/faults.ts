@@ -348,6 +348,12 @@ export const FAULTS: readonly Fault[] = [
     description: 'getPet sends Sunset: Sat, 05 Dec 2026 00:00:00 GMT, four years early',
     proxy: onOperation('getPet', (response) => ({ ...response, headers: { ...response.headers, sunset: 'Sat, 05 Dec 2026 00:00:00 GMT' } })),
   },
+  {
+    id: 'list-deprecated',
+    rule: 'VER-3',
+    description: 'listPets sends Deprecation: @1735689600, as if it were deprecated too (only getPet is)',
+    proxy: onOperation('listPets', (response) => ({ ...response, headers: { ...response.headers, deprecation: '@1735689600' } })),
+  },
   // Authentication
   {
     id: 'anonymous-served',

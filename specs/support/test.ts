@@ -27,7 +27,7 @@ import { currentRun } from './run.ts';
 import { settingsFromEnv, type SuiteSettings } from './settings.ts';
 import { misconfiguredAnnotation, misconfiguredReason, MISCONFIGURED_KEY, parseMisconfiguration, watchedPlan, type Misconfiguration } from './misconfigured-keys.ts';
 import { quotaInRun } from './plan-quotas.ts';
-import { keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
+import { BANNED_KEY, bannedReason, keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
   baseUrl: string;
@@ -244,8 +244,20 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
         const reason = noteMisconfigured(found);
         if (onMisconfigured === 'skip') testInfo.skip(true, reason);
       };
-      const watched = watchedKey(transport, target.clock, { spent, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day' });
-      return watchedPlan(watched, plan, quotaInRun(plan, target.settings.enterpriseQuota), keyName(target.keys, plan, key), misconfigured);
+      // A ban the test has time for is waited out; one it has not is named as a ban, and ends the test.
+      const banned = (untilMs: number): boolean => {
+        const name = keyName(target.keys, plan, key);
+        if (untilMs - Date.now() < timeLeft(testInfo)()) {
+          testInfo.annotations.push({ type: 'throttled', description: `${name} was banned (a 429 asking for longer than a minute while its day went on); waited until ${new Date(untilMs).toISOString()}` });
+          return true;
+        }
+        testInfo.annotations.push({ type: BANNED_KEY, description: `${name}|${whenBack(untilMs)}` });
+        testInfo.skip(true, bannedReason(name, untilMs));
+        return false;
+      };
+      const quota = quotaInRun(plan, target.settings.enterpriseQuota);
+      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
+      return watchedPlan(watched, plan, quota, keyName(target.keys, plan, key), misconfigured);
     },
   };
 }

@@ -84,7 +84,9 @@ function waitAfter(refusal: Exchange, options: DailyOptions): number {
 
 /**
  * Signs that the key's day started anew while it was being used up: the target's clock passed a UTC midnight (a
- * day aligned to the clock), a day's X-RateLimit-Reset passed, or the day's Remaining rose back. Requests counted
+ * day aligned to the clock), a day's X-RateLimit-Reset passed, the day's Remaining rose back, or the day's own 429
+ * asked for a wait of minutes, or its Remaining promised more than the requests counted leave (a day refilled
+ * continuously gives a request back every day/quota). Requests counted
  * after such a sign may belong to a fresh day, so a count over the quota proves a violation only when it was
  * reached before the first sign.
  */
@@ -93,6 +95,9 @@ export class DayWatch {
   private dayRemaining: number | undefined;
   private cause: string | undefined;
   private admittedAtCause = 0;
+  /** Why a day may give requests back continuously, once a minute window came back only in part. */
+  private refilling: string | undefined;
+  private windowMs = MINUTE_WINDOW_MS;
 
   constructor(
     private readonly quota: Quota,
@@ -107,7 +112,7 @@ export class DayWatch {
     if (this.cause !== undefined) return;
     const sorted = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
     for (const exchange of sorted) {
-      const cause = this.causeIn(exchange);
+      const cause = this.causeIn(exchange, admittedBefore);
       if (cause === undefined) continue;
       this.cause = cause;
       this.admittedAtCause = admittedBefore;
@@ -115,12 +120,28 @@ export class DayWatch {
     }
   }
 
-  /** Why the count cannot be trusted beyond `admitted` requests, if a new day may have begun before them. */
-  newDay(admitted: number): string | undefined {
-    return this.cause !== undefined && admitted > this.admittedAtCause ? this.cause : undefined;
+  /**
+   * The first answer after a minute refusal's wait: a window that came back only in part shows a limiter that gives
+   * requests back continuously (a token bucket, GCRA, a sliding window), whose day may too, one every day/quota.
+   */
+  afterWait(first: Exchange, windowMs: number): void {
+    const reading = readingOf(first);
+    if (this.refilling !== undefined || first.response.status === 429 || !describesMinuteWindow(reading, this.quota)) return;
+    if (reading.remaining! >= this.quota.perMinute - 1) return;
+    this.refilling = `the minute window came back only in part after its Retry-After (X-RateLimit-Remaining ${reading.remaining} of ${this.quota.perMinute}): the target gives requests back continuously (a token bucket, GCRA or a sliding window), so its day may give back one every ${Math.round(DAY_MS / this.quota.perDay / 1000)} s, and a count over the quota within that proves nothing`;
+    this.windowMs = windowMs;
   }
 
-  private causeIn(exchange: Exchange): string | undefined {
+  /** Why the count cannot be trusted beyond `admitted` requests, if a new day may have begun before them. */
+  newDay(admitted: number, now: number): string | undefined {
+    if (this.cause !== undefined && admitted > this.admittedAtCause) return this.cause;
+    // What a day refilled continuously may have given back since the measurement began, with a window's worth of room.
+    const givenBack = Math.ceil((this.quota.perDay * (now - this.startedAt + this.windowMs)) / DAY_MS);
+    return this.refilling !== undefined && admitted <= this.quota.perDay + givenBack ? this.refilling : undefined;
+  }
+
+
+  private causeIn(exchange: Exchange, admittedBefore: number): string | undefined {
     const midnight = (Math.floor(this.startedAt / DAY_MS) + 1) * DAY_MS;
     if (exchange.receivedAt >= midnight) {
       return `the target's clock passed UTC midnight (${new Date(midnight).toISOString()}) during the measurement, so a day aligned to the clock may have begun anew and the count after it proves nothing`;
@@ -130,6 +151,14 @@ export class DayWatch {
     }
     const reading = readingOf(exchange);
     if (reading.limit !== this.quota.perDay || reading.remaining === undefined) return undefined;
+    const refusalWaitMs = exchange.response.status === 429 ? retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt) : undefined;
+    if (refusalWaitMs !== undefined && refusalWaitMs <= DAY_REFUSAL_WINDOWS * MINUTE_WINDOW_MS) {
+      return `the day's 429 asked for only ${Math.ceil(refusalWaitMs / 1000)} s (Retry-After ${exchange.response.headers['retry-after']}): the day gives requests back within minutes (a bucket refilled continuously, as a token bucket or GCRA, or a day about to end), so the count after it proves nothing`;
+    }
+    // Every answer of a round came after the requests admitted before it: a day that never gives back has no more left.
+    if (admittedBefore + reading.remaining > this.quota.perDay) {
+      return `the day's X-RateLimit-Remaining (${count(reading.remaining)}) after ${count(admittedBefore)} admitted today promises more than ${count(this.quota.perDay)} in the day: the day gives requests back (a bucket refilled continuously, as a token bucket or GCRA, or a day begun anew), so the count after it proves nothing`;
+    }
     if (this.dayRemaining !== undefined && reading.remaining > this.dayRemaining + this.concurrency) {
       return `the day's X-RateLimit-Remaining rose from ${count(this.dayRemaining)} to ${count(reading.remaining)}: the key's day began anew during the measurement, and the count after it proves nothing`;
     }
@@ -161,7 +190,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   const days = new DayWatch(quota, client.clock.now(), concurrency);
   /** An admission over the quota is a violation only when no sign of a new day came before it. */
   const overQuota = (outcome: DailyOutcome, exchange: Exchange | undefined): DailyOutcome => {
-    const newDay = days.newDay(outcome.admitted);
+    const newDay = days.newDay(outcome.admitted, client.clock.now());
     return newDay === undefined ? { ...outcome, overQuota: exchange } : { ...outcome, newDay };
   };
 
@@ -182,6 +211,8 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
       return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))), firstRefused: false };
     });
     days.see([...round.accepted, ...round.refusals], admitted);
+    const first = round.accepted[0];
+    if (waitedBeforeRound && first !== undefined) days.afterWait(first, windowMs);
     admitted += round.accepted.length;
     const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
     if (admitted > quota.perDay) return overQuota(outcome, round.accepted.at(-1));

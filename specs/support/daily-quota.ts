@@ -170,6 +170,23 @@ export class DayWatch {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Why a minute measurement on a key could not show the minute quota because the key's day is nearly spent: an
+ * answer names the day's quota (X-RateLimit-Limit) with fewer left than a minute's quota, or the day's 429 refused
+ * within the window. A key whose day runs out admits no more than what is left of it, whatever its minute allows.
+ */
+export function dayBoundsTheWindow(exchanges: ReadonlyArray<Exchange | undefined>, quota: Quota): string | undefined {
+  if (quota.perDay === quota.perMinute) return undefined;
+  for (const exchange of exchanges) {
+    if (exchange === undefined) continue;
+    const reading = readingOf(exchange);
+    if (reading.limit !== quota.perDay || reading.remaining === undefined || reading.remaining >= quota.perMinute) continue;
+    const what = exchange.response.status === 429 ? 'a 429 named the day' : `the day had ${count(reading.remaining)} left`;
+    return `the key's day is nearly spent (${what}: X-RateLimit-Limit ${count(quota.perDay)}, Remaining ${count(reading.remaining)}), fewer than a minute's ${count(quota.perMinute)}, so a fresh window could not show the minute quota on it; run again when its day is back`;
+  }
+  return undefined;
+}
+
 const silent = (refusal: Exchange): boolean => retryAfterMs(refusal.response.headers['retry-after'], refusal.receivedAt) === undefined;
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {

@@ -121,15 +121,21 @@ export class DayWatch {
   }
 
   /**
-   * The first answer after a minute refusal's wait: a window that came back only in part shows a limiter that gives
+   * The first answer after a minute refusal's wait, or after a round that used all its window had left: a window
+   * that came back only in part shows a limiter that gives
    * requests back continuously (a token bucket, GCRA, a sliding window), whose day may too, one every day/quota.
    */
   afterWait(first: Exchange, windowMs: number): void {
     const reading = readingOf(first);
     if (this.refilling !== undefined || first.response.status === 429 || !describesMinuteWindow(reading, this.quota)) return;
     if (reading.remaining! >= this.quota.perMinute - 1) return;
-    this.refilling = `the minute window came back only in part after its Retry-After (X-RateLimit-Remaining ${reading.remaining} of ${this.quota.perMinute}): the target gives requests back continuously (a token bucket, GCRA or a sliding window), so its day may give back one every ${Math.round(DAY_MS / this.quota.perDay / 1000)} s, and a count over the quota within that proves nothing`;
+    this.refilling = `the minute window came back only in part (X-RateLimit-Remaining ${reading.remaining} of ${this.quota.perMinute}): the target gives requests back continuously (a token bucket, GCRA or a sliding window), so its day may give back one every ${Math.round(DAY_MS / this.quota.perDay / 1000)} s, and a count over the quota within that proves nothing`;
     this.windowMs = windowMs;
+  }
+
+  /** Whether a minute window came back only in part: the target gives requests back continuously. */
+  get refillsContinuously(): boolean {
+    return this.refilling !== undefined;
   }
 
   /** Why the count cannot be trusted beyond `admitted` requests, if a new day may have begun before them. */
@@ -200,10 +206,13 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   let windows = 1;
   let lastProgress = Date.now();
   const needed = windowsNeeded(quota, admitted);
-  const maxWaitedMs = (): number => maxDayWaitMs(quota, options.admittedBefore, windowMs);
+  // A limiter that gives requests back continuously admits a minute's quota per documented minute, whatever its
+  // Reset said of the window's length: the bound on waiting then counts documented minutes.
+  const maxWaitedMs = (): number => maxDayWaitMs(quota, options.admittedBefore, days.refillsContinuously ? Math.max(windowMs, MINUTE_WINDOW_MS) : windowMs);
   let waitedMs = 0;
   let waitedBeforeRound = false;
   let refusedAfterWait = 0;
+  let usedWindowBefore = false;
   const days = new DayWatch(quota, client.clock.now(), concurrency);
   /** An admission over the quota is a violation only when no sign of a new day came before it. */
   const overQuota = (outcome: DailyOutcome, exchange: Exchange | undefined): DailyOutcome => {
@@ -220,16 +229,20 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
     }
     const round = await alone(async () => {
       const first = await measuringRequest(client);
-      if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true };
+      if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true, usedWindow: false };
       const reading = readingOf(first);
       const windowLeft = describesMinuteWindow(reading, quota) ? reading.remaining! : quota.perMinute - 1;
       const left = Math.min(windowLeft, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
       const burst = left > 0 ? await sendAtOnce(client, left, concurrency, { stopAtRefusal: true }) : [];
-      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))), firstRefused: false };
+      const refusals = burst.filter((exchange) => !isAdmitted(readingOf(exchange)));
+      // The whole of what the window had left was admitted: a fixed window is spent until it ends.
+      const usedWindow = describesMinuteWindow(reading, quota) && left === windowLeft && refusals.length === 0;
+      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals, firstRefused: false, usedWindow };
     });
     days.see([...round.accepted, ...round.refusals], admitted);
     const first = round.accepted[0];
-    if (waitedBeforeRound && first !== undefined) days.afterWait(first, windowMs);
+    if ((waitedBeforeRound || usedWindowBefore) && first !== undefined) days.afterWait(first, windowMs);
+    usedWindowBefore = round.usedWindow;
     admitted += round.accepted.length;
     const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
     if (admitted > quota.perDay) return overQuota(outcome, round.accepted.at(-1));

@@ -11,6 +11,8 @@
  */
 import fc from 'fast-check';
 import { requestShape, resolveSchema, type ContractParameter } from '../../lib/contract.ts';
+import { keyVariable } from '../../lib/keys.ts';
+import { PLAN_IDS } from '../../lib/plans.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import type { Exchange } from '../support/exchange.ts';
@@ -259,12 +261,15 @@ test.describe('getPet', () => {
 });
 
 test.describe('authentication', () => {
-  test(...rule('AUTH-2', 'generated bearer tokens that are no key of the service are answered 401'), async ({ api, check, target }) => {
-    const key = (api.authorization ?? '').replace(/^Bearer /, '');
+  // Sent by the client without a key: these tokens spend no configured key, a refusal of them (by address) marks
+  // none spent, and they wait for no measurement that holds the functional key alone.
+  test(...rule('AUTH-2', 'generated bearer tokens that are no key of the service are answered 401'), async ({ anonymous, check, target }) => {
+    const key = target.roles.functional?.key;
+    test.skip(key === undefined, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
     const known = new Set(Object.values(target.keys).flat());
-    const examples = tagged(bearerTokenClasses(key)).filter(({ value }) => !known.has(value)).map(({ value, inputClass }) => ({ value, inputClass: `token: ${inputClass}` }));
+    const examples = tagged(bearerTokenClasses(key!)).filter(({ value }) => !known.has(value)).map(({ value, inputClass }) => ({ value, inputClass: `token: ${inputClass}` }));
     const random = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,60}$/).filter((token) => !known.has(token));
-    await run(check, api, 'listPets with a bearer token that is no key', seeded(random), examples, async (client, token) => {
+    await run(check, anonymous, 'listPets with a bearer token that is no key', seeded(random), examples, async (client, token) => {
       const exchange = await client.withAuthorization(`Bearer ${token}`).listPets();
       return { exchange, problems: exchange.response.status === 401 ? [] : problem('AUTH-2', `expected "Bearer ${token.slice(0, 60)}" answered 401, got ${answer(exchange)}`) };
     }, target.settings.generated);

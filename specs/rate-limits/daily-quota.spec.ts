@@ -72,6 +72,10 @@ for (const plan of MEASURED_PLANS) {
       });
       keys.markExhausted(client);
       if (outcome.broken) return failBroken(check, outcome.broken);
+      if (outcome.newDay) {
+        check.unchecked(`whether a day admits no more than ${count(perDay)}: ${count(outcome.admitted)} requests were counted, none over the quota before ${outcome.newDay}`);
+        return check.judgedWhole();
+      }
       check.judgedWhole();
       check.expect(outcome.overQuota === undefined, `expected no more than ${count(perDay)} requests admitted in a day, request ${count(outcome.admitted)} was admitted`, { evidence: outcome.overQuota });
       if (freshKeys) {

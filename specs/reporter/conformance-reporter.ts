@@ -11,7 +11,8 @@ import { catalogue } from '../../lib/rules.ts';
 import { renderReport } from './report-html.ts';
 import { redactDeep, reportRedactor } from './report-redaction.ts';
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
-import { spentKeysNote } from './spent-keys.ts';
+import { misconfiguredKeysNote } from './misconfigured-keys.ts';
+import { bannedKeysNote, spentKeysNote } from './spent-keys.ts';
 import { finishedRecord, plannedRecord } from './test-records.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
@@ -60,6 +61,10 @@ export default class ConformanceReporter implements Reporter {
     );
     const spent = spentKeysNote(this.annotations);
     if (spent) report.verdict.notes.push(spent);
+    const misconfigured = misconfiguredKeysNote(this.annotations);
+    if (misconfigured) report.verdict.notes.push(misconfigured);
+    const banned = bannedKeysNote(this.annotations);
+    if (banned) report.verdict.notes.push(banned);
     const redactor = reportRedactor();
     const folder = this.outputFolder();
     mkdirSync(folder, { recursive: true });
@@ -67,7 +72,7 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(path.join(folder, 'index.html'), redactor.text(renderReport(report)));
     if (this.options.announce !== false) {
       const partly = report.verdict.partlyCheckedMust.map(({ rule, reason, setting }) => `  ${rule} partly checked: ${reason}${setting ? ` (to check it: ${setting})` : ''}\n`);
-      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${spent ? `${spent}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${spent ? `${spent}\n` : ''}${misconfigured ? `${misconfigured}\n` : ''}${banned ? `${banned}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
     }
     const code = exitCodeFor(report.verdict.state, result.status, process.env);
     // Playwright ends with process.exit(its own code); Node emits 'exit' first and then exits with process.exitCode.

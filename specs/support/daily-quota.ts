@@ -48,6 +48,11 @@ export interface DailyOutcome {
   earlyRefusal: boolean;
   /** The target broke a rule that kept the day from ending within its bound. */
   broken?: Broken;
+  /**
+   * A new day began during the measurement (newDayCause), so the count after it proves nothing: set when the
+   * count went over the quota only after that sign, which then is no violation, and the rule is partly checked.
+   */
+  newDay?: string;
 }
 
 /** Refusals asking for longer than this many minute windows are taken as the day's. */
@@ -77,37 +82,170 @@ function waitAfter(refusal: Exchange, options: DailyOptions): number {
   return describesMinuteWindow(reading, options.quota) ? Math.max(0, reading.reset! * 1000 - refusal.receivedAt) : options.windowMs;
 }
 
+/**
+ * Signs that the key's day started anew while it was being used up: the target's clock passed a UTC midnight (a
+ * day aligned to the clock), a day's X-RateLimit-Reset passed, the day's Remaining rose back, or the day's own 429
+ * asked for a wait of minutes, or its Remaining promised more than the requests counted leave (a day refilled
+ * continuously gives a request back every day/quota). Requests counted
+ * after such a sign may belong to a fresh day, so a count over the quota proves a violation only when it was
+ * reached before the first sign.
+ */
+export class DayWatch {
+  private dayResetMs: number | undefined;
+  private dayRemaining: number | undefined;
+  private cause: string | undefined;
+  private admittedAtCause = 0;
+  /** Why a day may give requests back continuously, once a minute window came back only in part. */
+  private refilling: string | undefined;
+  private windowMs = MINUTE_WINDOW_MS;
+
+  constructor(
+    private readonly quota: Quota,
+    /** When the measurement began, in the target's time. */
+    private readonly startedAt: number,
+    /** Requests of one burst that may be decided out of order: Remaining may rise by this much within a day. */
+    private readonly concurrency: number,
+  ) {}
+
+  /** Looks at the answers of one round, once `admittedBefore` requests had been admitted before it. */
+  see(exchanges: readonly Exchange[], admittedBefore: number): void {
+    if (this.cause !== undefined) return;
+    const sorted = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
+    for (const exchange of sorted) {
+      const cause = this.causeIn(exchange, admittedBefore);
+      if (cause === undefined) continue;
+      this.cause = cause;
+      this.admittedAtCause = admittedBefore;
+      return;
+    }
+  }
+
+  /**
+   * The first answer after a minute refusal's wait, or after a round that used all its window had left: a window
+   * that came back only in part shows a limiter that gives
+   * requests back continuously (a token bucket, GCRA, a sliding window), whose day may too, one every day/quota.
+   */
+  afterWait(first: Exchange, windowMs: number): void {
+    const reading = readingOf(first);
+    if (this.refilling !== undefined || first.response.status === 429 || !describesMinuteWindow(reading, this.quota)) return;
+    if (reading.remaining! >= this.quota.perMinute - 1) return;
+    this.refilling = `the minute window came back only in part (X-RateLimit-Remaining ${reading.remaining} of ${this.quota.perMinute}): the target gives requests back continuously (a token bucket, GCRA or a sliding window), so its day may give back one every ${Math.round(DAY_MS / this.quota.perDay / 1000)} s, and a count over the quota within that proves nothing`;
+    this.windowMs = windowMs;
+  }
+
+  /** Whether a minute window came back only in part: the target gives requests back continuously. */
+  get refillsContinuously(): boolean {
+    return this.refilling !== undefined;
+  }
+
+  /** Why the count cannot be trusted beyond `admitted` requests, if a new day may have begun before them. */
+  newDay(admitted: number, now: number): string | undefined {
+    if (this.cause !== undefined && admitted > this.admittedAtCause) return this.cause;
+    // What a day refilled continuously may have given back since the measurement began, with a window's worth of room.
+    const givenBack = Math.ceil((this.quota.perDay * (now - this.startedAt + this.windowMs)) / DAY_MS);
+    return this.refilling !== undefined && admitted <= this.quota.perDay + givenBack ? this.refilling : undefined;
+  }
+
+
+  private causeIn(exchange: Exchange, admittedBefore: number): string | undefined {
+    const midnight = (Math.floor(this.startedAt / DAY_MS) + 1) * DAY_MS;
+    if (exchange.receivedAt >= midnight) {
+      return `the target's clock passed UTC midnight (${new Date(midnight).toISOString()}) during the measurement, so a day aligned to the clock may have begun anew and the count after it proves nothing`;
+    }
+    if (this.dayResetMs !== undefined && exchange.receivedAt >= this.dayResetMs + ROUNDING_MS) {
+      return `the day's X-RateLimit-Reset (${new Date(this.dayResetMs).toISOString()}) passed during the measurement: the key's day began anew, and the count after it proves nothing`;
+    }
+    const reading = readingOf(exchange);
+    if (reading.limit !== this.quota.perDay || reading.remaining === undefined) return undefined;
+    const refusalWaitMs = exchange.response.status === 429 ? retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt) : undefined;
+    if (refusalWaitMs !== undefined && refusalWaitMs <= DAY_REFUSAL_WINDOWS * MINUTE_WINDOW_MS) {
+      return `the day's 429 asked for only ${Math.ceil(refusalWaitMs / 1000)} s (Retry-After ${exchange.response.headers['retry-after']}): the day gives requests back within minutes (a bucket refilled continuously, as a token bucket or GCRA, or a day about to end), so the count after it proves nothing`;
+    }
+    // Every answer of a round came after the requests admitted before it: a day that never gives back has no more left.
+    if (admittedBefore + reading.remaining > this.quota.perDay) {
+      return `the day's X-RateLimit-Remaining (${count(reading.remaining)}) after ${count(admittedBefore)} admitted today promises more than ${count(this.quota.perDay)} in the day: the day gives requests back (a bucket refilled continuously, as a token bucket or GCRA, or a day begun anew), so the count after it proves nothing`;
+    }
+    if (this.dayRemaining !== undefined && reading.remaining > this.dayRemaining + this.concurrency) {
+      return `the day's X-RateLimit-Remaining rose from ${count(this.dayRemaining)} to ${count(reading.remaining)}: the key's day began anew during the measurement, and the count after it proves nothing`;
+    }
+    this.dayRemaining = Math.min(this.dayRemaining ?? reading.remaining, reading.remaining);
+    if (reading.reset !== undefined && this.quota.perDay !== this.quota.perMinute) this.dayResetMs = reading.reset * 1000;
+    return undefined;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Why a minute measurement on a key could not show the minute quota because the key's day is nearly spent: an
+ * answer names the day's quota (X-RateLimit-Limit) with fewer left than a minute's quota, or the day's 429 refused
+ * within the window. A key whose day runs out admits no more than what is left of it, whatever its minute allows.
+ */
+export function dayBoundsTheWindow(exchanges: ReadonlyArray<Exchange | undefined>, quota: Quota): string | undefined {
+  if (quota.perDay === quota.perMinute) return undefined;
+  for (const exchange of exchanges) {
+    if (exchange === undefined) continue;
+    const reading = readingOf(exchange);
+    if (reading.limit !== quota.perDay || reading.remaining === undefined || reading.remaining >= quota.perMinute) continue;
+    const what = exchange.response.status === 429 ? 'a 429 named the day' : `the day had ${count(reading.remaining)} left`;
+    return `the key's day is nearly spent (${what}: X-RateLimit-Limit ${count(quota.perDay)}, Remaining ${count(reading.remaining)}), fewer than a minute's ${count(quota.perMinute)}, so a fresh window could not show the minute quota on it; run again when its day is back`;
+  }
+  return undefined;
+}
+
 const silent = (refusal: Exchange): boolean => retryAfterMs(refusal.response.headers['retry-after'], refusal.receivedAt) === undefined;
 
 export async function consumeDay(client: PetStoreClient, options: DailyOptions): Promise<DailyOutcome> {
   const { quota, fresh, concurrency = BURST_CONCURRENCY, wait = client.clock.sleep, progress, alone = (work) => work() } = options;
   const slackMs = client.clock.toTargetMs(SLACK_MS);
-  const dayRefusalMs = Math.max(5_000, DAY_REFUSAL_WINDOWS * options.windowMs);
+  // A window aligned to the clock may have had any part of it left when its length was taken: a minute refusal
+  // asking for longer shows the window is longer, and a refusal within a documented minute is never the day's.
+  let windowMs = options.windowMs;
+  const dayRefusalMs = (): number => Math.max(5_000, DAY_REFUSAL_WINDOWS * windowMs, MINUTE_WINDOW_MS + ROUNDING_MS);
   let admitted = options.admittedBefore;
   let windows = 1;
   let lastProgress = Date.now();
   const needed = windowsNeeded(quota, admitted);
-  const maxWaitedMs = maxDayWaitMs(quota, admitted, options.windowMs);
+  // A limiter that gives requests back continuously admits a minute's quota per documented minute, whatever its
+  // Reset said of the window's length: the bound on waiting then counts documented minutes.
+  const maxWaitedMs = (): number => maxDayWaitMs(quota, options.admittedBefore, days.refillsContinuously ? Math.max(windowMs, MINUTE_WINDOW_MS) : windowMs);
   let waitedMs = 0;
   let waitedBeforeRound = false;
   let refusedAfterWait = 0;
+  let usedWindowBefore = false;
+  const days = new DayWatch(quota, client.clock.now(), concurrency);
+  /** An admission over the quota is a violation only when no sign of a new day came before it. */
+  const overQuota = (outcome: DailyOutcome, exchange: Exchange | undefined): DailyOutcome => {
+    const newDay = days.newDay(outcome.admitted, client.clock.now());
+    return newDay === undefined ? { ...outcome, overQuota: exchange } : { ...outcome, newDay };
+  };
 
   // Each round: one request, which says how much the window has left; that many at once; and, once the
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
   for (;;) {
-    if (fresh && admitted >= quota.perDay) return confirmDayRefused(client, admitted, windows, dayRefusalMs, options, (ms) => wait(ms + slackMs));
+    if (fresh && admitted >= quota.perDay) {
+      const confirmed = await confirmDayRefused(client, admitted, windows, dayRefusalMs(), options, (ms) => wait(ms + slackMs), days);
+      return confirmed.overQuota ? overQuota(confirmed, confirmed.overQuota) : confirmed;
+    }
     const round = await alone(async () => {
       const first = await measuringRequest(client);
-      if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true };
+      if (first.response.status === 429) return { accepted: [], refusals: [first], firstRefused: true, usedWindow: false };
       const reading = readingOf(first);
       const windowLeft = describesMinuteWindow(reading, quota) ? reading.remaining! : quota.perMinute - 1;
       const left = Math.min(windowLeft, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
       const burst = left > 0 ? await sendAtOnce(client, left, concurrency, { stopAtRefusal: true }) : [];
-      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals: burst.filter((exchange) => !isAdmitted(readingOf(exchange))), firstRefused: false };
+      const refusals = burst.filter((exchange) => !isAdmitted(readingOf(exchange)));
+      // The whole of what the window had left was admitted: a fixed window is spent until it ends.
+      const usedWindow = describesMinuteWindow(reading, quota) && left === windowLeft && refusals.length === 0;
+      return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals, firstRefused: false, usedWindow };
     });
+    days.see([...round.accepted, ...round.refusals], admitted);
+    const first = round.accepted[0];
+    if ((waitedBeforeRound || usedWindowBefore) && first !== undefined) days.afterWait(first, windowMs);
+    usedWindowBefore = round.usedWindow;
     admitted += round.accepted.length;
     const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
-    if (admitted > quota.perDay) return { ...outcome, overQuota: round.accepted.at(-1) };
+    if (admitted > quota.perDay) return overQuota(outcome, round.accepted.at(-1));
     const refusal = round.refusals[0];
     if (refusal === undefined) {
       waitedBeforeRound = false;
@@ -119,10 +257,11 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
     refusedAfterWait = refusedAgain ? refusedAfterWait + 1 : 0;
     if (refusedAfterWait >= REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(refusal, admitted) };
     const waitMs = Math.max(...round.refusals.map((exchange) => waitAfter(exchange, options)));
-    if (waitMs > dayRefusalMs) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
-    if (waitedMs + waitMs > maxWaitedMs) {
+    if (waitMs > dayRefusalMs()) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
+    windowMs = Math.min(MINUTE_WINDOW_MS, Math.max(windowMs, Math.ceil(waitMs / 1000) * 1000));
+    if (waitedMs + waitMs > maxWaitedMs()) {
       const message =
-        `expected a day's ${count(quota.perDay)} requests admitted within ${Math.round(maxWaitedMs / 1000)} s of waiting: ${needed + extraWindows(needed)} windows of about ${options.windowMs / 1000} s ` +
+        `expected a day's ${count(quota.perDay)} requests admitted within ${Math.round(maxWaitedMs() / 1000)} s of waiting: ${needed + extraWindows(needed)} windows of about ${windowMs / 1000} s ` +
         `(${needed} at the documented ${count(quota.perMinute)} a minute, and a margin), each up to a second longer for rounding; got ${count(admitted)} admitted after waiting ${Math.round(waitedMs / 1000)} s over ${windows} windows: ` +
         'the target admits fewer a window than documented, or its Retry-After is shorter than the wait that works';
       return { ...outcome, broken: brokenBy(options.rule, message, refusal) };
@@ -158,10 +297,13 @@ async function confirmDayRefused(
   dayRefusalMs: number,
   options: DailyOptions,
   wait: (ms: number) => Promise<void>,
+  days: DayWatch,
 ): Promise<DailyOutcome> {
   const outcome: DailyOutcome = { admitted, windows, dayRefusal: undefined, overQuota: undefined, earlyRefusal: false };
   let next = await measuringRequest(client);
-  for (let waited = 0; next.response.status === 429; waited++) {
+  for (let waited = 0; ; waited++) {
+    days.see([next], admitted);
+    if (next.response.status !== 429) break;
     const waitMs = waitAfter(next, options);
     if (waitMs > dayRefusalMs || (waited > 0 && silent(next))) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
     if (waited === REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(next, admitted) };

@@ -27,6 +27,8 @@ const EXCLUSIVE = 'exclusive';
 const COMMON_PREFIX = 'common-';
 const EXHAUSTED = 'exhausted';
 const SPENT = 'spent';
+/** The key answers as another plan's (misconfigured-keys.ts): the annotation that says so. */
+const MISCONFIGURED = 'misconfigured';
 /** When a lease on the key was last given back (ms since the epoch): a key left alone longest is the likeliest to have a fresh window. */
 const USED = 'used';
 /** Requests the target admitted on the key in one process of the run: `admitted-<pid>`, written as leases are given back. */
@@ -166,6 +168,20 @@ export class KeyLeases {
     try {
       const until = Number(readFileSync(path.join(this.folder(key), SPENT), 'utf8'));
       return Number.isFinite(until) && until > 0 ? until : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Notes that a key answers as another plan's, so no later test measures its plan on it. */
+  markMisconfigured(key: string, description: string): void {
+    writeFileSync(path.join(this.folder(key), MISCONFIGURED), description);
+  }
+
+  /** What a test of this run found of a key that answers as another plan's, if one did. */
+  misconfigured(key: string): string | undefined {
+    try {
+      return readFileSync(path.join(this.folder(key), MISCONFIGURED), 'utf8') || undefined;
     } catch {
       return undefined;
     }

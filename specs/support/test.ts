@@ -25,7 +25,9 @@ import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun, runSettings } from './run.ts';
 import type { SuiteSettings } from './settings.ts';
-import { keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
+import { misconfiguredAnnotation, misconfiguredReason, MISCONFIGURED_KEY, parseMisconfiguration, watchedPlan, type Misconfiguration } from './misconfigured-keys.ts';
+import { quotaInRun } from './plan-quotas.ts';
+import { BANNED_KEY, bannedReason, keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
   baseUrl: string;
@@ -116,7 +118,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const spent = spentKeys(target, leaseBook, testInfo);
     spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
-    const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip');
+    // Functional tests judge nothing by the key's plan: a key that answers as another plan's is only named.
+    const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
       await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
@@ -143,7 +146,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       leases.push(lease);
       const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY);
       transports.push(socket);
-      const watched = spent.watch(socket, plan, lease.key, onSpent);
+      const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip');
       const stop = (reason: string): void => testInfo.skip(true, reason);
       const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), stop);
       const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
@@ -156,8 +159,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         const candidates = target.roles.measuring[plan].filter((key) => !except.includes(key));
         if (candidates.length === 0) testInfo.skip(true, `add another key to ${keyVariable(plan)} to run this`);
         // A key found spent earlier in the run has no room to measure: another candidate, else the reason.
-        const unspent = candidates.filter((key) => leaseBook.spentUntil(key) === undefined);
-        if (unspent.length === 0) spent.skipIfSpent(plan, candidates[0]!);
+        const unspent = spent.usable(candidates);
+        if (unspent.length === 0) spent.skipIfUnusable(plan, candidates[0]!);
         return measuringClient(await leaseBook.exclusive(unspent), plan, 'measure', 'note');
       },
       async daily(plan) {
@@ -166,15 +169,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if ('unavailable' in daily) testInfo.skip(true, daily.unavailable);
         if (!('key' in daily)) throw new Error('unreachable');
         if (leaseBook.isExhausted(daily.key)) testInfo.skip(true, `the daily quota of the key in ${keyVariable(plan)} reserved for this test is already used up in this run`);
-        spent.skipIfSpent(plan, daily.key);
+        spent.skipIfUnusable(plan, daily.key);
         const lease = await leaseBook.exclusive([daily.key]);
         return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key) };
       },
       async common(plan) {
         skipWithout(plan);
         const candidates = target.roles.measuring[plan];
-        const unspent = candidates.filter((key) => leaseBook.spentUntil(key) === undefined);
-        if (unspent.length === 0) spent.skipIfSpent(plan, candidates[0]!);
+        const unspent = spent.usable(candidates);
+        if (unspent.length === 0) spent.skipIfUnusable(plan, candidates[0]!);
         return measuringClient(await leaseBook.commonOnAny(unspent), plan, 'wait', 'skip');
       },
       markExhausted(made) {
@@ -200,10 +203,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 /**
- * Keys found spent (spent-keys.ts): noted in the lease book so later tests leave them, and on the test (the
- * verdict names them). `skip`: a test that waits out 429s cannot wait out a day, so it says so and ends;
- * `note`: a measurement says itself what it could not measure; `own-day`: only a refusal before anything was
- * admitted counts, since a daily test meets its own day's refusal at the end.
+ * Keys found spent (spent-keys.ts) or given under the wrong plan (misconfigured-keys.ts): noted in the lease book
+ * so later tests leave them, and on the test (the verdict names them). `skip`: a test that waits out 429s cannot
+ * wait out a day, so it says so and ends; `note`: a measurement says itself what it could not measure;
+ * `own-day`: only a refusal before anything was admitted counts, since a daily test meets its own day's refusal
+ * at the end. A key that answers as another plan's ends a test that judges its plan (`skip`), and is only named
+ * by one that does not (`note`).
  */
 function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
   const note = (plan: PlanId, key: string, untilMs: number): string => {
@@ -211,18 +216,48 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
     testInfo.annotations.push({ type: SPENT_KEY, description: `${name}|${whenBack(untilMs)}` });
     return spentReason(name, untilMs);
   };
+  const noteMisconfigured = (found: Misconfiguration): string => {
+    testInfo.annotations.push({ type: MISCONFIGURED_KEY, description: misconfiguredAnnotation(found) });
+    return misconfiguredReason(found);
+  };
+  const skipIfSpent = (plan: PlanId, key: string): void => {
+    const until = leaseBook.spentUntil(key);
+    if (until !== undefined) testInfo.skip(true, note(plan, key, until));
+  };
   return {
-    skipIfSpent(plan: PlanId, key: string): void {
-      const until = leaseBook.spentUntil(key);
-      if (until !== undefined) testInfo.skip(true, note(plan, key, until));
+    skipIfSpent,
+    /** Of `candidates`, the keys neither spent nor given under the wrong plan. */
+    usable: (candidates: readonly string[]): string[] => candidates.filter((key) => leaseBook.spentUntil(key) === undefined && leaseBook.misconfigured(key) === undefined),
+    skipIfUnusable(plan: PlanId, key: string): void {
+      skipIfSpent(plan, key);
+      const found = parseMisconfiguration(leaseBook.misconfigured(key));
+      if (found) testInfo.skip(true, noteMisconfigured(found));
     },
-    watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day'): Transport {
+    watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day', onMisconfigured: 'skip' | 'note'): Transport {
       const spent = (untilMs: number): void => {
         leaseBook.markSpent(key, untilMs);
         const reason = note(plan, key, untilMs);
         if (onSpent === 'skip') testInfo.skip(true, reason);
       };
-      return watchedKey(transport, target.clock, { spent, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day' });
+      const misconfigured = (found: Misconfiguration): void => {
+        leaseBook.markMisconfigured(key, misconfiguredAnnotation(found));
+        const reason = noteMisconfigured(found);
+        if (onMisconfigured === 'skip') testInfo.skip(true, reason);
+      };
+      // A ban the test has time for is waited out; one it has not is named as a ban, and ends the test.
+      const banned = (untilMs: number): boolean => {
+        const name = keyName(target.keys, plan, key);
+        if (untilMs - Date.now() < timeLeft(testInfo)()) {
+          testInfo.annotations.push({ type: 'throttled', description: `${name} was banned (a 429 asking for longer than a minute while its day went on); waited until ${new Date(untilMs).toISOString()}` });
+          return true;
+        }
+        testInfo.annotations.push({ type: BANNED_KEY, description: `${name}|${whenBack(untilMs)}` });
+        testInfo.skip(true, bannedReason(name, untilMs));
+        return false;
+      };
+      const quota = quotaInRun(plan, target.settings.enterpriseQuota);
+      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
+      return watchedPlan(watched, plan, quota, keyName(target.keys, plan, key), misconfigured);
     },
   };
 }

@@ -34,7 +34,7 @@ const GROUPS: readonly FaultGroup[] = [
   },
   {
     name: 'gets-and-errors',
-    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found'],
+    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'list-deprecated', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found'],
   },
   {
     name: 'statuses-and-429s',
@@ -43,7 +43,7 @@ const GROUPS: readonly FaultGroup[] = [
     timeScale: 20,
   },
   { name: 'plan-minutes', faults: ['free-61-per-minute', 'pro-301-per-minute', 'business-1001-per-minute'], workers: 1 },
-  { name: 'plan-days', faults: ['free-1001-per-day', 'pro-gets-free-limits'], quotaTests: true },
+  { name: 'plan-days', faults: ['free-1001-per-day', 'pro-below-free-limits'], quotaTests: true },
   // A fresh store, as the bundled server starts with: no fault may hide behind data other tests made.
   { name: 'fresh-store', faults: ['malformed-body-500', 'limit-not-capped', 'get-answers-neighbour', 'list-frozen-at-start'], seedPets: 3 },
   { name: 'fresh-store-pages', faults: ['limit-100-gives-101'], seedPets: 3 },

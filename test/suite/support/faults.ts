@@ -348,6 +348,12 @@ export const FAULTS: readonly Fault[] = [
     description: 'getPet sends Sunset: Sat, 05 Dec 2026 00:00:00 GMT, four years early',
     proxy: onOperation('getPet', (response) => ({ ...response, headers: { ...response.headers, sunset: 'Sat, 05 Dec 2026 00:00:00 GMT' } })),
   },
+  {
+    id: 'list-deprecated',
+    rule: 'VER-3',
+    description: 'listPets sends Deprecation: @1735689600, as if it were deprecated too (only getPet is)',
+    proxy: onOperation('listPets', (response) => ({ ...response, headers: { ...response.headers, deprecation: '@1735689600' } })),
+  },
   // Authentication
   {
     id: 'anonymous-served',
@@ -449,11 +455,13 @@ export const FAULTS: readonly Fault[] = [
     limiter: (inner) => miscountingLimiter(inner, (quota) => (quota.perDay === 1000 ? { ...quota, perDay: 1001 } : quota)),
   },
   {
-    id: 'pro-gets-free-limits',
+    // Below Free's, not Free's own: a Pro key answering with Free's documented limits is what a Free key given as
+    // PETSTORE_API_KEY_PRO does too, which the suite reports as a likely configuration error (misconfigured-plan.spec.ts).
+    id: 'pro-below-free-limits',
     rule: 'RL-8',
     alsoBreaks: ['PLAN-PRO', 'RL-5'],
-    description: 'a Pro key gets the Free plan’s limits (60 a minute, 1,000 a day)',
-    limiter: (inner) => ({ take: (subject, quota, now) => inner.take(subject, quota.perMinute === 300 ? { perMinute: 60, perDay: 1000 } : quota, now) }),
+    description: 'a Pro key gets less than the Free plan’s limits (50 a minute, 900 a day)',
+    limiter: (inner) => ({ take: (subject, quota, now) => inner.take(subject, quota.perMinute === 300 ? { perMinute: 50, perDay: 900 } : quota, now) }),
   },
   {
     id: '429-without-retry-after',

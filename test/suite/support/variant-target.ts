@@ -27,6 +27,8 @@ export interface VariantOptions {
   timeScale?: number;
   /** Runs the server's clock this many times faster instead (its Reset and Retry-After in that clock); the suite is told through clockEnv. */
   clockRate?: number;
+  /** With clockRate: the real instant at which the server's clock equals the wall clock (now by default), to place its midnight. */
+  clockAnchorMs?: number;
   /** The keys the suite is given (the demo keys by default); the server accepts the proxy's and a neighbour's too. */
   suiteKeys?: KeysByPlan;
   /** The Enterprise quota agreed with this server (the reference server's generous default when absent). */
@@ -45,7 +47,7 @@ export interface VariantTarget {
 }
 
 export async function startVariant(options: VariantOptions = {}): Promise<VariantTarget> {
-  const clockAnchorMs = Date.now();
+  const clockAnchorMs = options.clockAnchorMs ?? Date.now();
   const timeScale = options.clockRate !== undefined ? 1 : (options.timeScale ?? VARIANT_TIME_SCALE);
   const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
   const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);

@@ -3,7 +3,7 @@ import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { targetClock, WALL_CLOCK } from '../../../lib/target-clock.ts';
 import { spentKeysNote } from '../../../specs/reporter/spent-keys.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
-import { keyName, SPENT_KEY, spentUntil, watchedKey } from '../../../specs/support/spent-keys.ts';
+import { bannedUntil, keyName, SPENT_KEY, spentUntil, watchedKey } from '../../../specs/support/spent-keys.ts';
 
 const refusal = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, body: '{}' });
 const request = { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} } as const;
@@ -55,4 +55,17 @@ test("the verdict's note names each spent key once, with the latest time it come
   expect(note).toContain('the 1st key of PETSTORE_API_KEY_FREE (back 2026-11-26 23:00 UTC); the 1st key of PETSTORE_API_KEY_PRO (back 2026-11-27 00:01 UTC)');
   expect(note).toMatch(/Run again after 2026-11-27 00:01 UTC\.$/);
   expect(spentKeysNote([{ type: 'skip', description: 'x' }])).toBeUndefined();
+});
+
+test("a long 429 whose headers say the day goes on is a ban; one that names the day's end is the day's", () => {
+  const free = { perMinute: 60, perDay: 1_000 };
+  const nowS = Math.floor(Date.now() / 1000);
+  const minuteBan = refusal({ 'retry-after': '600', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowS + 600) });
+  expect(bannedUntil(minuteBan, WALL_CLOCK, free)).toBeGreaterThan(Date.now() + 590_000);
+  const dayGoesOn = refusal({ 'retry-after': '600', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(nowS + 20_000) });
+  expect(bannedUntil(dayGoesOn, WALL_CLOCK, free), "the day's Reset lies hours after the wait").toBeDefined();
+  const dayEnds = refusal({ 'retry-after': '20000', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowS + 20_000) });
+  expect(bannedUntil(dayEnds, WALL_CLOCK, free)).toBeUndefined();
+  expect(bannedUntil(refusal({ 'retry-after': '600' }), WALL_CLOCK, free), 'no Limit: nothing tells a ban from the day').toBeUndefined();
+  expect(bannedUntil(refusal({ 'retry-after': '30', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowS + 30) }), WALL_CLOCK, free), "a minute's refusal").toBeUndefined();
 });

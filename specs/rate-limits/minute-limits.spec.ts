@@ -17,6 +17,7 @@ import type { Exchange } from '../support/exchange.ts';
 import { measureMinuteWindow, type MinuteMeasurement } from '../support/minute-window.ts';
 import { answer, objectIn, show } from '../support/pets.ts';
 import type { RuleJudge } from '../support/judge.ts';
+import { brokenPromiseAfterBurst, brokenPromiseOneAtATime } from '../support/remaining-promise.ts';
 import { afterBurst, measuredOnce, ON_SECOND_KEY, unlimitedAfter, type SharedMinute } from '../support/shared-minute.ts';
 import { rule, test, type KeyLeasing, type Target } from '../support/test.ts';
 import { describesMinuteWindow, isAdmitted, MINUTE_WINDOW_MS, readingOf, stepsFromFresh, windowKind, type Reading } from '../support/window-analysis.ts';
@@ -127,10 +128,9 @@ function oneAtATimeSteps(shared: SharedMinute): { readings: Reading[]; steps: Re
 
 test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted request in a window'), async ({ keys, check, target }, testInfo) => {
   const shared = await cheapestMeasured(keys, target, testInfo);
-  if ('analysis' in shared.window) {
-    const { analysis, burst } = shared.window;
-    check.expect(analysis.remainingProblem === undefined, analysis.remainingProblem ?? '', { evidence: repeatedRemaining(burst) });
-  }
+  if ('analysis' in shared.window) judgeCountdown(shared.window, shared.quota, check, 'RL-6');
+  const overstated = brokenPromiseOneAtATime(shared.after?.oneAtATime ?? [], shared.quota);
+  check.expect(overstated === undefined, overstated?.message ?? '', { evidence: overstated?.evidence });
   const taken = oneAtATimeSteps(shared);
   if (typeof taken === 'string') {
     check.unchecked(`Remaining from one request to the next was not seen: ${taken}`);
@@ -193,7 +193,6 @@ for (const plan of MEASURED_PLANS) {
     { also: ['RL-1', 'RL-2', 'RL-4', 'RL-6', 'RL-7'] }), async ({ keys, check, target }, testInfo) => {
       const quota = quotaInRun(plan, target.settings.enterpriseQuota);
       if (!quota) return test.skip(true, ENTERPRISE_NOT_AGREED);
-      const { perMinute } = quota;
       const { window: measured } = await measureOnce(plan, quota, { keys, target }, testInfo);
       if ('unavailable' in measured) return test.skip(true, measured.unavailable);
       if ('unlimited' in measured) {
@@ -205,14 +204,15 @@ for (const plan of MEASURED_PLANS) {
       }
       // Not a finding about the target: the suite could not fill the window in time and measured again.
       for (const reason of measured.retaken) testInfo.annotations.push({ type: 'retaken', description: reason });
-      judgeQuota(measured, perMinute, check);
+      judgeQuota(measured, quota, check);
       check.judgedWhole();
     },
   );
 }
 
 /** The count of one fresh window, the 429 after it, and the headers throughout. */
-function judgeQuota(measured: MinuteMeasurement, perMinute: number, check: RuleJudge): void {
+function judgeQuota(measured: MinuteMeasurement, quota: Quota, check: RuleJudge): void {
+  const { perMinute } = quota;
   const { analysis, burst, extra, probe } = measured;
   const firstRefused = burst.find((exchange) => exchange.response.status === 429);
   check.expect(
@@ -233,8 +233,19 @@ function judgeQuota(measured: MinuteMeasurement, perMinute: number, check: RuleJ
     const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((header) => extra.response.headers[header] === undefined);
     check.expect(missing.length === 0, `expected the X-RateLimit-* headers on the 429 too, missing ${missing.join(', ')}`, { rule: 'RL-4', evidence: extra });
   }
-  check.expect(analysis.remainingProblem === undefined, analysis.remainingProblem ?? '', { rule: 'RL-6', evidence: repeatedRemaining(burst) });
+  judgeCountdown(measured, quota, check, 'RL-6');
   check.expect(analysis.resetProblem === undefined, analysis.resetProblem ?? '', { rule: 'RL-7', evidence: movedReset(probe, burst) });
+}
+
+/**
+ * RL-6 in one burst: the admitted answers' Remaining values count down from the probe's (as a set: they come in any
+ * order), and the request after the burst is admitted while the lowest of them promised room (remaining-promise.ts).
+ */
+function judgeCountdown(measured: MinuteMeasurement, quota: Quota, check: RuleJudge, rule: string): void {
+  const { remainingProblem } = measured.analysis;
+  check.expect(remainingProblem === undefined, remainingProblem ?? '', { rule, evidence: repeatedRemaining(measured.burst) });
+  const overstated = brokenPromiseAfterBurst(measured, quota);
+  check.expect(overstated === undefined, overstated?.message ?? '', { rule, evidence: overstated?.evidence });
 }
 
 /** An admitted response whose Remaining another admitted response also carried, as evidence. */

@@ -74,6 +74,11 @@ export class PetStoreClient {
     return this.options.clock ?? WALL_CLOCK;
   }
 
+  /** The real time the test has left for waits on the target, in milliseconds. */
+  timeLeftMs(): number {
+    return this.options.timeLeftMs();
+  }
+
   /** The same client, its findings left on each exchange, and its requests without an answer, for the caller to judge. */
   collecting(): PetStoreClient {
     return new PetStoreClient({ ...this.options, deferJudgement: true });

@@ -26,8 +26,8 @@ const ruleExpect = expect.extend({
 export interface Judgement {
   /** The rule judged; the test's primary rule when omitted. */
   rule?: string;
-  /** The exchange that shows the violation. */
-  evidence?: Exchange;
+  /** The exchange that shows the violation, or the exchanges that show it together (a promise and what broke it). */
+  evidence?: Exchange | readonly Exchange[];
   /** Found by the contract check every response gets, not by the test's own logic (see incidental-findings.ts). */
   byContractCheck?: boolean;
 }
@@ -61,7 +61,7 @@ export class RuleJudge {
     if (count > MAX_REPORTED_PER_RULE) return false;
     const more = count === MAX_REPORTED_PER_RULE ? ' (further violations of this rule in this test are not repeated)' : '';
     const text = `[${rule}] ${message}${more}`;
-    if (judgement.evidence) this.attachEvidence(rule, judgement.evidence);
+    for (const exchange of [judgement.evidence ?? []].flat()) this.attachEvidence(rule, exchange);
     switch (breachVerdict(ruleById(rule).level)) {
       case 'fail':
         ruleExpect.soft({ holds: false, message: text }).toHold();

@@ -4,7 +4,8 @@
  * the minute window (window-analysis.ts, describesMinuteWindow) say where a window starts and ends; when they do
  * not (they describe the day's window, or their Reset or Remaining is wrong), the window is used up until a 429,
  * and the request after that 429's wait opens a fresh one. Every wait is the target's Retry-After, else the
- * minute window's Reset its headers give, else the documented minute, and each is bounded by the test's time.
+ * minute window's Reset its headers give, else the documented minute, and each is bounded by the test's time:
+ * a wait that would outlast it is not begun, and the measurement ends "unavailable" saying so (timeLeftOrWait).
  */
 import type { Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
@@ -160,7 +161,8 @@ async function inFreshWindow<T>(
   let after: FreshBy | undefined;
   let admitted = 0;
   if (options.quiet) {
-    await wait(MINUTE_WINDOW_MS + ROUNDING_MS + client.clock.toTargetMs(SLACK_MS));
+    const outOfTime = await waitWithinTest(client, MINUTE_WINDOW_MS + ROUNDING_MS, 'a quiet minute', wait);
+    if (outOfTime) return { unavailable: outOfTime };
     waitedMs = MINUTE_WINDOW_MS + ROUNDING_MS;
     after = 'quiet';
   }
@@ -184,7 +186,8 @@ async function inFreshWindow<T>(
     if (waitedMs + waitMs > 2 * maxWaitMs) break;
     waitedMs += waitMs;
     after = goQuiet ? 'quiet' : outcome.refused ? 'refusal' : undefined;
-    await wait(waitMs + client.clock.toTargetMs(SLACK_MS));
+    const outOfTime = await waitWithinTest(client, waitMs, goQuiet ? 'a quiet minute' : outcome.refused ? "a 429's Retry-After" : "the window's Reset", wait);
+    if (outOfTime) return { unavailable: outOfTime };
   }
   return noFreshWindow(probes);
 }
@@ -197,6 +200,21 @@ function tooLongToWait(waitMs: number, maxWaitMs: number, client: PetStoreClient
     return `the key is refused for another ${seconds} s, beyond any minute window: its daily quota is used up (by an earlier run or another client); run again after ${back}`;
   }
   return `the key's window lasts another ${seconds} s, longer than this test can wait (${Math.floor(maxWaitMs / 1000)} s); run again with fewer tests on this key at once, or a longer --timeout`;
+}
+
+/**
+ * Waits a span of the target's time (plus the timers' slack) when the test has that long left; otherwise waits
+ * nothing and says why, so a test never runs into its timeout waiting on the target (a timeout would read as a
+ * failure, and a wait too long is no evidence against any rule). `what` names what is waited for.
+ */
+export async function waitWithinTest(client: PetStoreClient, targetMs: number, what: string, wait: (ms: number) => Promise<void> = client.clock.sleep): Promise<string | undefined> {
+  const realMs = client.clock.toRealMs(targetMs) + SLACK_MS;
+  const leftMs = client.timeLeftMs();
+  if (realMs > leftMs) {
+    return `the test's time ran out: waiting ${Math.ceil(realMs / 1000)} s for ${what} would pass the ${Math.max(0, Math.floor(leftMs / 1000))} s it had left; run again with a longer --timeout or fewer tests on this key at once`;
+  }
+  await wait(targetMs + client.clock.toTargetMs(SLACK_MS));
+  return undefined;
 }
 
 /** A request at the start of a fresh window (see inFreshWindow). */
@@ -270,7 +288,10 @@ export async function measureMinuteWindow(client: PetStoreClient, options: Windo
     if (analysis.kind === 'measured') return { analysis, probe, by, burst, extra, retaken };
     retaken.push(`${analysis.reason} (the burst of ${limit} took ${tookMs} ms)`);
     quiet = false;
-    if (extra.response.status === 429) await (options.wait ?? client.clock.sleep)(Math.min(options.maxWaitMs, refusalWaitMs(extra, options.quota)) + client.clock.toTargetMs(SLACK_MS));
+    if (extra.response.status === 429) {
+      const outOfTime = await waitWithinTest(client, Math.min(options.maxWaitMs, refusalWaitMs(extra, options.quota)), "a 429's Retry-After before measuring again", options.wait);
+      if (outOfTime) return { unavailable: `${outOfTime} (the window rolled over during ${retaken.length} bursts: ${retaken.slice(-3).join('; ')})` };
+    }
   }
   return { unavailable: `the window rolled over during each of ${retaken.length} bursts, so ${limit} requests could not be sent within one window: ${retaken.slice(-3).join('; ')}` };
 }

@@ -50,6 +50,11 @@ export interface KeyLeasing {
    * it first (they count in its day); skips the test when there is none.
    */
   daily(plan: PlanId): Promise<{ client: PetStoreClient; admittedEarlier: number }>;
+  /**
+   * A client on another measuring key of `plan` than `except`, for a comparison inside a measurement another
+   * rule's test shares: it never skips the test, and says why when no such key can be had within the test's time.
+   */
+  another(plan: PlanId, except: string): Promise<PetStoreClient | string>;
   /** A client on a key of `plan` used in common with other tests, whichever no measurement holds (a single request disturbs none). */
   common(plan: PlanId): Promise<PetStoreClient>;
   /** Notes that this test used up the key's day. */
@@ -172,6 +177,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         spent.skipIfUnusable(plan, daily.key);
         const lease = await leaseBook.exclusive([daily.key]);
         return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key) };
+      },
+      async another(plan, except) {
+        const candidates = target.roles.measuring[plan].filter((key) => key !== except && leaseBook.spentUntil(key) === undefined);
+        if (candidates.length === 0) return `add a second key to ${keyVariable(plan)} to see whether keys share a count`;
+        try {
+          return measuringClient(await leaseBook.exclusive(candidates, AbortSignal.timeout(Math.max(0, timeLeft(testInfo)()))), plan, 'measure', 'note');
+        } catch {
+          return `no second key of ${keyVariable(plan)} was free within the test's time (another test held it)`;
+        }
       },
       async common(plan) {
         skipWithout(plan);

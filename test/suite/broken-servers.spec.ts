@@ -53,6 +53,8 @@ const GROUPS: readonly FaultGroup[] = [
   { name: 'hostile-days', faults: ['day-retry-after-one-second'], quotaTests: true },
   { name: 'hostile-days-silent', faults: ['day-429-without-retry-after'], quotaTests: true },
   { name: 'remaining-never-falls', faults: ['remaining-at-limit'] },
+  // A countdown that is right step by step, from a limit the server does not keep: only the refusal shows it.
+  { name: 'remaining-overstates', faults: ['remaining-overstates'], timeScale: 20 },
   // Faults only generated requests find: the hand-written tests of the same rules run too, and pass.
   {
     name: 'generated-a',

@@ -543,6 +543,14 @@ export const FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'remaining-overstates',
+    rule: 'RL-6',
+    alsoBreaks: ['PLAN-FREE'],
+    tests: [ruleTitle('RL-6')],
+    description: 'a Free key is admitted 57 requests a minute while X-RateLimit-Remaining counts down as if it were 60: the last admitted answers promise three more, and the next request is refused',
+    limiter: (inner) => miscountingLimiter(inner, (quota) => (quota.perMinute === 60 ? { ...quota, perMinute: 57 } : quota)),
+  },
+  {
     id: 'reset-wobbles',
     rule: 'RL-7',
     description: 'every third response comes from an instance whose clock is a second behind: X-RateLimit-Reset jumps back and forth within a window',

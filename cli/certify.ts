@@ -13,6 +13,8 @@ import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
 import { UsageError } from './usage-error.ts';
+import { certificateSettingsFromEnv, listOf } from '../lib/verdicts/certificate-settings.ts';
+import { EvidenceInputError, readEvidence } from '../lib/verdicts/evidence-files.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
        petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations]
@@ -27,6 +29,15 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
   --summary FILE   also append the verdict and a table of failing rules, in Markdown, to FILE (in a GitHub
                    Actions job: --summary "$GITHUB_STEP_SUMMARY"); PETSTORE_SPEC_URL, when set, links rules
                    to their section of the spec
+A certificate from this run and earlier reports of the same target (docs/how-to/certify-in-ci.md):
+  --evidence PATH  an earlier report (conformance.json, a load summary.json) or a folder of them; repeatable.
+                   A part of a rule counts as checked when some report within --max-age checked it; a
+                   failure within it fails unless a later report of the same part held
+  --max-age AGE    how old a report's check may be and count: 90m, 36h, 7d (default), 2w
+  --out-of-scope ID  a rule or part the team leaves out (PLAN-BUSINESS:day); repeatable. Reported as not in
+                   scope, never passed: the verdict is then "Conforming within that scope" (exit 0)
+  --staging-url URL  this target's staging: its reports cover what this target's own did not check (VER-2)
+  --label WORDS    what a later certificate calls this run ("nightly run"; same as PETSTORE_RUN_LABEL)
   -h, --help       this text
 After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Every other variable
@@ -62,12 +73,25 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'quota-tests': { type: 'boolean' },
     output: { type: 'string' },
     summary: { type: 'string' },
+    evidence: { type: 'string', multiple: true },
+    'max-age': { type: 'string' },
+    'out-of-scope': { type: 'string', multiple: true },
+    'staging-url': { type: 'string' },
+    label: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (positionals.length > 0) throw new UsageError(`certify: unexpected argument "${positionals[0]}"; an implementations file comes first (certify implementations.yaml), Playwright flags go after --`);
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
   if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
+  const certificateEnv = {
+    ...(values.evidence ? { PETSTORE_EVIDENCE: [...listOf(env.PETSTORE_EVIDENCE), ...values.evidence].map((given) => path.resolve(cwd, given)).join('\n') } : {}),
+    ...(values['max-age'] !== undefined ? { PETSTORE_MAX_AGE: values['max-age'] } : {}),
+    ...(values['out-of-scope'] ? { PETSTORE_OUT_OF_SCOPE: [...listOf(env.PETSTORE_OUT_OF_SCOPE), ...values['out-of-scope']].join(',') } : {}),
+    ...(values['staging-url'] !== undefined ? { PETSTORE_STAGING_BASE_URL: values['staging-url'] } : {}),
+    ...(values.label !== undefined ? { PETSTORE_RUN_LABEL: values.label } : {}),
+  };
+  checkCertificateInput({ ...env, ...certificateEnv }, cwd);
   return {
     help: values.help === true,
     env: {
@@ -75,11 +99,23 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       ...(values['base-url'] ? { PETSTORE_BASE_URL: values['base-url'] } : {}),
       ...(values['read-only'] ? { PETSTORE_READ_ONLY: '1' } : {}),
       ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
+      ...certificateEnv,
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
     playwrightArgs,
   };
+}
+
+/** Bad evidence, an age or a scope that cannot be read: one line and exit 2, before anything runs. */
+function checkCertificateInput(env: NodeJS.ProcessEnv, cwd: string): void {
+  try {
+    const settings = certificateSettingsFromEnv(env);
+    if (settings.certificate) readEvidence(settings.certificate.evidence, cwd);
+  } catch (error) {
+    if (error instanceof EvidenceInputError) throw new UsageError(`certify: ${error.message.replace(/^PETSTORE_MAX_AGE/, '--max-age').replace(/^PETSTORE_OUT_OF_SCOPE/, '--out-of-scope').replace(/^PETSTORE_EVIDENCE/, '--evidence')}`);
+    throw error;
+  }
 }
 
 export async function certify(args: readonly string[]): Promise<number> {

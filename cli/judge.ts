@@ -14,6 +14,9 @@ import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
+import { normaliseBaseUrl } from '../lib/target.ts';
+import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
+import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 
 export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S]
        npm run judge -- <capture> [options]
@@ -30,6 +33,9 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      (in a GitHub Actions job: --summary "$GITHUB_STEP_SUMMARY")
   --clock-skew S     how many seconds the capture's clock may be off the target's (default 1); answers this
                      close to the Reset they name are not compared within their window
+  --base-url URL     the target whose traffic this is, /v1 included: the report's evidence then counts in a
+                     certificate of that target (certify --evidence)
+  --label WORDS      what a certificate calls this report ("production traffic"; default "judged traffic")
   -h, --help         this text
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
 the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
@@ -43,6 +49,8 @@ export interface JudgeArgs {
   outputDir: string;
   summaryFile: string | undefined;
   clockSkewMs: number;
+  baseUrl: string | undefined;
+  label: string;
 }
 
 export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
@@ -51,16 +59,26 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
     summary: { type: 'string' },
     format: { type: 'string' },
     'clock-skew': { type: 'string' },
+    'base-url': { type: 'string' },
+    label: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0 };
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '' };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
   const skew = values['clock-skew'] ?? '1';
   if (!/^\d+(\.\d+)?$/.test(skew) || Number(skew) > 3600) throw new UsageError(`judge: --clock-skew must be a number of seconds from 0 to 3600, not "${skew}"`);
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'], '--base-url');
+  } catch (error) {
+    throw new UsageError(`judge: ${(error as Error).message}`);
+  }
   return {
+    baseUrl,
+    label: values.label?.trim() || 'judged traffic',
     help: false,
     capture,
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
@@ -78,7 +96,13 @@ export async function judge(args: readonly string[]): Promise<number> {
   }
   try {
     const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
-    return writeJudgeReports(report, options, process.env);
+    const target = evidenceTarget(options.baseUrl ?? report.target.url);
+    const withEvidence: CertifiedReport = {
+      ...report,
+      target: { ...report.target, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) },
+      evidence: evidenceOfRows(report, 'judge', options.label, target, 'traffic'),
+    };
+    return writeJudgeReports(withEvidence, options, process.env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

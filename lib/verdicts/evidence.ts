@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { catalogue, type Rule, type RulesCatalogue } from '../rules.ts';
-import { ruleRow, type RuleVerdict, type RunMetadata } from './model.ts';
+import { ruleRow, type ConformanceReport, type RuleVerdict, type RunMetadata } from './model.ts';
 import type { TestRecord } from './test-record.ts';
 
 /** Verdicts that say a part was checked (held or not); the others say why it was not. */
@@ -114,4 +114,25 @@ export function targetKey(baseUrl: string): string {
   } catch {
     return baseUrl.trim();
   }
+}
+
+/** The evidence of a report with one part per rule (judge: the traffic), from its rows. */
+export function evidenceOfRows(report: Pick<ConformanceReport, 'rules' | 'run' | 'specVersion'>, source: EvidenceSource, label: string, target: EvidenceTarget, part: string): ReportEvidence {
+  return {
+    source,
+    label,
+    target,
+    startedAt: report.run.startedAt,
+    specVersion: report.specVersion,
+    parts: report.rules
+      .filter((row) => row.subject === 'service' && row.tests.length > 0)
+      .map((row) => ({
+        rule: row.id,
+        part,
+        result: row.verdict,
+        checked: CHECKED_RESULTS.includes(row.verdict),
+        checkedAt: report.run.startedAt,
+        ...(row.reason ? { reason: row.reason } : {}),
+      })),
+  };
 }

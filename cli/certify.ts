@@ -13,8 +13,7 @@ import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
 import { UsageError } from './usage-error.ts';
-import { certificateSettingsFromEnv, listOf } from '../lib/verdicts/certificate-settings.ts';
-import { EvidenceInputError, readEvidence } from '../lib/verdicts/evidence-files.ts';
+import { certificateEnv } from './certificate-flags.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
        petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations]
@@ -84,14 +83,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
   if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
-  const certificateEnv = {
-    ...(values.evidence ? { PETSTORE_EVIDENCE: [...listOf(env.PETSTORE_EVIDENCE), ...values.evidence].map((given) => path.resolve(cwd, given)).join('\n') } : {}),
-    ...(values['max-age'] !== undefined ? { PETSTORE_MAX_AGE: values['max-age'] } : {}),
-    ...(values['out-of-scope'] ? { PETSTORE_OUT_OF_SCOPE: [...listOf(env.PETSTORE_OUT_OF_SCOPE), ...values['out-of-scope']].join(',') } : {}),
-    ...(values['staging-url'] !== undefined ? { PETSTORE_STAGING_BASE_URL: values['staging-url'] } : {}),
-    ...(values.label !== undefined ? { PETSTORE_RUN_LABEL: values.label } : {}),
-  };
-  checkCertificateInput({ ...env, ...certificateEnv }, cwd);
+  const certificate = certificateEnv(values, env, cwd);
   return {
     help: values.help === true,
     env: {
@@ -99,23 +91,12 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       ...(values['base-url'] ? { PETSTORE_BASE_URL: values['base-url'] } : {}),
       ...(values['read-only'] ? { PETSTORE_READ_ONLY: '1' } : {}),
       ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
-      ...certificateEnv,
+      ...certificate,
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
     playwrightArgs,
   };
-}
-
-/** Bad evidence, an age or a scope that cannot be read: one line and exit 2, before anything runs. */
-function checkCertificateInput(env: NodeJS.ProcessEnv, cwd: string): void {
-  try {
-    const settings = certificateSettingsFromEnv(env);
-    if (settings.certificate) readEvidence(settings.certificate.evidence, cwd);
-  } catch (error) {
-    if (error instanceof EvidenceInputError) throw new UsageError(`certify: ${error.message.replace(/^PETSTORE_MAX_AGE/, '--max-age').replace(/^PETSTORE_OUT_OF_SCOPE/, '--out-of-scope').replace(/^PETSTORE_EVIDENCE/, '--evidence')}`);
-    throw error;
-  }
 }
 
 export async function certify(args: readonly string[]): Promise<number> {

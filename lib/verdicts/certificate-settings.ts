@@ -36,7 +36,7 @@ export function parseScope(items: readonly string[], source: string): string[] {
 export function certificateSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): CertificateSettings {
   const evidence = listOf(env.PETSTORE_EVIDENCE);
   const absent = evidence.find((file) => !existsSync(file));
-  if (absent) throw new EvidenceInputError(`PETSTORE_EVIDENCE: ${absent}: no such file or folder`);
+  if (absent) throw new EvidenceInputError(`PETSTORE_EVIDENCE ${absent}: no such file or folder`);
   const maxAgeText = env.PETSTORE_MAX_AGE?.trim();
   const outOfScope = parseScope(listOf(env.PETSTORE_OUT_OF_SCOPE), 'PETSTORE_OUT_OF_SCOPE');
   const stagingText = env.PETSTORE_STAGING_BASE_URL?.trim();

@@ -5,7 +5,7 @@
  * command is run as a user runs it. The server's clock runs fast; one key per plan.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -80,4 +80,27 @@ test.describe.serial('a declared scope', () => {
     expect(report.verdict.headline).toMatch(/^Not certified: no report within 7d checked .*PLAN-PRO:day/);
     expect(report.verdict.headline).not.toContain('PLAN-FREE:day');
   });
+});
+
+test('bad evidence input is one line on stderr and exit 2, before anything runs', async () => {
+  test.setTimeout(60_000);
+  const work = mkdtempSync(path.join(tmpdir(), 'petstore-bad-evidence-'));
+  writeFileSync(path.join(work, 'index.html'), '<html></html>');
+  writeFileSync(path.join(work, 'conformance.json'), JSON.stringify({ format: 'petstore-conformance-report', formatVersion: 1 }));
+  const cases: Array<[string[], RegExp]> = [
+    [['--evidence', 'index.html'], /^petstore-conformance: certify: --evidence index\.html: not a report: not JSON$/],
+    [['--evidence', 'conformance.json'], /^petstore-conformance: certify: --evidence conformance\.json: does not match schemas\/conformance-report\.schema\.json: /],
+    [['--max-age', 'a week'], /^petstore-conformance: certify: --max-age: "a week" is not an age/],
+    [['--out-of-scope', 'PLAN-NOPE:day'], /^petstore-conformance: certify: --out-of-scope: "PLAN-NOPE:day" is not a rule ID/],
+  ];
+  for (const [args, line] of cases) {
+    const outcome = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [path.join(REPO_ROOT, 'bin', 'petstore-conformance.js'), 'certify', '--base-url', 'http://127.0.0.1:9/v1', '--output', 'out', ...args], { cwd: work }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+    expect(outcome.code, args.join(' ')).toBe(2);
+    expect(outcome.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+    expect(existsSync(path.join(work, 'out')), 'nothing ran').toBe(false);
+  }
 });

@@ -139,7 +139,8 @@ export function makeCertificate(report: CertifiedReport, evidence: readonly Evid
 
   const scope = new Set(options.outOfScope);
   const rules = report.rules.map((row): CertificateRule => {
-    const parts = [...(known.get(row.id) ?? [])].sort().map((part) => standing(row.id, part, entries.get(partId(row.id, part)) ?? [], scope));
+    // A rule this run says does not apply (no Enterprise quota agreed) has no part to cover.
+    const parts = row.applies ? [...(known.get(row.id) ?? [])].sort().map((part) => standing(row.id, part, entries.get(partId(row.id, part)) ?? [], scope)) : [];
     const ruleOutOfScope = scope.has(row.id);
     const verdict = ruleVerdict(row.verdict, parts, ruleOutOfScope);
     return { id: row.id, level: row.level, verdict, parts, line: provenanceLine(row.id, parts, verdict, row.reason, options) };

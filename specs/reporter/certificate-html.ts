@@ -11,13 +11,18 @@ export function certificateSection(report: CertifiedReport): Html | string {
   const certificate = report.certificate;
   if (!certificate) return '';
   const rules = certificate.rules.filter((rule) => rule.parts.length > 0 || rule.verdict === 'not-in-scope');
+  // What a reviewer needs first: the rules whose evidence is not this run's alone; the others fold away.
+  const notOwnAlone = (rule: CertificateRule): boolean => rule.verdict === 'not-in-scope' || rule.parts.some((part) => part.state !== 'held' || part.by?.label !== 'this run');
+  const first = rules.filter(notOwnAlone);
+  const ownAlone = rules.filter((rule) => !notOwnAlone(rule));
   return html`<section class="certificate" id="certificate">
 <h2>Certificate: this run with earlier reports</h2>
 <p class="muted">A part of a rule counts as checked when some report within ${certificate.maxAge} checked it; a failure within ${certificate.maxAge} fails unless a later report checked the same part and it held. Reports of another target never count${certificate.stagingUrl ? html`, except this target's staging <code>${certificate.stagingUrl}</code> (VER-2: same shape), for what this target's own reports did not check` : ''}.${certificate.outOfScope.length > 0 ? html` Declared out of scope, never counted as passed: <code>${certificate.outOfScope.join(' ')}</code>.` : ''} The run's own verdict: ${certificate.ownVerdict.headline}</p>
 <table class="rules certificate-rules">
 <thead><tr><th>Rule</th><th>Verdict</th><th>Where its evidence came from</th></tr></thead>
-<tbody>${rules.map(ruleRow)}</tbody>
+<tbody>${first.map(ruleRow)}</tbody>
 </table>
+${ownAlone.length > 0 ? html`<details><summary>${ownAlone.length} more rule${ownAlone.length === 1 ? '' : 's'} held on this run's own evidence</summary><table class="rules certificate-rules"><tbody>${ownAlone.map(ruleRow)}</tbody></table></details>` : ''}
 ${certificate.reports.length > 0
   ? html`<h3>Reports given as evidence</h3><ul class="evidence-reports">${certificate.reports.map(
       (considered) => html`<li><code>${considered.file}</code>: the ${considered.label} of <code>${considered.baseUrl}</code>, ${considered.startedAt.slice(0, 16).replace('T', ' ')} UTC: ${considered.counted ? 'counted' : html`<strong>not counted</strong> (${considered.why ?? ''})`}</li>`,

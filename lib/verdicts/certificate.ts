@@ -154,7 +154,11 @@ export function makeCertificate(report: CertifiedReport, evidence: readonly Evid
     rules,
     ownVerdict: report.verdict,
   };
-  return { certificate, verdict: certificateVerdict(report, rules, options) };
+  const verdict = certificateVerdict(report, rules, options);
+  // A part the scope names that no report lists is a typo or a part the suite does not have: say so, it left out nothing.
+  const unknown = options.outOfScope.filter((item) => item.includes(':') && !known.get(item.split(':')[0]!)?.has(item.split(':')[1]!));
+  if (unknown.length > 0) verdict.notes.push(`Declared out of scope, but no report lists such a part: ${unknown.join(', ')}.`);
+  return { certificate, verdict };
 }
 
 function standing(rule: string, part: string, entries: readonly Entry[], scope: ReadonlySet<string>): PartStanding {

@@ -105,6 +105,10 @@ test('a declared scope is reported as not in scope, never as passed: Conforming 
 
   const failedNight = asEvidence(run(STAGING, ago(1), 'failed', 'nightly run'), 'failed.json');
   expect(makeCertificate(commit, [failedNight], { ...SEVEN_DAYS, outOfScope: ['PLAN-FREE'] }).verdict.state).toBe('not-conforming');
+
+  const typo = makeCertificate(commit, [], { ...SEVEN_DAYS, outOfScope: ['PLAN-FREE:daily'] }).verdict;
+  expect(typo.state, 'a part no report has leaves nothing out').toBe('incomplete');
+  expect(typo.notes).toContain('Declared out of scope, but no report lists such a part: PLAN-FREE:daily.');
 });
 
 test('bad evidence input is one line naming the file and what is wrong; a folder without reports is only a note', () => {

@@ -36,7 +36,8 @@ if [ -n "${INPUT_STAGING_URL:-}" ]; then args+=(--staging-url "$INPUT_STAGING_UR
 while IFS= read -r path; do
   if [ -n "$path" ]; then args+=(--evidence "$path"); fi
 done <<<"${INPUT_EVIDENCE:-}"
-for item in ${INPUT_OUT_OF_SCOPE//,/ }; do args+=(--out-of-scope "$item"); done
+scope="${INPUT_OUT_OF_SCOPE:-}"
+for item in ${scope//,/ }; do args+=(--out-of-scope "$item"); done
 
 # The target's own traffic is judged first; its report is evidence like any other. Traffic alone never
 # certifies (exit 3) and a failure in it counts in the certificate below, so only bad input (2) stops here.

@@ -23,7 +23,7 @@ export function listOf(text: string | undefined): string[] {
 }
 
 /** Each scope item is a rule ID or RULE-ID:part; an ID the catalogue does not have is refused (a typo would leave out nothing). */
-export function parseScope(items: readonly string[], source: string): string[] {
+function parseScope(items: readonly string[], source: string): string[] {
   return items.flatMap((item) => item.split(/\s+/)).filter(Boolean).map((item) => {
     const [rule, part, extra] = item.split(':');
     if (!rule || !findRule(rule) || part === '' || extra !== undefined) {

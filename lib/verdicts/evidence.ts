@@ -107,7 +107,7 @@ export function sameTarget(a: string, b: string): boolean {
   return targetKey(a) === targetKey(b);
 }
 
-export function targetKey(baseUrl: string): string {
+function targetKey(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;

@@ -13,6 +13,7 @@ import { partsOf } from '../../lib/verdicts/evidence.ts';
 import { EvidenceInputError, parseMaxAge, readEvidence, type EvidenceReport } from '../../lib/verdicts/evidence-files.ts';
 import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { emptyRecord, type TestOutcome, type TestRecord } from '../../lib/verdicts/test-record.ts';
+import { loadEvidence } from '../../harness/load/evidence.ts';
 import { schemaProblems } from '../support/report-schemas.ts';
 
 const STAGING = 'https://staging.example.com/v1';
@@ -137,4 +138,19 @@ test('bad evidence input is one line naming the file and what is wrong; a folder
   expect(parseMaxAge('7d')).toBe(7 * DAY);
   expect(parseMaxAge('36h')).toBe(36 * 3_600_000);
   expect(() => parseMaxAge('a week')).toThrow('--max-age: "a week" is not an age; expected a number and a unit, e.g. 7d, 36h, 90m, 2w');
+});
+
+test("a load run that used up a key's day counts for that plan's day part, and its failures count wherever they are", () => {
+  const commit = run(STAGING, NOW, 'skipped');
+  const verdict = (check: 'daily-quota' | 'remaining-steps', status: 'pass' | 'fail', rules: string[]) => ({ check, status, rules, title: check, detail: `${check} ${status}`, evidence: [] });
+  const held = loadEvidence([verdict('daily-quota', 'pass', ['PLAN-FREE'])], STAGING, ago(1).toISOString(), catalogue.specVersion, 'load run');
+  expect(held.parts).toEqual([{ rule: 'PLAN-FREE', part: 'day', result: 'pass', checked: true, checkedAt: ago(1).toISOString() }]);
+  const { certificate, verdict: certified } = makeCertificate(commit, [{ file: 'summary.json', evidence: held }], SEVEN_DAYS);
+  expect(certified.state).toBe('conforming');
+  expect(certificate.rules.find((rule) => rule.id === 'PLAN-FREE')?.line).toBe('PLAN-FREE: day checked by the load run of 2026-11-23, 1 day old; minute checked by this run');
+
+  const broke = loadEvidence([verdict('remaining-steps', 'fail', ['RL-6'])], STAGING, ago(1).toISOString(), catalogue.specVersion, 'load run');
+  const failing = makeCertificate(commit, [{ file: 'summary.json', evidence: held }, { file: 'broke.json', evidence: broke }], SEVEN_DAYS);
+  expect(failing.verdict.failedMust).toEqual(['RL-6']);
+  expect(failing.certificate.rules.find((rule) => rule.id === 'RL-6')?.line).toMatch(/load:remaining-steps failed by the load run of 2026-11-23, 1 day old/);
 });

@@ -53,7 +53,7 @@ export interface ReportEvidence {
 const PART_NAMES: Readonly<Record<string, string>> = { 'daily-quota': 'day', 'minute-limits': 'minute' };
 
 /** The part of its rules a test checks: its spec file's name; for the judge, the traffic it judged. */
-export function partOf(record: Pick<TestRecord, 'file' | 'project'>): string {
+function partOf(record: Pick<TestRecord, 'file' | 'project'>): string {
   if (record.project === 'judge') return 'traffic';
   const name = path.basename(record.file).replace(/\.spec\.[cm]?[jt]s$/, '');
   return PART_NAMES[name] ?? name;

@@ -16,7 +16,8 @@ import { UsageError } from './usage-error.ts';
 import { commandFlags } from '../lib/cli/vocabulary.ts';
 
 /** certify's flags (the vocabulary: lib/cli/vocabulary.ts); a new flag of certify is added to this list. */
-export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'read-only', 'quota-tests', 'output', 'summary', 'help']);
+export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'read-only', 'quota-tests', 'output', 'summary', 'evidence', 'max-age', 'out-of-scope', 'staging-url', 'label', 'help']);
+import { certificateEnv } from './certificate-flags.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
        petstore-conformance certify IMPLEMENTATIONS.yaml [--parallel N] [--baseline FILE] [--update-expectations] [--output DIR]
@@ -31,6 +32,15 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
   --summary FILE   also append the verdict and a table of failing rules, in Markdown, to FILE (in a GitHub
                    Actions job: --summary "$GITHUB_STEP_SUMMARY"); PETSTORE_SPEC_URL, when set, links rules
                    to their section of the spec
+A certificate from this run and earlier reports of the same target (docs/how-to/certify-in-ci.md):
+  --evidence PATH  an earlier report (conformance.json, a load summary.json) or a folder of them; repeatable.
+                   A part of a rule counts as checked when some report within --max-age checked it; a
+                   failure within it fails unless a later report of the same part held
+  --max-age AGE    how old a report's check may be and count: 90m, 36h, 7d (default), 2w
+  --out-of-scope ID  a rule or part the team leaves out (PLAN-BUSINESS:day); repeatable. Reported as not in
+                   scope, never passed: the verdict is then "Conforming within that scope" (exit 0)
+  --staging-url URL  this target's staging: its reports cover what this target's own did not check (VER-2)
+  --label WORDS    what a later certificate calls this run ("nightly run"; same as PETSTORE_RUN_LABEL)
   -h, --help       this text
 After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Every other variable
@@ -65,6 +75,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
   if (values['base-url'] !== undefined && values['base-url'].trim() === '') throw new UsageError('certify: --base-url needs a URL, e.g. --base-url http://127.0.0.1:8080/v1');
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
   if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
+  const certificate = certificateEnv(values, env, cwd);
   return {
     help: values.help === true,
     env: {
@@ -72,6 +83,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       ...(values['base-url'] ? { PETSTORE_BASE_URL: values['base-url'] } : {}),
       ...(values['read-only'] ? { PETSTORE_READ_ONLY: '1' } : {}),
       ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
+      ...certificate,
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),

@@ -17,10 +17,12 @@ import { UsageError } from './usage-error.ts';
 import { commandFlags } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
+import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
+import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 
-export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'help']);
+export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
 
-export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S]
+export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS]
 
 Judges recorded traffic against the rules one exchange, and each key's windows, can show, without sending
 a request, and writes the conformance report the suite writes. A rule the traffic cannot show (no 429 in
@@ -29,7 +31,8 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      .ndjson, .jsonl or .log, each line a HAR entry or the exchange format
                      (schemas/exchange.schema.json; a gateway's access log, docs/how-to/judge-traffic.md)
   --base-url URL     the service the traffic went to, /v1 included: the report's target (default: the
-                     capture's name). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
+                     capture's name), so its evidence counts in a certificate of that target (certify
+                     --evidence). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
                      that certifies staging often judges production's log
   --format F         har or ndjson, when the file's name does not say
   --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml
@@ -37,6 +40,7 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      (in a GitHub Actions job: --summary "$GITHUB_STEP_SUMMARY")
   --clock-skew S     how many seconds the capture's clock may be off the target's (default 1); answers this
                      close to the Reset they name are not compared within their window
+  --label WORDS      what a certificate calls this report ("production traffic"; default "judged traffic")
   -h, --help         this text
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
 the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
@@ -52,11 +56,13 @@ export interface JudgeArgs {
   clockSkewMs: number;
   /** The service the capture's traffic went to, named by --base-url; undefined: the capture names the target. */
   baseUrl: string | undefined;
+  /** The name this report is cited by as evidence. */
+  label: string;
 }
 
 export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
   const { values, positionals } = parseFlags(JUDGE_FLAGS, args);
-  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined };
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '' };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
   let skewMs: number;
@@ -68,6 +74,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
   return {
+    label: values.label?.trim() || 'judged traffic',
     help: false,
     capture,
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
@@ -86,7 +93,13 @@ export async function judge(args: readonly string[]): Promise<number> {
   }
   try {
     const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
-    return writeJudgeReports(options.baseUrl === undefined ? report : { ...report, target: { ...report.target, url: options.baseUrl } }, options, process.env);
+    const target = evidenceTarget(options.baseUrl ?? report.target.url);
+    const withEvidence: CertifiedReport = {
+      ...report,
+      target: { ...report.target, ...(options.baseUrl ? { url: options.baseUrl, baseUrl: options.baseUrl } : {}) },
+      evidence: evidenceOfRows(report, 'judge', options.label, target, 'traffic'),
+    };
+    return writeJudgeReports(withEvidence, options, process.env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

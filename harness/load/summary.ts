@@ -15,6 +15,8 @@ import { withLostAnswers } from './lost-answers.ts';
 import { judgeKey, QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts.ts';
 import { accountKey, classOf, type Ban, type WindowClass, type WindowLength } from './windows.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
+import type { ReportEvidence } from '../../lib/verdicts/evidence.ts';
+import { loadEvidence } from './evidence.ts';
 
 export interface WindowSummary {
   number: number;
@@ -83,6 +85,8 @@ export interface LoadSummary {
   plans: PlanSummary[];
   keys: KeySummary[];
   rules: Array<{ id: string; level: Level; rule: string; silent?: string }>;
+  /** What the run checked, rule by rule, for a certificate (certify --evidence). */
+  evidence: ReportEvidence;
 }
 
 /** What the summary tells of the target: a run's resolved target, or what an engine's result file recorded. */
@@ -166,6 +170,7 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
     plans: planSummaries,
     keys,
     rules: catalogue.rules.filter((rule) => cited.has(rule.id)).map((rule) => ({ id: rule.id, level: rule.level, rule: rule.rule, ...(rule.silent ? { silent: rule.silent } : {}) })),
+    evidence: loadEvidence(keys.flatMap((key) => key.verdicts), target.baseUrl, new Date(run.startedAtEpochMs).toISOString(), catalogue.specVersion, process.env.PETSTORE_RUN_LABEL?.trim() || 'load run'),
   };
 }
 

@@ -46,6 +46,11 @@ export const FLAGS = {
   workers: { type: 'string', meaning: 'Locust workers' },
   export: { type: 'string', meaning: "write the engine's test to a folder instead of running it" },
   'verdicts-from': { type: 'string', meaning: "judge an engine's result instead of running" },
+  evidence: { type: 'string', multiple: true, meaning: 'an earlier report (or a folder of them) whose checks count towards the certificate' },
+  'max-age': { type: 'string', meaning: 'how old evidence may be and still count, e.g. 7d' },
+  'out-of-scope': { type: 'string', multiple: true, meaning: 'a rule or RULE:part the team leaves out, reported as not in scope' },
+  'staging-url': { type: 'string', meaning: "the staging base URL whose reports may stand in for production's shape (VER-2)" },
+  label: { type: 'string', meaning: "the name this run's report is cited by as evidence" },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;

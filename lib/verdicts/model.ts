@@ -167,7 +167,8 @@ function stoppedBy(record: TestRecord): string {
   return record.skipReason ? `skipped: ${record.skipReason}; after a violation of ${violated}` : `stopped at a violation of ${violated}`;
 }
 
-function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata): RuleRow {
+/** One rule's row, judged from `records` alone (lib/verdicts/parts.ts judges each part of a rule with it). */
+export function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMetadata): RuleRow {
   const citing = records.filter((record) => record.rules.includes(rule.id));
   const failures = records.flatMap((record) =>
     record.failures.filter((failure) => failure.rules.includes(rule.id)).map((failure) => ({ test: record.fullTitle, text: failure.message })),

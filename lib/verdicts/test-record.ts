@@ -51,6 +51,8 @@ export interface TestRecord {
   project: string;
   outcome: TestOutcome;
   durationMs: number;
+  /** When the test's (latest) attempt started; unset for a test that did not run. */
+  startedAt?: string;
   retries: number;
   /** Rules cited, primary first. */
   rules: string[];

@@ -4,6 +4,8 @@ import { generatedNotice, table } from './markdown.ts';
 
 interface Property {
   description?: string;
+  properties?: Record<string, Property>;
+  required?: string[];
   const?: unknown;
   enum?: unknown[];
   type?: string | string[];
@@ -59,13 +61,34 @@ The other outputs: \`index.html\` pages for people; \`junit.xml\` (JUnit XML) an
 JSON reporter) beside the conformance report, in their tools' own formats.
 
 ${sections.join('\n\n')}
+
+${evidenceSection()}
 `;
+}
+
+/** What every report's `evidence` holds, from the conformance report's schema (the load summary's is the same). */
+function evidenceSection(): string {
+  const schema = JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as Schema & { properties: Record<string, Property> };
+  const evidence = schema.properties.evidence!;
+  const part = evidence.properties?.parts?.items ?? {};
+  const rows = (object: Property): string[][] => Object.entries(object.properties ?? {}).map(([name, property]) => [`\`${name}\``, typeOf(property), object.required?.includes(name) ? 'yes' : '', property.description ?? '']);
+  return [
+    '## Evidence',
+    '',
+    "Every report (certify's and a merged run's `conformance.json`, judge's, load's `summary.json`) carries `evidence`: per part of a rule, when it was checked, against which target, with what result. `certify --evidence` counts it in a certificate ([certify in CI](../how-to/certify-in-ci.md#a-certificate-from-several-reports)); a report made with one carries `certificate` too, and its `verdict` is then the certificate's.",
+    '',
+    table(['Field', 'Type', 'Required', 'Meaning'], rows(evidence)),
+    '',
+    'Each of `parts`:',
+    '',
+    table(['Field', 'Type', 'Required', 'Meaning'], rows(part)),
+  ].join('\n');
 }
 
 function typeOf(property: Property): string {
   if (property.const !== undefined) return `\`${JSON.stringify(property.const)}\``;
   if (property.enum) return property.enum.map((value) => `\`${String(value)}\``).join(', ');
-  if (property.$ref) return 'object';
+  if (property.$ref) return property.$ref.endsWith('/verdict') ? 'a rule verdict' : 'object';
   const type = Array.isArray(property.type) ? property.type.join(' or ') : (property.type ?? 'any');
   return type === 'array' && property.items?.type ? `array of ${String(property.items.type)}` : type;
 }

@@ -4,15 +4,16 @@ import { LOAD_SETTINGS } from '../../harness/load/target.ts';
 import { RECORD_REPLAY_SETTINGS } from '../../harness/replay/target.ts';
 import { SERVER_SETTINGS } from '../../reference-server/config.ts';
 import { SUITE_SETTINGS } from '../../specs/support/setting-docs.ts';
+import { CERTIFICATE_SETTINGS } from '../../lib/verdicts/certificate-settings.ts';
 import { generatedNotice, table } from './markdown.ts';
 
-export const SETTINGS_OF_PARTS: readonly SettingsOfPart[] = [SUITE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS];
+export const SETTINGS_OF_PARTS: readonly SettingsOfPart[] = [SUITE_SETTINGS, CERTIFICATE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS];
 
 export function settingsPage(): string {
   const parts = SETTINGS_OF_PARTS.map((part) =>
     [`## ${part.part}`, '', table(['Variable', 'Default', 'Check', 'Meaning'], part.settings.map((s) => [`\`${s.name}\``, s.default, s.check, s.meaning]))].join('\n'),
   );
-  return `${generatedNotice('the settings each part declares (SUITE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS)')}
+  return `${generatedNotice('the settings each part declares (SUITE_SETTINGS, CERTIFICATE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS)')}
 
 # Settings and environment variables
 

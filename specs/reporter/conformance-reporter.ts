@@ -16,6 +16,12 @@ import { bannedKeysNote, spentKeysNote } from './spent-keys.ts';
 import { finishedRecord, plannedRecord } from './test-records.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
+import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
+import { EvidenceInputError } from '../../lib/verdicts/evidence-files.ts';
+import { certifiedReport } from './certified-report.ts';
+
+/** Bad input, as everywhere in the project (a report given as evidence that is not one). */
+const USAGE_EXIT_CODE = 2;
 
 export interface ConformanceReporterOptions {
   /**
@@ -51,14 +57,20 @@ export default class ConformanceReporter implements Reporter {
     // `playwright test --list` ends "passed" without running anything: keep the last real report.
     if (this.testsEnded === 0 && result.status === 'passed') return;
     const records = [...this.records.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-    const report = redactDeep(
-      buildReport(records, catalogue, runMetadata(this.config), {
-        status: result.status,
-        startedAt: result.startTime.toISOString(),
-        durationMs: result.duration,
-        generatedAt: new Date().toISOString(),
-      }),
-    );
+    const meta = runMetadata(this.config);
+    const run = { status: result.status, startedAt: result.startTime.toISOString(), durationMs: result.duration, generatedAt: new Date().toISOString() };
+    let certified: CertifiedReport;
+    try {
+      certified = redactDeep(certifiedReport(buildReport(records, catalogue, meta, run), records, meta, process.env, new Date()));
+    } catch (error) {
+      if (!(error instanceof EvidenceInputError)) throw error;
+      process.stderr.write(`conformance: ${error.message}\n`);
+      process.once('exit', () => {
+        process.exitCode = USAGE_EXIT_CODE;
+      });
+      return;
+    }
+    const report = certified;
     const spent = spentKeysNote(this.annotations);
     if (spent) report.verdict.notes.push(spent);
     const misconfigured = misconfiguredKeysNote(this.annotations);
@@ -72,7 +84,8 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(path.join(folder, 'index.html'), redactor.text(renderReport(report)));
     if (this.options.announce !== false) {
       const partly = report.verdict.partlyCheckedMust.map(({ rule, reason, setting }) => `  ${rule} partly checked: ${reason}${setting ? ` (to check it: ${setting})` : ''}\n`);
-      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${spent ? `${spent}\n` : ''}${misconfigured ? `${misconfigured}\n` : ''}${banned ? `${banned}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+      const provenance = (report.certificate?.rules ?? []).filter((rule) => rule.parts.some((part) => part.by && part.by.label !== 'this run') || rule.verdict === 'not-in-scope').map((rule) => `  ${rule.line}\n`);
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${provenance.join('')}${spent ? `${spent}\n` : ''}${misconfigured ? `${misconfigured}\n` : ''}${banned ? `${banned}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
     }
     const code = exitCodeFor(report.verdict.state, result.status, process.env);
     // Playwright ends with process.exit(its own code); Node emits 'exit' first and then exits with process.exitCode.

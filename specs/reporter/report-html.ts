@@ -4,6 +4,8 @@ import { LEVELS } from '../../lib/rules.ts';
 import { levelBadge, LEVEL_BADGE_CSS } from '../../lib/verdicts/level-badge.ts';
 import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../../lib/verdicts/verdict-chart.ts';
 import type { Evidence, TestOutcome } from '../../lib/verdicts/test-record.ts';
+import { certificateSection } from './certificate-html.ts';
+import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from '../../lib/verdicts/model.ts';
 
 const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partial', observed: 'info', skipped: 'muted', 'not-run': 'muted' };
@@ -16,7 +18,7 @@ const OUTCOME_MARK: Record<TestOutcome, [string, string]> = {
   'not-run': ['·', 'muted'],
 };
 
-export function renderReport(report: ConformanceReport): string {
+export function renderReport(report: CertifiedReport): string {
   const body = html`
 <header>
   <h1>Pet Store conformance report</h1>
@@ -24,6 +26,7 @@ export function renderReport(report: ConformanceReport): string {
   ${facts(report)}
 </header>
 ${verdictBlock(report)}
+${certificateSection(report)}
 ${cards(report)}
 <h2>Verdicts by level and by section</h2>
 ${verdictLegend()}

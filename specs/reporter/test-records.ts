@@ -52,6 +52,7 @@ export function finishedRecord(test: TestCase, result: TestResult, rootDir: stri
     unknownRules,
     outcome,
     durationMs: result.duration,
+    ...(outcome === 'passed' || outcome === 'failed' ? { startedAt: result.startTime.toISOString() } : {}),
     retries: result.retry,
     skipReason: outcome === 'skipped' ? (skipReason(annotations) ?? 'skipped without a reason') : skipReason(annotations),
     warnings: notes('warning'),

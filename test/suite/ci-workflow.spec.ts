@@ -1,54 +1,60 @@
 /**
- * The example CI workflow stays runnable as the project changes: it names projects the suite's config has,
- * the key variables the suite reads, shards and merges, keeps production read-only, and installs no browser.
+ * The example CI workflow stays runnable and honest as the project changes: three jobs certify through the
+ * Action, none accepts "Not certified" wholesale, the nightly job's time is sized from the plans' days, and the
+ * per-commit and production jobs read the night's reports as evidence. ci-workflow-run.spec.ts runs the jobs.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parse } from 'yaml';
 import { keyVariable } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
-import { listTests, REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { plans, PLAN_IDS } from '../../lib/plans.ts';
+import { WORKFLOW_FILE, workflow, type WorkflowStep } from './support/workflow-runner.ts';
 
-interface Step {
-  run?: string;
-  uses?: string;
-  with?: Record<string, unknown>;
-}
-interface Job {
-  env?: Record<string, string>;
-  steps?: Step[];
-  needs?: string | string[];
-}
+const text = readFileSync(WORKFLOW_FILE, 'utf8');
+const certifyStep = (job: string): WorkflowStep => {
+  const steps = (workflow.jobs[job]?.steps ?? []).filter((step) => step.uses === './');
+  expect(steps, `the ${job} job certifies in one step of the Action`).toHaveLength(1);
+  return steps[0]!;
+};
 
-const WORKFLOW = path.join(REPO_ROOT, '.github', 'workflows', 'conformance.yml');
-const text = readFileSync(WORKFLOW, 'utf8');
-const workflow = parse(text) as { jobs: Record<string, Job> };
-const runs = (job: string): string => (workflow.jobs[job]?.steps ?? []).map((step) => step.run ?? '').join('\n');
-
-test('the workflow shards the functional tests, runs the rate-limit tests on one machine, and merges the blobs', async () => {
-  const projects = new Set((await listTests(['-c', 'playwright.config.ts'])).map((listed) => listed.project));
-  expect(runs('functional'), 'a shard never spends a key\'s day').toMatch(/npx playwright test --project=functional --grep-invert @quota --shard=\$\{\{ matrix\.shard \}\}\/\$\{\{ env\.SHARDS \}\} --reporter=blob/);
-  expect(runs('rate-limits')).toMatch(/npx playwright test --project=rate-limits --reporter=blob/);
-  for (const project of ['functional', 'rate-limits']) expect(projects, `the suite's config has a project "${project}"`).toContain(project);
-  expect(workflow.jobs['rate-limits']?.needs, 'rate limits are measured after the functional shards, not beside them').toContain('functional');
-  expect(runs('report')).toContain('npx playwright merge-reports --config playwright.config.ts');
-  const kept = (workflow.jobs.report?.steps ?? []).filter((step) => step.uses?.startsWith('actions/upload-artifact')).map((step) => step.with?.path);
-  expect(kept, 'the reports are kept as an artifact').toContain('reports/');
-});
-
-test('the workflow gives the suite its keys from secrets, keeps production read-only, and installs no browser', () => {
-  const secrets = [...text.matchAll(/secrets\.([A-Z_]+)/g)].map((match) => match[1]);
-  expect(new Set(secrets)).toEqual(new Set(PLAN_IDS.map(keyVariable)));
-  for (const job of ['functional', 'rate-limits', 'report']) {
-    expect(workflow.jobs[job]?.env?.PETSTORE_READ_ONLY).toBe("${{ matrix.target == 'production' && '1' || '0' }}");
-    expect(workflow.jobs[job]?.env?.PETSTORE_BASE_URL).toBe('${{ vars.PETSTORE_BASE_URL }}');
+test('three jobs certify through the Action with one key variable per plan, none accepts "Not certified" wholesale, none installs a browser', () => {
+  expect(Object.keys(workflow.jobs).sort()).toEqual(['nightly', 'per-commit', 'production']);
+  for (const job of Object.keys(workflow.jobs)) {
+    const inputs = certifyStep(job).with ?? {};
+    for (const plan of PLAN_IDS) expect(inputs[`${plan}-keys`]).toBe(`\${{ secrets.${keyVariable(plan)} }}`);
+    expect(inputs['accept-not-certified'], `${job}: a scope or evidence, not a blanket override`).toBeUndefined();
   }
-  const commands = Object.keys(workflow.jobs).map(runs).join('\n');
-  expect(commands, 'API tests need no browser').not.toMatch(/playwright install/);
+  expect(text).not.toMatch(/PETSTORE_ACCEPT_NOT_CERTIFIED|accept-not-certified/);
+  expect(text, 'API tests need no browser').not.toMatch(/playwright install/);
 });
 
-test('the merge job turns the verdict into its exit code, and only production accepts "Not certified"', () => {
-  expect(runs('report')).toContain('npx playwright merge-reports --config playwright.config.ts');
-  expect(workflow.jobs.report?.env?.PETSTORE_ACCEPT_NOT_CERTIFIED).toBe("${{ matrix.target == 'production' && '1' || '0' }}");
+test("the nightly job spends every plan's day with keys of its own, and its budget and time are sized from the plans' days", () => {
+  const nightly = workflow.jobs.nightly!;
+  const inputs = certifyStep('nightly').with ?? {};
+  expect(inputs['quota-tests']).toBe('true');
+  expect(nightly.environment, 'its own keys: the day it spends is not the per-commit keys\' day').not.toBe(workflow.jobs['per-commit']?.environment);
+  // As the daily-quota test estimates its cost at real time: a minute window per quota of a minute, with its margin.
+  const dayEstimates = PLAN_IDS.flatMap((plan) => {
+    const documented = plans[plan].documented;
+    return documented ? [Math.ceil(documented.perDay / documented.perMinute) * 60 * 1.15 + documented.perDay / 2_000] : [];
+  });
+  const budget = Number(inputs['quota-budget-seconds']);
+  const runTimeout = Number(inputs['run-timeout-seconds']);
+  expect(budget, "every plan's day fits in the budget, Business's longest").toBeGreaterThanOrEqual(Math.max(...dayEstimates));
+  expect(runTimeout, 'the run outlasts its longest day').toBeGreaterThan(budget);
+  expect((nightly['timeout-minutes'] ?? 0) * 60, 'the job outlasts the run, so the run ends with a verdict, not a kill').toBeGreaterThan(runTimeout);
+});
+
+test('the per-commit job runs no day and counts the last nightly reports; production is read-only, judges its traffic and counts staging through VER-2', () => {
+  const commit = certifyStep('per-commit').with ?? {};
+  expect(commit['quota-tests']).toBeUndefined();
+  expect(commit.evidence).toBe('evidence');
+  expect((workflow.jobs['per-commit']?.steps ?? []).find((step) => step.id === 'last-nightly-reports')?.run).toMatch(/gh run download .*--dir evidence --pattern 'conformance-\*'/);
+
+  const production = certifyStep('production').with ?? {};
+  expect(workflow.jobs.production?.needs).toBe('nightly');
+  expect(production['read-only']).toBe('true');
+  expect(production.traffic).toBe('gateway.ndjson');
+  expect(production['staging-url']).toBe('${{ vars.PETSTORE_STAGING_BASE_URL }}');
+  const downloaded = (workflow.jobs.production?.steps ?? []).find((step) => step.uses?.startsWith('actions/download-artifact@'));
+  expect(downloaded?.with).toEqual({ name: certifyStep('nightly').with?.['artifact-name'], path: production.evidence });
 });

@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { catalogue } from '../../lib/rules.ts';
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
 import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
@@ -96,6 +97,14 @@ test.describe.serial('a run with known outcomes', () => {
     expect(summary(fromShards)).toEqual(summary(live));
     expect(fromShards.verdict).toEqual(live.verdict);
     expect(fromShards.suiteVersion, 'the metadata travels in the blobs').toBe('0.0.0-sample');
+    // The evidence a certificate counts: each part of each rule as a live run gives it, dated by its tests, not by the merge.
+    const parts = (report: CertifiedReport) => report.evidence?.parts.map(({ rule, part, result, checked }) => `${rule}:${part} ${result} ${checked}`);
+    expect(parts(fromShards)?.length).toBeGreaterThan(0);
+    expect(parts(fromShards)).toEqual(parts(live));
+    const mergedEvidence = (fromShards as CertifiedReport).evidence;
+    expect(mergedEvidence?.target).toEqual({ baseUrl: 'http://127.0.0.1:9/v1', apiVersion: 'v1' });
+    const ran = mergedEvidence!.parts.filter((part) => part.checked).map((part) => Date.parse(part.checkedAt));
+    expect(Math.max(...ran)).toBeLessThan(Date.parse(fromShards.generatedAt));
   });
 
   test('the HTML report renders in Chromium, fetches nothing, and leads with the verdict', async ({}, testInfo) => {

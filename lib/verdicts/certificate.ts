@@ -1,0 +1,247 @@
+/**
+ * A certificate assembled from reports: the run just made, judged together with earlier reports of the same
+ * target (`certify --evidence`). Part by part (lib/verdicts/evidence.ts):
+ *
+ * - a part counts as checked when some report within the age (`--max-age`, default 7 days) checked it;
+ * - a failure within the age fails, unless a LATER report checked the same part and it held. A fix is seen
+ *   as soon as the part is checked again, without waiting for the failure to age out; a pass from before the
+ *   failure never hides it (the service may have regressed), nor does a later run that did not check the part;
+ * - reports of another target never count, except where the spec ties two targets: staging has production's
+ *   shape (VER-2), so a report of the target's declared staging covers a part the target's own reports did not
+ *   check, and says so;
+ * - what the team declared out of scope (`--out-of-scope PLAN-BUSINESS:day`) is reported as not in scope, never
+ *   as passed: the verdict is then "Conforming within that scope". A failure within the age still fails.
+ *
+ * The certificate's verdict is the run's verdict once it is made; the run's own stays in `ownVerdict`.
+ */
+import type { Level } from '../rules.ts';
+import { CHECKED_RESULTS, partId, sameTarget, type EvidenceSource, type PartEvidence, type ReportEvidence } from './evidence.ts';
+import type { EvidenceReport } from './evidence-files.ts';
+import type { ConformanceReport, RuleVerdict, RunVerdict } from './model.ts';
+
+export const DEFAULT_MAX_AGE = '7d';
+const DAY_MS = 86_400_000;
+
+/** Where a part's standing came from. */
+export interface PartSource {
+  /** "this run", or the report's label ("nightly run"). */
+  label: string;
+  file?: string;
+  source: EvidenceSource;
+  checkedAt: string;
+  ageMs: number;
+  /** Counted through VER-2: a report of the target's staging. */
+  staging?: boolean;
+}
+
+export type PartState = 'held' | 'failed' | 'unchecked' | 'not-in-scope';
+
+export interface PartStanding {
+  part: string;
+  state: PartState;
+  result?: RuleVerdict;
+  by?: PartSource;
+  /** For a part nothing within the age checked: why the newest report that tried did not. */
+  reason?: string;
+}
+
+export type CertificateVerdict = RuleVerdict | 'not-in-scope';
+
+export interface CertificateRule {
+  id: string;
+  level: Level;
+  verdict: CertificateVerdict;
+  parts: PartStanding[];
+  /** "PLAN-BUSINESS: day checked by the nightly run of 2026-11-20, 4 days old; minute checked by this run". */
+  line: string;
+}
+
+export interface ConsideredReport {
+  file: string;
+  label: string;
+  source: EvidenceSource;
+  baseUrl: string;
+  startedAt: string;
+  /** Whether any of its parts counted; if not, why not. */
+  counted: boolean;
+  why?: string;
+}
+
+export interface Certificate {
+  madeAt: string;
+  maxAge: string;
+  outOfScope: string[];
+  stagingUrl?: string;
+  reports: ConsideredReport[];
+  rules: CertificateRule[];
+  /** The run's verdict from its own tests alone. */
+  ownVerdict: RunVerdict;
+}
+
+/** A report with its evidence and, when one was made, the certificate (what conformance.json holds). */
+export type CertifiedReport = ConformanceReport & { evidence?: ReportEvidence; certificate?: Certificate };
+
+export interface CertificateOptions {
+  now: Date;
+  maxAge: string;
+  maxAgeMs: number;
+  /** Rule IDs or parts ("PLAN-BUSINESS:day") the team leaves out. */
+  outOfScope: readonly string[];
+  /** The base URL of this target's staging (VER-2): its reports cover what this target's own did not check. */
+  stagingUrl?: string;
+}
+
+interface Entry extends PartEvidence {
+  from: PartSource;
+}
+
+export function makeCertificate(report: CertifiedReport, evidence: readonly EvidenceReport[], options: CertificateOptions): { certificate: Certificate; verdict: RunVerdict } {
+  const own = report.evidence;
+  if (!own) throw new Error('the run wrote no evidence of its own');
+  const now = options.now.getTime();
+  const considered: ConsideredReport[] = [];
+  const entries = new Map<string, Entry[]>();
+  const known = new Map<string, Set<string>>();
+  const know = (rule: string, part: string): void => void (known.get(rule) ?? known.set(rule, new Set()).get(rule)!).add(part);
+  const add = (item: PartEvidence, from: PartSource): void => {
+    const key = partId(item.rule, item.part);
+    entries.set(key, [...(entries.get(key) ?? []), { ...item, from }]);
+  };
+
+  for (const item of own.parts) {
+    know(item.rule, item.part);
+    add(item, { label: 'this run', source: own.source, checkedAt: item.checkedAt, ageMs: 0 });
+  }
+  for (const { file, evidence: other } of evidence) {
+    const base = { file, label: other.label, source: other.source, baseUrl: other.target.baseUrl, startedAt: other.startedAt };
+    const staging = options.stagingUrl !== undefined && sameTarget(other.target.baseUrl, options.stagingUrl) && !sameTarget(other.target.baseUrl, own.target.baseUrl);
+    if (!staging && !sameTarget(other.target.baseUrl, own.target.baseUrl)) {
+      considered.push({ ...base, counted: false, why: `another target (${other.target.baseUrl})` });
+      continue;
+    }
+    if (other.specVersion !== report.specVersion) {
+      considered.push({ ...base, counted: false, why: `another spec version (${other.specVersion})` });
+      continue;
+    }
+    let counted = 0;
+    for (const item of other.parts) {
+      const ageMs = now - Date.parse(item.checkedAt);
+      // Parts the suite has are known from every report of it, however old, so a stale night's day part is named as unchecked.
+      if (other.source === 'certify') know(item.rule, item.part);
+      if (ageMs > options.maxAgeMs || ageMs < -DAY_MS) continue;
+      // Traffic and load runs pass only the parts they share with the suite; their failures count wherever they are.
+      if (other.source !== 'certify' && item.result === 'fail') know(item.rule, item.part);
+      add(item, { label: other.label, file, source: other.source, checkedAt: item.checkedAt, ageMs: Math.max(0, ageMs), ...(staging ? { staging: true } : {}) });
+      counted++;
+    }
+    considered.push(counted > 0 ? { ...base, counted: true } : { ...base, counted: false, why: `older than ${options.maxAge}` });
+  }
+
+  const scope = new Set(options.outOfScope);
+  const rules = report.rules.map((row): CertificateRule => {
+    // A rule this run says does not apply (no Enterprise quota agreed) has no part to cover.
+    const parts = row.applies ? [...(known.get(row.id) ?? [])].sort().map((part) => standing(row.id, part, entries.get(partId(row.id, part)) ?? [], scope)) : [];
+    const ruleOutOfScope = scope.has(row.id);
+    const verdict = ruleVerdict(row.verdict, parts, ruleOutOfScope);
+    return { id: row.id, level: row.level, verdict, parts, line: provenanceLine(row.id, parts, verdict, row.reason, options) };
+  });
+  const certificate: Certificate = {
+    madeAt: options.now.toISOString(),
+    maxAge: options.maxAge,
+    outOfScope: [...options.outOfScope],
+    ...(options.stagingUrl ? { stagingUrl: options.stagingUrl } : {}),
+    reports: considered,
+    rules,
+    ownVerdict: report.verdict,
+  };
+  const verdict = certificateVerdict(report, rules, options);
+  // A part the scope names that no report lists is a typo or a part the suite does not have: say so, it left out nothing.
+  const unknown = options.outOfScope.filter((item) => item.includes(':') && !known.get(item.split(':')[0]!)?.has(item.split(':')[1]!));
+  if (unknown.length > 0) verdict.notes.push(`Declared out of scope, but no report lists such a part: ${unknown.join(', ')}.`);
+  return { certificate, verdict };
+}
+
+function standing(rule: string, part: string, entries: readonly Entry[], scope: ReadonlySet<string>): PartStanding {
+  const checked = entries.filter((entry) => entry.checked).sort((a, b) => Date.parse(a.checkedAt) - Date.parse(b.checkedAt));
+  // The target's own reports first; its staging's only where the target's own checked nothing of the part.
+  const ownChecked = checked.filter((entry) => !entry.from.staging);
+  const latest = (ownChecked.length > 0 ? ownChecked : checked).at(-1);
+  if (latest?.result === 'fail') return { part, state: 'failed', result: 'fail', by: latest.from };
+  if (scope.has(rule) || scope.has(partId(rule, part))) return { part, state: 'not-in-scope' };
+  if (latest) return { part, state: 'held', result: latest.result, by: latest.from };
+  const newest = [...entries].sort((a, b) => Date.parse(a.checkedAt) - Date.parse(b.checkedAt)).at(-1);
+  return { part, state: 'unchecked', ...(newest?.reason ? { reason: newest.reason } : {}), ...(newest ? { by: newest.from } : {}) };
+}
+
+function ruleVerdict(ownVerdict: RuleVerdict, parts: readonly PartStanding[], outOfScope: boolean): CertificateVerdict {
+  if (parts.some((part) => part.state === 'failed')) return 'fail';
+  if (parts.length === 0) return outOfScope && ownVerdict !== 'fail' ? 'not-in-scope' : ownVerdict;
+  const held = parts.filter((part) => part.state === 'held');
+  if (parts.some((part) => part.state === 'unchecked')) return held.length > 0 ? 'partly-checked' : 'not-run';
+  if (held.length === 0) return 'not-in-scope';
+  const results = held.map((part) => part.result);
+  // A part held but out of scope elsewhere: the rule held within the scope, never passed whole.
+  if (parts.some((part) => part.state === 'not-in-scope')) return 'not-in-scope';
+  return results.includes('warn') ? 'warn' : results.every((result) => result === 'observed') ? 'observed' : 'pass';
+}
+
+/** "PLAN-BUSINESS: day checked by the nightly run of 2026-11-20, 4 days old; minute checked by this run". */
+function provenanceLine(rule: string, parts: readonly PartStanding[], verdict: CertificateVerdict, reason: string | undefined, options: CertificateOptions): string {
+  if (parts.length === 0) return `${rule}: ${verdict === 'not-in-scope' ? 'not in scope' : (reason ?? verdict)}`;
+  return `${rule}: ${parts.map((part) => partWords(part, options)).join('; ')}`;
+}
+
+function partWords(part: PartStanding, options: CertificateOptions): string {
+  if (part.state === 'not-in-scope') return `${part.part} not in scope`;
+  if (part.state === 'unchecked') return `${part.part} checked by no report within ${options.maxAge}${part.reason ? ` (${part.reason})` : ''}`;
+  const by = part.by!;
+  const how = part.state === 'failed' ? 'failed' : CHECKED_RESULTS.includes(part.result ?? 'pass') && part.result !== 'pass' ? `${part.result}` : 'checked';
+  const staging = by.staging ? ' (staging has production\'s shape, VER-2)' : '';
+  if (by.label === 'this run') return `${part.part} ${how} by this run`;
+  return `${part.part} ${how} by the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
+}
+
+function ageWords(ms: number): string {
+  const hours = ms / 3_600_000;
+  if (hours >= 24) return `${Math.floor(hours / 24)} day${Math.floor(hours / 24) === 1 ? '' : 's'} old`;
+  if (hours >= 1) return `${Math.floor(hours)} hour${Math.floor(hours) === 1 ? '' : 's'} old`;
+  return `${Math.max(0, Math.floor(ms / 60_000))} minutes old`;
+}
+
+function certificateVerdict(report: CertifiedReport, rules: readonly CertificateRule[], options: CertificateOptions): RunVerdict {
+  const applies = new Map(report.rules.map((row) => [row.id, row.applies && row.subject === 'service']));
+  const must = rules.filter((rule) => rule.level === 'MUST' && applies.get(rule.id));
+  const failedMust = must.filter((rule) => rule.verdict === 'fail').map((rule) => rule.id);
+  const uncovered = must.filter((rule) => ['partly-checked', 'not-run', 'skipped'].includes(rule.verdict));
+  const missing = uncovered.flatMap((rule) => {
+    const parts = rule.parts.filter((part) => part.state === 'unchecked').map((part) => partId(rule.id, part.part));
+    return parts.length > 0 ? parts : [rule.id];
+  });
+  const notInScope = must.flatMap((rule) => {
+    const parts = rule.parts.filter((part) => part.state === 'not-in-scope').map((part) => partId(rule.id, part.part));
+    return parts.length > 0 ? parts : rule.verdict === 'not-in-scope' ? [rule.id] : [];
+  });
+  const skippedMust = uncovered.filter((rule) => rule.verdict !== 'partly-checked').map((rule) => ({ rule: rule.id, reason: rule.line }));
+  const partlyCheckedMust = uncovered.filter((rule) => rule.verdict === 'partly-checked').map((rule) => ({ rule: rule.id, reason: rule.line }));
+  const warnedShould = rules.filter((rule) => rule.level === 'SHOULD' && rule.verdict === 'warn').map((rule) => rule.id);
+  const counted = options.maxAge;
+  const notes = [...report.verdict.notes.filter((note) => !/did not finish/.test(note) || missing.length > 0)];
+  if (notInScope.length > 0) notes.push(`Not in scope (declared, not checked, never counted as passed): ${notInScope.join(', ')}.`);
+
+  let state: RunVerdict['state'];
+  let headline: string;
+  if (failedMust.length > 0) {
+    state = 'not-conforming';
+    headline = `Not conforming: ${failedMust.length} MUST rule${failedMust.length === 1 ? '' : 's'} fail${failedMust.length === 1 ? 's' : ''} within ${counted} (${failedMust.join(', ')})`;
+  } else if (missing.length > 0) {
+    state = 'incomplete';
+    headline = `Not certified: no report within ${counted} checked ${missing.join(', ')}`;
+  } else if (notInScope.length > 0) {
+    state = 'conforming';
+    headline = `Conforming within that scope: every MUST rule holds on evidence within ${counted}, except what was declared out of scope (${notInScope.join(', ')})`;
+  } else {
+    state = 'conforming';
+    headline = `Conforming at MUST level: all ${must.length} MUST rules hold on evidence within ${counted}`;
+  }
+  return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partlyCheckedMust, partiallySkipped: report.verdict.partiallySkipped, warnedShould, notes };
+}

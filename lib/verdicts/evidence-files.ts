@@ -1,0 +1,90 @@
+/**
+ * `certify --evidence <report or dir>...`: the earlier reports a certificate is assembled from. A file must be a
+ * report this package wrote (conformance.json of certify or judge, load's summary.json), valid against its
+ * schema and carrying its evidence; a folder is searched for such files. Anything else is refused with one line
+ * naming the file and what is wrong with it (EvidenceInputError: exit 2).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ReportEvidence } from './evidence.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export class EvidenceInputError extends Error {}
+
+export interface EvidenceReport {
+  /** The file, as the caller named it or found in a folder it named. */
+  file: string;
+  evidence: ReportEvidence;
+}
+
+/** The file names a folder of evidence is searched for (certify and judge write conformance.json, load summary.json). */
+const REPORT_FILES = new Set(['conformance.json', 'summary.json']);
+const FORMATS: Readonly<Record<string, string>> = { 'petstore-conformance-report': 'conformance-report', 'petstore-load-summary': 'load-summary' };
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+function validatorFor(format: string): ValidateFunction {
+  if (!validators) {
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats(ajv);
+    validators = new Map(Object.values(FORMATS).map((name) => [name, ajv.compile(JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8')) as object)]));
+  }
+  return validators.get(format)!;
+}
+
+/** Every report the paths name (files, and report files anywhere under folders), read and checked. */
+export function readEvidence(paths: readonly string[], cwd: string, flag = '--evidence'): { reports: EvidenceReport[]; notes: string[] } {
+  const reports: EvidenceReport[] = [];
+  const notes: string[] = [];
+  for (const given of paths) {
+    const absolute = path.resolve(cwd, given);
+    if (!existsSync(absolute)) throw new EvidenceInputError(`${flag} ${given}: no such file or folder`);
+    if (statSync(absolute).isDirectory()) {
+      const found = reportFilesUnder(absolute);
+      // A folder with no report yet (the first night has not run) is no error: the certificate names what it lacks.
+      if (found.length === 0) notes.push(`${flag} ${given}: no report in this folder`);
+      for (const file of found) reports.push(readReport(file, path.relative(cwd, file) || file, flag));
+    } else reports.push(readReport(absolute, given, flag));
+  }
+  return { reports, notes };
+}
+
+function reportFilesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && REPORT_FILES.has(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function readReport(file: string, name: string, flag: string): EvidenceReport {
+  const shown = `${flag} ${name}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new EvidenceInputError(`${shown}: not a report: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}`);
+  }
+  const format = typeof value === 'object' && value !== null ? (value as { format?: unknown }).format : undefined;
+  const schema = typeof format === 'string' ? FORMATS[format] : undefined;
+  if (!schema) throw new EvidenceInputError(`${shown}: not a report of this package (expected a conformance.json or a load summary.json, "format" is ${JSON.stringify(format ?? null)})`);
+  const validate = validatorFor(schema);
+  if (!validate(value)) {
+    const problem = validate.errors?.[0];
+    throw new EvidenceInputError(`${shown}: does not match schemas/${schema}.schema.json: ${problem?.instancePath || '/'} ${problem?.message ?? 'is invalid'}`);
+  }
+  const evidence = (value as { evidence?: ReportEvidence }).evidence;
+  if (!evidence) throw new EvidenceInputError(`${shown}: written before reports carried their evidence (no "evidence" field); run it again with this version`);
+  return { file: name, evidence };
+}
+
+const AGE_UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** "7d", "36h", "90m", "2w" as milliseconds; throws naming the flag for anything else. */
+export function parseMaxAge(text: string, source = '--max-age'): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$/.exec(text);
+  if (!match || Number(match[1]) <= 0) throw new EvidenceInputError(`${source}: "${text}" is not an age; expected a number and a unit, e.g. 7d, 36h, 90m, 2w`);
+  return Number(match[1]) * AGE_UNITS[match[2]!]!;
+}

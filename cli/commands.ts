@@ -3,6 +3,7 @@ import { helpText as loadHelp } from '../harness/load/cli.ts';
 import { RECORD_USAGE } from '../harness/record/command.ts';
 import { REPLAY_USAGE } from '../harness/replay/command.ts';
 import { CERTIFY_HELP, certify } from './certify.ts';
+import { CERTIFY_CLIENT_HELP, certifyClient } from './certify-client.ts';
 import { JUDGE_HELP, judge } from './judge.ts';
 import { record } from './record.ts';
 import { SERVE_HELP, serve } from './serve.ts';
@@ -20,6 +21,7 @@ const tool = (script: string, summary: string, help: string): Command => ({ summ
 
 export const COMMANDS: Record<string, Command> = {
   certify: { summary: 'run the conformance suite against --base-url and give a verdict, or certify every implementation of a file side by side', help: CERTIFY_HELP, run: certify },
+  'certify-client': { summary: "run your own client against a server that refuses it on purpose and judge the spec's client rules (ERR-3, ERR-4)", help: CERTIFY_CLIENT_HELP, run: certifyClient },
   serve: { summary: 'start the bundled reference server', help: SERVE_HELP, run: serve },
   load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers", loadHelp()),
   record: { summary: 'record traffic to a target through a proxy, keys left out; --judge judges it as it passes', help: RECORD_USAGE, run: record },
@@ -31,7 +33,7 @@ export const HELP = `usage: petstore-conformance <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(9)}${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(15)}${command.summary}`)
   .join('\n')}
 
 petstore-conformance <command> --help describes a command. Reports go under the current folder (./reports/).`;

@@ -231,7 +231,7 @@ export class ClientRuleJudge {
     const [first, ...later] = run as [RunWait, ...RunWait[]];
     if (Math.max(...later.map((wait) => wait.ms)) > first.ms + MEASURE_SLACK_MS) return;
     const last = run[run.length - 1] as RunWait;
-    const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${run.map((wait) => seconds(wait.ms)).join(', ')}: no wait longer than the first, no backoff`;
+    const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}: no wait longer than the first, no backoff`;
     key.standing.flatRuns++;
     this.tallies.violated('ERR-4', message, undefined);
     worse(key, 'ERR-4', run.length, message);
@@ -274,6 +274,11 @@ function evidence(refusal: Refusal, early: Sent): { request: unknown; response: 
       answeredAt: new Date(refusal.answeredAt).toISOString(),
     },
   };
+}
+
+/** A run's waits, the first few: enough to see that they do not grow. */
+function listed(waits: readonly string[]): string {
+  return waits.length > 8 ? `${waits.slice(0, 8).join(', ')}, … (${waits.length - 8} more)` : waits.join(', ');
 }
 
 export function seconds(ms: number): string {

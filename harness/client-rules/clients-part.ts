@@ -12,12 +12,12 @@ export function clientsPart(standings: readonly ClientStanding[], rule: ClientRu
   const broke = standings.filter((standing) => broken(standing, rule));
   const named = broke.slice(0, MAX_NAMED);
   const rest = standings.filter((standing) => !named.includes(standing));
-  const lines = named.map((standing) => `client of key ${standing.key} broke ${rule}: ${counts(standing, rule)}, of ${n(standing.requests)} requests and ${n(standing.refusals)} 429s; worst: ${standing.worst[rule] ?? ''}`);
+  const lines = named.map((standing) => `client of key ${standing.key} broke ${rule}: ${counts(standing, rule)}, of ${n(standing.requests)} requests and ${n(standing.refusals)} 429${standing.refusals === 1 ? '' : 's'}; worst: ${standing.worst[rule] ?? ''}`);
   if (rest.length > 0) {
     const requests = rest.reduce((sum, standing) => sum + standing.requests, 0);
     const refusals = rest.reduce((sum, standing) => sum + standing.refusals, 0);
     const alsoBroke = rest.filter((standing) => broken(standing, rule)).length;
-    lines.push(`${named.length > 0 ? 'the other' : 'all'} ${n(rest.length)} key${rest.length === 1 ? '' : 's'}: ${n(requests)} requests, ${n(refusals)} 429s${alsoBroke > 0 ? `, ${n(alsoBroke)} of them breaking ${rule} too` : `, no breach of ${rule}`}`);
+    lines.push(`${named.length > 0 ? 'the other' : 'all'} ${n(rest.length)} key${rest.length === 1 ? '' : 's'}: ${n(requests)} requests, ${n(refusals)} 429${refusals === 1 ? '' : 's'}${alsoBroke > 0 ? `, ${n(alsoBroke)} of them breaking ${rule} too` : `, no breach of ${rule}`}`);
   }
   return lines;
 }
@@ -28,7 +28,10 @@ function broken(standing: ClientStanding, rule: ClientRule): boolean {
 
 function counts(standing: ClientStanding, rule: ClientRule): string {
   if (rule === 'ERR-3') return `${n(standing.unwaited)} 429s not waited out (${n(standing.earlyRequests)} requests sent before Retry-After passed)`;
-  return [standing.bursts > 0 ? `${n(standing.bursts)} bursts into a refused wait` : '', standing.flatRuns > 0 ? `${n(standing.flatRuns)} runs of refusals retried without growing waits` : ''].filter(Boolean).join(', ');
+  return [
+    standing.bursts > 0 ? `${n(standing.bursts)} refused stretch${standing.bursts === 1 ? '' : 'es'} sent into more than once` : '',
+    standing.flatRuns > 0 ? `${n(standing.flatRuns)} run${standing.flatRuns === 1 ? '' : 's'} of refusals retried without growing waits` : '',
+  ].filter(Boolean).join(', ');
 }
 
 function n(value: number): string {

@@ -86,7 +86,7 @@ export function judgeReport(tallies: RuleTallies, run: JudgeRun): ConformanceRep
   return buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() });
 }
 
-function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
+export function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   const rule = ruleById(id);
   const tally = tallies.get(id);
   const title = `${id} ${rule.level} judged from traffic`;

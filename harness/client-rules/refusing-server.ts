@@ -53,11 +53,15 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
     const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
     let scenario: Scenario | undefined;
     let written: OutgoingHttpHeaders = {};
+    // When the answer was written, not when it was flushed: a busy server's 'finish' comes late, and would make
+    // the client's next request look sooner than it was.
+    let answeredAt = arrived;
     res.writeHead = ((status: number, headers?: OutgoingHttpHeaders) => {
       // A refusal is written as soon as it is decided, so the plan's last answer for the key is this one.
       const planned = planner.lastAnswer.get(plan);
       if (status === 429) scenario = planned?.scenario;
       const dated = status === 429 && planned?.retryAfterHeader !== undefined ? { 'Retry-After': planned.retryAfterHeader } : {};
+      answeredAt = clock.now();
       written = { ...headers, Date: new Date(clock.now()).toUTCString(), ...dated };
       return writeHead(status, written);
     }) as typeof res.writeHead;
@@ -69,7 +73,7 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
         method: req.method ?? 'GET',
         path: (req.url ?? '/').replace(/^\/v1/, ''),
         sentAt: arrived,
-        answeredAt: clock.now(),
+        answeredAt,
         status: res.statusCode,
         retryAfter: headers['retry-after'],
         date: headers.date,

@@ -11,6 +11,7 @@ import { recordOf } from '../judge/report.ts';
 import { RuleTallies } from '../judge/rule-tally.ts';
 import { CLIENT_RULES, type ClientRule } from './client-exchange.ts';
 import { ClientRuleJudge, seconds } from './client-rule-judge.ts';
+import { MEASURE_SLACK_MS } from './refusal-wait.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import type { RecordedExchange } from './refusing-server.ts';
 import type { ClientRun } from './run-client.ts';
@@ -24,6 +25,9 @@ export interface CertificateOptions {
   facts: { suiteVersion: string; rulesHash: string; gitCommit: string };
 }
 
+/** How late, in real time, a loaded client's event loop may read a 429 already on its socket. */
+const CROSSING_REAL_MS = 20;
+
 const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
   'delta-seconds': 'ERR-3',
   'http-date': 'ERR-3',
@@ -36,8 +40,9 @@ const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
 
 export function clientCertificate(run: ClientRun, options: CertificateOptions): ConformanceReport {
   const tallies = new RuleTallies();
-  // One clock for both ends (the server's): no skew between them.
-  const judge = new ClientRuleJudge(tallies, 0);
+  // One clock for both ends (the server's): no skew between them. A fast clock stretches the time a request may
+  // cross a 429 (the client's event loop, in real milliseconds) as much as it shortens the waits.
+  const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate));
   for (const exchange of run.exchanges) judge.add(exchange);
   judge.finish();
   const byKey = new Map<string, RecordedExchange[]>();

@@ -11,8 +11,15 @@
  *   wait, lengthened by the 429s that come within it): a burst while refused, "repeated requests after a 429".
  *   And a run of consecutive refusals whose retries' waits did not grow ("exponential
  *   backoff"). A full-jitter backoff (lib/backoff.ts) draws each wait at random below a ceiling that doubles,
- *   so a single wait may be shorter than the one before: a run is judged only from GROWTH_RUN retries on, and
- *   fails only when no later wait is longer than the first.
+ *   so a single wait may be shorter than the one before, and a small base (250 ms) hides the growth for the
+ *   first retries under the Retry-After each wait includes. So a run is judged only from GROWTH_RUN retries on,
+ *   on what each retry waited beyond its Retry-After, summed per half: a backoff's later half waits well over
+ *   twice its first (a doubling ceiling, jittered, gives some sixteen times), while a client that waits a fixed
+ *   interval, or exactly each Retry-After, waits about the same in both, give or take its timers.
+ *
+ * A request is held to a 429 only when it left more than the crossing time (a tenth of a second) after the 429's
+ * answer: until then it may have crossed the 429 on the wire. A client that resends at once after every 429
+ * is still caught: its requests are held to the 429s answered before them.
  *
  * Partial traffic only makes a client look better: a request the capture lacks cannot be early, a refusal it
  * lacks asks for no wait, and a missing request between a refusal and the next one seen lengthens the wait
@@ -26,7 +33,12 @@ import { MEASURE_SLACK_MS, refusalWait, type RefusalWait } from './refusal-wait.
 
 
 /** Retries in a run of consecutive refusals before whether their waits grow is judged (see above). */
-export const GROWTH_RUN = 5;
+export const GROWTH_RUN = 8;
+/**
+ * A run's waits grow when its later half waits, beyond Retry-After, at least twice its first half and this
+ * much more: what timers that merely wander (a loaded machine, a fast clock) do not add up to.
+ */
+export const GROWTH_MARGIN_MS = 2_000;
 /** Refusals kept per key to find a request's last 429 in a capture whose order is that of answers, not sends. */
 const RECENT_REFUSALS = 32;
 
@@ -63,6 +75,8 @@ interface RefusedStretch {
 
 interface RunWait {
   ms: number;
+  /** What the refusal's Retry-After asked (0 when it asked nothing readable). */
+  askedMs: number;
   refusal: number;
   retry: number;
 }
@@ -88,6 +102,11 @@ export class ClientRuleJudge {
   constructor(
     private readonly tallies: RuleTallies,
     private readonly clockSkewMs: number,
+    /**
+     * How soon after a 429's answer a request may still have left before its client had the 429: the two cross
+     * on the wire, and a client's event loop reads its socket late under load.
+     */
+    private readonly crossingMs: number = MEASURE_SLACK_MS,
   ) {}
 
   add(exchange: ClientExchange): void {
@@ -96,7 +115,8 @@ export class ClientRuleJudge {
     const sentAt = exchange.sentAt;
     if (sentAt === undefined) this.unknownSend(key, exchange);
     else {
-      const last = lastRefusalBefore(key.recent, sentAt);
+      const knownAt = sentAt - this.crossingMs;
+      const last = lastRefusalBefore(key.recent, knownAt);
       if (last?.wait && sentAt < last.answeredAt + last.wait.waitMs - last.wait.slackMs) {
         last.early++;
         last.firstEarly ??= { number: exchange.number, method: exchange.method, path: exchange.path, sentAt };
@@ -104,12 +124,12 @@ export class ClientRuleJudge {
       }
       const stretch = key.stretch;
       if (stretch && sentAt >= stretch.until) this.closeStretch(key);
-      else if (stretch && sentAt > stretch.opened.answeredAt) {
+      else if (stretch && knownAt > stretch.opened.answeredAt) {
         stretch.sent++;
         stretch.first ??= { number: exchange.number, method: exchange.method, path: exchange.path, sentAt };
       }
-      if (key.pending && sentAt > key.pending.answeredAt) {
-        key.run.push({ ms: sentAt - key.pending.answeredAt, refusal: key.pending.number, retry: exchange.number });
+      if (key.pending && knownAt > key.pending.answeredAt) {
+        key.run.push({ ms: sentAt - key.pending.answeredAt, askedMs: key.pending.wait?.waitMs ?? 0, refusal: key.pending.number, retry: exchange.number });
         key.pending = undefined;
       }
     }
@@ -228,10 +248,14 @@ export class ClientRuleJudge {
       return;
     }
     this.tallies.judged('ERR-4', name);
-    const [first, ...later] = run as [RunWait, ...RunWait[]];
-    if (Math.max(...later.map((wait) => wait.ms)) > first.ms + MEASURE_SLACK_MS) return;
+    const half = Math.floor(run.length / 2);
+    const beyond = run.map((wait) => Math.max(0, wait.ms - wait.askedMs));
+    const firstHalf = sum(beyond.slice(0, half));
+    const laterHalf = sum(beyond.slice(run.length - half));
+    if (laterHalf >= 2 * firstHalf + GROWTH_MARGIN_MS) return;
+    const first = run[0] as RunWait;
     const last = run[run.length - 1] as RunWait;
-    const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}: no wait longer than the first, no backoff`;
+    const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}; beyond Retry-After, the last ${half} waited ${seconds(laterHalf)} in all and the first ${half} ${seconds(firstHalf)}: the waits do not grow, no backoff`;
     key.standing.flatRuns++;
     this.tallies.violated('ERR-4', message, undefined);
     worse(key, 'ERR-4', run.length, message);
@@ -274,6 +298,10 @@ function evidence(refusal: Refusal, early: Sent): { request: unknown; response: 
       answeredAt: new Date(refusal.answeredAt).toISOString(),
     },
   };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /** A run's waits, the first few: enough to see that they do not grow. */

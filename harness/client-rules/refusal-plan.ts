@@ -25,8 +25,10 @@ export const PLANNED: readonly Scenario[] = ['delta-seconds', 'http-date', 'zero
 
 type Step = { admit: true } | { admit: false; scenario: Scenario; seconds: number; asDate: boolean };
 
-/** Refusals in a row of the consecutive case: one more than the judge needs to see whether waits grow. */
-export const CONSECUTIVE = 6;
+/** Refusals in a row of the consecutive case: as many retries as the judge needs to see whether waits grow. */
+export const CONSECUTIVE = 8;
+/** Long enough that a retry sent at once is told from one sent on time whatever the client's timers do. */
+const CONSECUTIVE_SECONDS = 2;
 export const LONG_SECONDS = 30;
 /** Requests sent while refused, in one refused stretch, that get a key banned, and for how long. */
 export const BAN_AFTER = 3;
@@ -44,7 +46,7 @@ export function planSteps(seed: number): Step[] {
     ...ordinary(),
     refuse('zero', 0),
     ...ordinary(),
-    ...Array.from({ length: CONSECUTIVE }, () => refuse('consecutive', 1)),
+    ...Array.from({ length: CONSECUTIVE }, () => refuse('consecutive', CONSECUTIVE_SECONDS)),
     ...ordinary(),
     refuse('long', LONG_SECONDS),
     ...ordinary(),

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 import { startRefusingServer, type RecordedExchange, type RefusingServer } from './refusing-server.ts';
 
 /** The variables the client gets, for the help and the how-to. */
@@ -14,6 +15,18 @@ export const CLIENT_ENV_NAMES = {
   /** The Free key again, for a client configured with one key. */
   oneKey: ['PETSTORE_API_KEY', 'API_KEY'],
 } as const;
+
+/** What the client is given beyond the variables every part documents (docs/reference/settings.md). */
+export const CLIENT_SETTINGS: SettingsOfPart = {
+  part: 'Given to the client `petstore-conformance certify-client` runs (set by it, for the client to read)',
+  read: () => undefined,
+  settings: [
+    { name: 'PETSTORE_BASE_URL, API_BASE_URL, BASE_URL', default: 'always set', check: 'a URL', meaning: "The refusing server's base URL, `/v1` included." },
+    { name: 'PETSTORE_API_KEY, API_KEY', default: 'always set', check: 'a key', meaning: 'The Free key (also in `PETSTORE_API_KEY_FREE`), for a client configured with one key; `_PRO` and `_BUSINESS` are set too.' },
+    { name: 'PETSTORE_CLIENT_CLOCK_RATE', default: 'unset at --clock-rate 1', check: 'a number', meaning: 'With `--clock-rate N`: how many times faster than real time the Node client\'s clock runs (fast-clock.mjs, loaded through NODE_OPTIONS).' },
+    { name: 'PETSTORE_CLIENT_CLOCK_ANCHOR_MS', default: 'unset at --clock-rate 1', check: 'ms since the epoch', meaning: "With `--clock-rate N`: when the fast clock equals the wall clock, the server's own anchor, so both clocks agree." },
+  ],
+};
 
 const FAST_CLOCK = fileURLToPath(new URL('./fast-clock.mjs', import.meta.url));
 /** After the timeout, the client's process group is asked to stop, and then stopped. */
@@ -88,6 +101,9 @@ function spawnClient(options: ClientRunOptions, env: NodeJS.ProcessEnv): Promise
         // Already gone.
       }
     };
+    // The client has a process group of its own: if this process ends first, it must not outlive it.
+    const orphaned = (): void => stop('SIGKILL');
+    process.once('exit', orphaned);
     const timer = setTimeout(() => {
       timedOut = true;
       stop('SIGTERM');
@@ -99,6 +115,7 @@ function spawnClient(options: ClientRunOptions, env: NodeJS.ProcessEnv): Promise
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
+      process.off('exit', orphaned);
       resolve({ exitCode: code, timedOut });
     });
   });

@@ -16,7 +16,7 @@ import { ROOT } from '../replay/support.ts';
 const RATE = '20';
 
 function loadClient(behaviour: 'compliant' | 'naive', out: string): string[] {
-  return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '80s', '--seed', '7', '--out', out];
+  return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', out];
 }
 
 function certifyClient(args: string[]): { status: number | null; stdout: string; stderr: string; report: () => ConformanceReport } {

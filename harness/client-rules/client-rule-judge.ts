@@ -39,6 +39,8 @@ export const GROWTH_RUN = 8;
  * much more: what timers that merely wander (a loaded machine, a fast clock) do not add up to.
  */
 export const GROWTH_MARGIN_MS = 2_000;
+/** A run of refusals is judged in pieces of at most this many retries, so a key refused all day keeps no more. */
+const MAX_RUN = 1_000;
 /** Refusals kept per key to find a request's last 429 in a capture whose order is that of answers, not sends. */
 const RECENT_REFUSALS = 32;
 
@@ -131,6 +133,7 @@ export class ClientRuleJudge {
       if (key.pending && knownAt > key.pending.answeredAt) {
         key.run.push({ ms: sentAt - key.pending.answeredAt, askedMs: key.pending.wait?.waitMs ?? 0, refusal: key.pending.number, retry: exchange.number });
         key.pending = undefined;
+        if (key.run.length >= MAX_RUN) this.closeRun(key);
       }
     }
     if (exchange.status === 429) {

@@ -196,3 +196,9 @@ test('ERR-3 a browser HAR is judged too: the same request resent 150 ms after it
   expect(row(report, 'ERR-3').warnings[0]?.text).toMatch(/^\[ERR-[34]\] key unknown-1: 1 request sent before the Retry-After 2 s .* the same request again\) 1\.85 s early/);
   expect(JSON.stringify(report)).not.toContain('some-partner-key');
 });
+
+test('ERR-4 a key refused all day is judged in runs of at most a thousand retries, so the judge keeps no more of it', async () => {
+  const lines: Line[] = Array.from({ length: 2_001 }, (_, i) => ({ key: 'all-day', at: i * 1_200, status: 429, retryAfter: '1' }));
+  const warnings = row(await judge(log(lines)), 'ERR-4').warnings.map((note) => note.text);
+  expect(warnings).toEqual([expect.stringContaining('key all-day: 1000 retries refused in a row'), expect.stringContaining('key all-day: 1000 retries refused in a row')]);
+});

@@ -100,6 +100,8 @@ interface KeyState {
 
 export class ClientRuleJudge {
   private readonly keys = new Map<string, KeyState>();
+  /** Whether any run was long enough to show whether backoff grows. */
+  private growthJudged = false;
 
   constructor(
     private readonly tallies: RuleTallies,
@@ -172,6 +174,7 @@ export class ClientRuleJudge {
       }
     }
     const standings = [...this.keys.values()].map((key) => key.standing).sort((a, b) => breaches(b) - breaches(a) || a.key.localeCompare(b.key));
+    if (!this.growthJudged && this.tallies.get('ERR-4')?.exchanges) this.tallies.unchecked('ERR-4', `whether backoff grows: no key had a run of ${GROWTH_RUN} retries refused in a row, the least that shows it`);
     for (const rule of CLIENT_RULES) {
       if (this.tallies.get(rule)?.exchanges) for (const line of clientsPart(standings, rule)) this.tallies.noted(rule, line);
     }
@@ -251,6 +254,7 @@ export class ClientRuleJudge {
       return;
     }
     this.tallies.judged('ERR-4', name);
+    this.growthJudged = true;
     const half = Math.floor(run.length / 2);
     const beyond = run.map((wait) => Math.max(0, wait.ms - wait.askedMs));
     const firstHalf = sum(beyond.slice(0, half));

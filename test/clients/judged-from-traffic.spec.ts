@@ -202,3 +202,10 @@ test('ERR-4 a key refused all day is judged in runs of at most a thousand retrie
   const warnings = row(await judge(log(lines)), 'ERR-4').warnings.map((note) => note.text);
   expect(warnings).toEqual([expect.stringContaining('key all-day: 1000 retries refused in a row'), expect.stringContaining('key all-day: 1000 retries refused in a row')]);
 });
+
+test('ERR-4 a capture without a run of eight refused retries leaves whether backoff grows unchecked, never passed', async () => {
+  const report = await judge(log(patient('partner-a', 0)));
+  expect(row(report, 'ERR-3').verdict).toBe('pass');
+  expect(row(report, 'ERR-4').verdict).toBe('partly-checked');
+  expect(row(report, 'ERR-4').reason).toContain('whether backoff grows: no key had a run of 8 retries refused in a row');
+});

@@ -28,7 +28,7 @@ type Step = { admit: true } | { admit: false; scenario: Scenario; seconds: numbe
 /** Refusals in a row of the consecutive case: as many retries as the judge needs to see whether waits grow. */
 export const CONSECUTIVE = 8;
 /** Long enough that a retry sent at once is told from one sent on time whatever the client's timers do. */
-const CONSECUTIVE_SECONDS = 2;
+const CONSECUTIVE_SECONDS = 5;
 export const LONG_SECONDS = 30;
 /** Requests sent while refused, in one refused stretch, that get a key banned, and for how long. */
 export const BAN_AFTER = 3;

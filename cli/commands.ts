@@ -6,6 +6,7 @@ import type { CommandFlags } from '../lib/cli/vocabulary.ts';
 import { CERTIFY_FLAGS, CERTIFY_HELP, certify } from './certify.ts';
 import { CERTIFY_IMPLEMENTATIONS_FLAGS } from './certify-implementations.ts';
 import { JUDGE_FLAGS, JUDGE_HELP, judge } from './judge.ts';
+import { CERTIFY_CLIENT_FLAGS, CERTIFY_CLIENT_HELP, certifyClient } from './certify-client.ts';
 import { record } from './record.ts';
 import { SERVE_FLAGS, SERVE_HELP, serve } from './serve.ts';
 import { runScript } from '../lib/processes/child.ts';
@@ -27,6 +28,7 @@ const tool = (script: string, summary: string, help: string, flags: CommandFlags
 
 export const COMMANDS: Record<string, Command> = {
   certify: { summary: 'run the conformance suite against --base-url and give a verdict, or certify every implementation of a file side by side', help: CERTIFY_HELP, flags: [CERTIFY_FLAGS, CERTIFY_IMPLEMENTATIONS_FLAGS], run: certify },
+  'certify-client': { summary: "run your own client against a server that refuses it on purpose and judge the spec's client rules (ERR-3, ERR-4)", help: CERTIFY_CLIENT_HELP, flags: [CERTIFY_CLIENT_FLAGS], run: certifyClient },
   serve: { summary: 'start the bundled reference server', help: SERVE_HELP, flags: [SERVE_FLAGS], run: serve },
   load: tool('harness/load/main.ts', "drive traffic at a target and check each plan's quota from its headers", loadHelp(), LOAD_FLAGS),
   record: { summary: 'record traffic to a target through a proxy, keys left out; --judge judges it as it passes', help: RECORD_USAGE, flags: [RECORD_FLAGS], run: record },
@@ -39,7 +41,7 @@ export const HELP = `usage: petstore-conformance <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(9)}${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(15)}${command.summary}`)
   .join('\n')}
 
 petstore-conformance help <command> (or <command> --help) describes a command; --version (-V) prints the

@@ -22,6 +22,7 @@ export default defineConfig({
     { name: 'load', testDir: 'load' },
     { name: 'replay', testDir: 'replay' },
     { name: 'judge', testDir: 'judge' },
+    { name: 'clients', testDir: 'clients' },
     { name: 'fixtures', testDir: 'fixtures' },
     { name: 'package', testDir: 'package' },
     { name: 'matrix', testDir: 'matrix' },

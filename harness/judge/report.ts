@@ -10,6 +10,7 @@ import { breachVerdict } from '../../lib/verdicts/level.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts';
 import type { RuleTallies } from './rule-tally.ts';
+import { CLIENT_RULES } from '../client-rules/client-exchange.ts';
 
 /** What a rule needs in the traffic to be judged: said when the capture had none of it. */
 export const NEEDS: Readonly<Record<string, string>> = {
@@ -44,6 +45,8 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
   'RL-GAP-3': 'an answer with X-RateLimit headers or the standard RateLimit fields',
   'DEP-GAP-1': 'a getPet answer',
+  'ERR-3': 'a 429 with Retry-After answered to a key, whose client is then judged on what it sent next',
+  'ERR-4': 'a 429 with Retry-After answered to a key, whose client is then judged on what it sent next',
   'PLAN-FREE': "a window of a Free key's answers, more than a second before its Reset",
   'PLAN-PRO': "a window of a Pro key's answers, more than a second before its Reset",
   'PLAN-BUSINESS': "a window of a Business key's answers, more than a second before its Reset",
@@ -77,7 +80,7 @@ export interface JudgeRun {
  * `redactor` (the configured keys, and whatever a capture's queries, headers and bodies carried).
  */
 export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redactor): ConformanceReport {
-  const records = catalogue.rules.filter((rule) => rule.subject === 'service').map((rule) => recordOf(rule.id, tallies, run.file));
+  const records = catalogue.rules.filter((rule) => rule.subject === 'service' || (CLIENT_RULES as readonly string[]).includes(rule.id)).map((rule) => recordOf(rule.id, tallies, run.file));
   const meta: RunMetadata = {
     targetUrl: run.target,
     bundled: false,
@@ -92,7 +95,7 @@ export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redac
   return redactor.deep(buildReport(records, catalogue, meta, { status: 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() }));
 }
 
-function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
+export function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
   const rule = ruleById(id);
   const tally = tallies.get(id);
   const title = `${id} ${rule.level} judged from traffic`;
@@ -123,6 +126,7 @@ function recordOf(id: string, tallies: RuleTallies, file: string): TestRecord {
     record.observations.push({ rule: id, text: `${what} (${count(times, 'answer')})` });
     if (record.gists.length === 0) record.gists.push({ rule: id, text: what });
   }
+  for (const text of tally.notes) record.observations.push({ rule: id, text });
   for (const [reason, times] of tally.unchecked) record.unchecked.push({ rule: id, text: `${reason} (${count(times, 'time')})` });
   const never = NEVER_SHOWN[id];
   if (never) record.unchecked.push({ rule: id, text: never });

@@ -20,6 +20,8 @@ export interface RuleTally {
   unchecked: Map<string, number>;
   /** Where the spec is silent: what the target did, the first few kinds, with how often. */
   seen: Map<string, number>;
+  /** What the report says of the rule beside its counts (the clients part of a client rule). */
+  notes: string[];
 }
 
 /** Kinds of what a GAP rule saw kept apart; the rest are counted under the last. */
@@ -57,6 +59,10 @@ export class RuleTallies {
     tally.seen.set(kind, (tally.seen.get(kind) ?? 0) + 1);
   }
 
+  noted(rule: string, text: string): void {
+    this.tally(rule).notes.push(text);
+  }
+
   /** Rules with a failure so far, for the live summary. */
   failing(): string[] {
     return [...this.byRule].filter(([, tally]) => tally.violations > 0).map(([rule]) => rule);
@@ -65,7 +71,7 @@ export class RuleTallies {
   private tally(rule: string): RuleTally {
     let tally = this.byRule.get(rule);
     if (!tally) {
-      tally = { exchanges: 0, windows: 0, keys: new Set(), violations: 0, messages: [], evidence: [], unchecked: new Map(), seen: new Map() };
+      tally = { exchanges: 0, windows: 0, keys: new Set(), violations: 0, messages: [], evidence: [], unchecked: new Map(), seen: new Map(), notes: [] };
       this.byRule.set(rule, tally);
     }
     return tally;

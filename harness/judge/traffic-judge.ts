@@ -12,6 +12,7 @@ import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib
 import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import { ClientRuleJudge } from '../client-rules/client-rule-judge.ts';
 import type { JudgedExchange } from './exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
@@ -56,6 +57,7 @@ export class TrafficJudge {
   readonly tallies = new RuleTallies();
   private readonly standardFields = new StandardFieldsSeen(this.tallies);
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
+  private readonly clients: ClientRuleJudge;
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -67,6 +69,7 @@ export class TrafficJudge {
     this.slackMs = ROUNDING_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
     this.clockSkewMs = options.clockSkewMs;
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
+    this.clients = new ClientRuleJudge(this.tallies, options.clockSkewMs);
   }
 
   get progress(): JudgeProgress {
@@ -131,6 +134,7 @@ export class TrafficJudge {
     if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
     if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
     this.account(exchange, keyName, plan);
+    if (keyName !== undefined) this.clients.add({ ...exchange, key: keyName, retryAfter: exchange.responseHeaders['retry-after'], date: exchange.responseHeaders.date });
   }
 
   /** Where the spec leaves open how a marker reaches a client: what each answer of the operation carried. */
@@ -157,6 +161,7 @@ export class TrafficJudge {
       }
     }
     this.standardFields.finish();
+    this.clients.finish();
     return this.tallies;
   }
 

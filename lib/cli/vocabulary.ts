@@ -51,6 +51,9 @@ export const FLAGS = {
   'out-of-scope': { type: 'string', multiple: true, meaning: 'a rule or RULE:part the team leaves out, reported as not in scope' },
   'staging-url': { type: 'string', meaning: "the staging base URL whose reports may stand in for production's shape (VER-2)" },
   label: { type: 'string', meaning: "the name this run's report is cited by as evidence" },
+  'fail-on': { type: 'string', meaning: 'the lowest level whose breach fails the run: must (default) or should' },
+  timeout: { type: 'string', meaning: 'seconds the run may take at most' },
+  'clock-rate': { type: 'string', meaning: "how many times faster than real time the client's clock runs" },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;

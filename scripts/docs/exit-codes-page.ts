@@ -4,6 +4,7 @@ import { LOAD_EXIT_CODES } from '../../harness/load/cli.ts';
 import { RECORD_EXIT_CODES } from '../../harness/record/command.ts';
 import { REPLAY_EXIT_CODES } from '../../harness/replay/command.ts';
 import { MATRIX_EXIT_CODES } from '../../matrix/certify-many.ts';
+import { CLIENT_EXIT_CODES } from '../../cli/certify-client.ts';
 import { SERVER_EXIT_CODES } from '../../reference-server/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../../specs/reporter/exit-code.ts';
 import { generatedNotice, table } from './markdown.ts';
@@ -11,6 +12,7 @@ import { generatedNotice, table } from './markdown.ts';
 const COMMANDS: ReadonlyArray<readonly [string, readonly ExitCode[]]> = [
   ['`npm run conformance`, `petstore-conformance certify`, `npx playwright test`, `playwright merge-reports` (whenever the conformance reporter runs), the GitHub Action', SUITE_EXIT_CODES],
   ['`petstore-conformance certify implementations.yaml`, `npm run certify -- implementations.yaml`', MATRIX_EXIT_CODES],
+  ['`petstore-conformance certify-client`', CLIENT_EXIT_CODES],
   ['`npm run load`, `petstore-conformance load`', LOAD_EXIT_CODES],
   ['`npm run record`, `petstore-conformance record`', RECORD_EXIT_CODES],
   ['`npm run replay`, `petstore-conformance replay`', REPLAY_EXIT_CODES],

@@ -10,6 +10,7 @@ import { buildReport, type ConformanceReport } from '../../lib/verdicts/model.ts
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
 import { DEFAULT_ANONYMOUS_PER_MINUTE } from '../../reference-server/config.ts';
 import { DEFAULT_START_TIMEOUT_SECONDS } from '../../matrix/implementations-file.ts';
+import { MATRIX_CLOCK_RATE, recordedMatrixTable } from '../../matrix/clients/client-matrix.ts';
 import { BAN_AFTER_REFUSALS, BAN_MINUTES } from '../../reference-server/limiter.ts';
 import {
   BUNDLED_CLOCK_RATE,
@@ -72,6 +73,8 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'server-anonymous-per-minute': { from: 'DEFAULT_ANONYMOUS_PER_MINUTE (reference-server/config.ts)', value: count(DEFAULT_ANONYMOUS_PER_MINUTE) },
     'enterprise-default-per-minute': { from: 'referenceDefault of Enterprise in fixtures/plans.yaml', value: count(plans.enterprise.referenceDefault.perMinute) },
     'enterprise-default-per-day': { from: 'referenceDefault of Enterprise in fixtures/plans.yaml', value: count(plans.enterprise.referenceDefault.perDay) },
+    'client-matrix': { from: 'matrix/clients/expectations.yaml: what npm run matrix:clients recorded', value: `\n${recordedMatrixTable()}\n` },
+    'client-matrix-clock-rate': { from: 'MATRIX_CLOCK_RATE (matrix/clients/client-matrix.ts)', value: count(MATRIX_CLOCK_RATE) },
     'matrix-start-timeout-seconds': { from: 'DEFAULT_START_TIMEOUT_SECONDS (matrix/implementations-file.ts)', value: count(DEFAULT_START_TIMEOUT_SECONDS) },
     'free-day-windows': { from: "fixtures/plans.yaml: Free's minute windows in a day", value: count(dayWindows('free')) },
     'pro-day-windows': { from: "fixtures/plans.yaml: Pro's minute windows in a day", value: count(dayWindows('pro')) },

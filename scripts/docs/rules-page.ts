@@ -2,6 +2,8 @@
  * docs/reference/rules.md: every rule of fixtures/rules.yaml with its level, its sentence, the section of the
  * spec it comes from, and the tests that cite it (as `playwright test --list` finds them, so no test runs).
  */
+import type { ClientRule } from '../../harness/client-rules/client-exchange.ts';
+import { readClientExpectations } from '../../matrix/clients/client-matrix.ts';
 import { catalogue, type Rule } from '../../lib/rules.ts';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
 import type { ListedTest } from '../../test/fixtures/listed-tests.ts';
@@ -57,14 +59,21 @@ ${sections.join('\n\n')}
 `;
 }
 
+/** What the client matrix recorded for a client rule: each client with its verdict. */
+function clientsTried(rule: string): string {
+  const recorded = readClientExpectations();
+  return Object.entries(recorded).map(([client, verdicts]) => `${client} ${verdicts[rule as ClientRule] ?? 'not tried'}`).join(', ');
+}
+
 function ruleEntry(rule: Rule, tests: readonly CitingTest[]): string {
   const facts = [
     `**${rule.level}**`,
-    rule.subject === 'client' ? 'binds a client (checked on the suite\'s own clients, under test/)' : 'binds the service',
+    rule.subject === 'client' ? 'binds a client: judged per key from traffic (`judge`, `record --judge`), on any client by `certify-client`, and on the suite\'s own clients under test/' : 'binds the service',
     ...(rule.appliesWhen === 'enterprise-quota-agreed' ? ['applies only to a run that states an agreed Enterprise quota'] : []),
   ];
   const lines = [`### ${rule.id}`, '', `${facts.join(' · ')}`, '', rule.rule];
   if (rule.silent) lines.push('', `*The spec is silent:* ${rule.silent}`);
+  if (rule.subject === 'client') lines.push('', `Clients tried ([the client matrix](../how-to/certify-a-client.md#the-client-matrix-popular-javascript-clients-tried), as recorded): ${clientsTried(rule.id)}.`);
   lines.push('', tests.length === 0 ? 'Tests: none cite it.' : `Tests:\n${tests.map((t) => `- [\`${t.file}\`](../../${t.file}): ${t.title.replace(/\|/g, '\\|')}`).join('\n')}`);
   return lines.join('\n') + '\n';
 }

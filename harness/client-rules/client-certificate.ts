@@ -1,0 +1,125 @@
+/**
+ * A client's run against the refusing server, judged: the client rules as the judge judges any capture
+ * (client-rule-judge.ts), plus what the client did at each case of the plan, as the conformance report the
+ * suite and the judge write, with only the client rules in it. The verdict is the client's: its rules are
+ * SHOULD, so a breach warns, and fails only when asked (--fail-on should); a rule the run never put to the
+ * test leaves the client not certified.
+ */
+import { catalogue } from '../../lib/rules.ts';
+import { buildReport, type ConformanceReport, type RunState } from '../../lib/verdicts/model.ts';
+import { recordOf } from '../judge/report.ts';
+import { RuleTallies } from '../judge/rule-tally.ts';
+import { CLIENT_RULES, type ClientRule } from './client-exchange.ts';
+import { ClientRuleJudge, seconds } from './client-rule-judge.ts';
+import { MEASURE_SLACK_MS } from './refusal-wait.ts';
+import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
+import type { RecordedExchange } from './refusing-server.ts';
+import type { ClientRun } from './run-client.ts';
+
+export interface CertificateOptions {
+  /** As the report names the client: its command. */
+  command: string;
+  seed: number;
+  failOnShould: boolean;
+  timeoutMs: number;
+  facts: { suiteVersion: string; rulesHash: string; gitCommit: string };
+}
+
+/** How late, in real time, a loaded client's event loop may read a 429 already on its socket. */
+const CROSSING_REAL_MS = 20;
+
+const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
+  'delta-seconds': 'ERR-3',
+  'http-date': 'ERR-3',
+  zero: 'ERR-3',
+  long: 'ERR-3',
+  consecutive: 'ERR-4',
+  ban: 'ERR-4',
+  'still-refused': 'ERR-3',
+};
+
+export function clientCertificate(run: ClientRun, options: CertificateOptions): ConformanceReport {
+  const tallies = new RuleTallies();
+  // One clock for both ends (the server's): no skew between them. A fast clock stretches the time a request may
+  // cross a 429 (the client's event loop, in real milliseconds) as much as it shortens the waits.
+  const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate));
+  for (const exchange of run.exchanges) judge.add(exchange);
+  judge.finish();
+  const byKey = new Map<string, RecordedExchange[]>();
+  for (const exchange of run.exchanges) {
+    const list = byKey.get(exchange.key);
+    if (list) list.push(exchange);
+    else byKey.set(exchange.key, [exchange]);
+  }
+  for (const [key, exchanges] of byKey) {
+    for (const scenario of [...PLANNED, 'ban' as const]) describeScenario(tallies, key, scenario, exchanges);
+  }
+  const file = 'certify-client';
+  const records = CLIENT_RULES.map((rule) => recordOf(rule, tallies, file));
+  const clientCatalogue = { ...catalogue, rules: catalogue.rules.filter((rule) => (CLIENT_RULES as readonly string[]).includes(rule.id)) };
+  const report = buildReport(
+    records,
+    clientCatalogue,
+    {
+      targetUrl: `client \`${options.command}\` against the refusing server (seed ${options.seed}${run.clockRate === 1 ? '' : `, clock ${run.clockRate} times faster`})`,
+      bundled: true,
+      readOnly: false,
+      quotaTests: false,
+      specVersion: catalogue.specVersion,
+      ...options.facts,
+    },
+    { status: run.timedOut ? 'timedout' : 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() },
+  );
+  report.verdict = clientVerdict(report, run, options);
+  return report;
+}
+
+/** What the client did at one case of the plan, on one key: the report's evidence of each rule beside its counts. */
+function describeScenario(tallies: RuleTallies, key: string, scenario: Scenario, exchanges: readonly RecordedExchange[]): void {
+  const rule = RULE_OF[scenario];
+  const index = exchanges.findIndex((exchange) => exchange.scenario === scenario);
+  const refusal = exchanges[index];
+  if (!refusal) {
+    if (scenario !== 'ban') tallies.unchecked(rule, `key ${key}: the client's run ended before the plan's ${SCENARIO_TEXT[scenario]} (it sent ${exchanges.length} requests)`);
+    return;
+  }
+  const next = exchanges.slice(index + 1).find((exchange) => (exchange.sentAt ?? exchange.answeredAt) > refusal.answeredAt);
+  const asked = `Retry-After ${refusal.retryAfter ?? 'absent'}`;
+  const then = next === undefined ? 'the client sent nothing more on this key' : `next request ${seconds((next.sentAt ?? next.answeredAt) - refusal.answeredAt)} later (exchange ${next.number}, ${next.status})`;
+  tallies.noted(rule, `key ${key}, ${SCENARIO_TEXT[scenario]} (exchange ${refusal.number}, ${asked}): ${then}`);
+}
+
+function clientVerdict(report: ConformanceReport, run: ClientRun, options: CertificateOptions): ConformanceReport['verdict'] {
+  const warned = report.rules.filter((row) => row.verdict === 'warn').map((row) => row.id);
+  const notJudged = report.rules.filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run');
+  const notes: string[] = [];
+  if (run.timedOut) notes.push(`The client's run was stopped at the timeout (${Math.round(options.timeoutMs / 1000)} s); it is judged on what it sent until then.`);
+  if (run.exitCode !== null && run.exitCode !== 0) notes.push(`The client exited with code ${run.exitCode}: that is the client's own verdict, not this one.`);
+  let state: RunState;
+  let headline: string;
+  if (warned.length > 0 && options.failOnShould) {
+    state = 'not-conforming';
+    headline = `Client breaks ${warned.join(' and ')} (SHOULD, failing as --fail-on should asks)`;
+  } else if (notJudged.length > 0) {
+    state = 'incomplete';
+    headline = run.exchanges.length === 0
+      ? 'Not certified: the client sent no request with one of the keys it was given'
+      : `Not certified: ${notJudged.map((row) => row.id).join(' and ')} not judged (the client met no refusal it could be judged on)`;
+  } else {
+    state = 'conforming';
+    headline = warned.length > 0
+      ? `Client rules held only with warnings: ${warned.join(' and ')} broken (SHOULD; --fail-on should makes them fail)`
+      : 'Client rules hold: ERR-3 and ERR-4, as far as the client went through the plan';
+  }
+  return {
+    state,
+    conforming: state === 'conforming',
+    headline,
+    failedMust: [],
+    skippedMust: [],
+    partlyCheckedMust: [],
+    partiallySkipped: [],
+    warnedShould: warned,
+    notes,
+  };
+}

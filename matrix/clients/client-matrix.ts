@@ -1,0 +1,145 @@
+/**
+ * The client matrix: popular JavaScript HTTP clients, in their default and their documented retry
+ * configurations, and the project's own clients, each certified as certify-client certifies any client
+ * (harness/client-rules/), side by side. What a library does is recorded as found in expectations.yaml; a run
+ * that finds otherwise says which client and rule changed, and never the other way round: the file is written
+ * from a run (--update), never edited to make one pass.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import { clientCertificate } from '../../harness/client-rules/client-certificate.ts';
+import { CLIENT_RULES, type ClientRule } from '../../harness/client-rules/client-exchange.ts';
+import { runClient } from '../../harness/client-rules/run-client.ts';
+import type { RuleVerdict } from '../../lib/verdicts/model.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const EXPECTATIONS_FILE = path.join(ROOT, 'matrix', 'clients', 'expectations.yaml');
+/** The plan's waits pass this many times sooner, in the server and in each (Node) client alike. */
+export const MATRIX_CLOCK_RATE = 20;
+const TIMEOUT_MS = 120_000;
+const SEED = 1;
+
+export interface MatrixClient {
+  name: string;
+  /** What it is and how it is configured, as the table shows it. */
+  description: string;
+  /** npm packages whose installed versions the table names; none: Node's own, or this repository's. */
+  packages: string[];
+  builtIn?: boolean;
+  command(scratch: string): string[];
+}
+
+const driver = (file: string) => (): string[] => [process.execPath, path.join(ROOT, 'matrix', 'clients', 'drivers', file)];
+const tsx = (...args: string[]): string[] => [process.execPath, '--import', 'tsx', ...args];
+const load = (behaviour: 'compliant' | 'naive') => (scratch: string): string[] =>
+  tsx('harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', path.join(scratch, 'load'));
+
+export const MATRIX_CLIENTS: readonly MatrixClient[] = [
+  { name: 'fetch', description: "Node's fetch, no retry (the baseline)", packages: [], builtIn: true, command: driver('fetch.mjs') },
+  { name: 'got', description: 'got, default retry (limit 2)', packages: ['got'], command: driver('got-default.mjs') },
+  { name: 'got retry.limit 10', description: 'got, retry: { limit: 10 }', packages: ['got'], command: driver('got-retry.mjs') },
+  { name: 'ky', description: 'ky, default retry (limit 2)', packages: ['ky'], command: driver('ky-default.mjs') },
+  { name: 'ky retry.limit 10', description: 'ky, retry: { limit: 10 }', packages: ['ky'], command: driver('ky-retry.mjs') },
+  { name: 'axios', description: 'axios, no retry', packages: ['axios'], command: driver('axios-default.mjs') },
+  { name: 'axios-retry', description: 'axios with axios-retry: 10 retries, exponentialDelay, isRetryableError', packages: ['axios', 'axios-retry'], command: driver('axios-retry.mjs') },
+  { name: 'p-retry + fetch', description: 'p-retry around fetch, 10 retries, a failed response thrown', packages: ['p-retry'], command: driver('p-retry-fetch.mjs') },
+  { name: 'undici RetryAgent', description: "undici's RetryAgent with its defaults (5 retries)", packages: ['undici'], command: driver('undici-retry-agent.mjs') },
+  { name: 'undici RetryAgent maxRetries 10', description: "undici's RetryAgent, maxRetries: 10", packages: ['undici'], command: driver('undici-retry-agent-10.mjs') },
+  { name: 'load compliant', description: "this project's load client, compliant (harness/load/client-behaviour.ts)", packages: [], command: load('compliant') },
+  { name: 'load naive', description: "this project's load client, naive: keeps sending after a 429", packages: [], command: load('naive') },
+  { name: 'replay', description: "this project's replay of fixtures/traffic/sample.har, as fast as it may", packages: [], command: (scratch) => tsx('harness/replay/main.ts', 'fixtures/traffic/sample.har', '--speed', '0', '--report-dir', path.join(scratch, 'replay')) },
+];
+
+/** A cell of the matrix: the verdict of a rule on a client, or why it was not judged. */
+export type Cell = Extract<RuleVerdict, 'pass' | 'warn' | 'partly-checked' | 'skipped' | 'not-run'>;
+
+export interface ClientResult {
+  name: string;
+  description: string;
+  versions: string;
+  verdicts: Record<ClientRule, Cell>;
+  /** The first warning of each broken rule, as evidence beside the cell. */
+  evidence: Partial<Record<ClientRule, string>>;
+  requests: number;
+  durationMs: number;
+}
+
+export async function runMatrix(clients: readonly MatrixClient[] = MATRIX_CLIENTS, atOnce = 2): Promise<ClientResult[]> {
+  const results: ClientResult[] = new Array(clients.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < clients.length; index = next++) results[index] = await certifyOne(clients[index] as MatrixClient);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, clients.length) }, worker));
+  return results;
+}
+
+async function certifyOne(client: MatrixClient): Promise<ClientResult> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'petstore-client-matrix-'));
+  const command = client.command(scratch);
+  const run = await runClient({ command, seed: SEED, clockRate: MATRIX_CLOCK_RATE, timeoutMs: TIMEOUT_MS, env: process.env, cwd: ROOT, stdio: 'ignore' });
+  const report = clientCertificate(run, { command: client.name, seed: SEED, failOnShould: false, timeoutMs: TIMEOUT_MS, facts: { suiteVersion: 'matrix', rulesHash: 'matrix', gitCommit: 'matrix' } });
+  const verdicts = {} as Record<ClientRule, Cell>;
+  const evidence: Partial<Record<ClientRule, string>> = {};
+  for (const rule of CLIENT_RULES) {
+    const row = report.rules.find((candidate) => candidate.id === rule);
+    verdicts[rule] = (row?.verdict ?? 'not-run') as Cell;
+    const warning = row?.warnings[0]?.text;
+    if (warning) evidence[rule] = warning.replace(/^\[ERR-\d\] /, '');
+  }
+  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs };
+}
+
+function versionsOf(client: MatrixClient): string {
+  if (client.packages.length === 0) return client.builtIn ? "Node's own" : 'this repository';
+  return client.packages.map((name) => `${name} ${(JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`).join(', ');
+}
+
+export type Expectations = Record<string, Record<ClientRule, Cell>>;
+
+export function readClientExpectations(file = EXPECTATIONS_FILE): Expectations {
+  const document = parse(readFileSync(file, 'utf8')) as { clients?: Expectations } | null;
+  return document?.clients ?? {};
+}
+
+export function writeClientExpectations(results: readonly ClientResult[], file = EXPECTATIONS_FILE): void {
+  const header = [
+    '# What the client matrix found (npm run matrix:clients), per client and client rule: written from a run with',
+    '# --update, never edited by hand to make a run pass. A run that finds otherwise fails and names what changed.',
+    '# pass: the rule held through the refusal plan; warn: the client broke it (SHOULD); partly-checked: held',
+    '# where the client went, but it stopped before part of the plan.',
+  ].join('\n');
+  const clients = Object.fromEntries(results.map((result) => [result.name, result.verdicts]));
+  writeFileSync(file, `${header}\n${stringify({ clients })}`);
+}
+
+/** Each difference between a run and the expectations, as a line a reviewer reads. */
+export function differences(results: readonly ClientResult[], expected: Expectations): string[] {
+  const lines: string[] = [];
+  for (const result of results) {
+    const want = expected[result.name];
+    if (!want) {
+      lines.push(`${result.name}: not in ${path.relative(ROOT, EXPECTATIONS_FILE)} (run npm run matrix:clients -- --update)`);
+      continue;
+    }
+    for (const rule of CLIENT_RULES) {
+      if (want[rule] !== result.verdicts[rule]) lines.push(`${result.name} ${rule}: expected ${want[rule]}, got ${result.verdicts[rule]}${result.evidence[rule] ? ` (${result.evidence[rule]})` : ''}`);
+    }
+  }
+  return lines;
+}
+
+/** The recorded matrix (expectations.yaml) as the docs show it: every client, its configuration and version. */
+export function recordedMatrixTable(expected: Expectations = readClientExpectations()): string {
+  const unknown = { 'ERR-3': 'not-run', 'ERR-4': 'not-run' } as const;
+  return matrixTable(MATRIX_CLIENTS.map((client) => ({ name: client.name, description: client.description, versions: versionsOf(client), verdicts: expected[client.name] ?? unknown, evidence: {}, requests: 0, durationMs: 0 })));
+}
+
+/** The matrix as a Markdown table: the docs show it, and the script prints it. */
+export function matrixTable(results: readonly ClientResult[]): string {
+  const rows = results.map((result) => `| ${result.name} | ${result.description} | ${result.versions} | ${CLIENT_RULES.map((rule) => result.verdicts[rule]).join(' | ')} |`);
+  return ['| client | configuration | version | ERR-3 | ERR-4 |', '|---|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,91 @@
+/**
+ * certify-client on the project's own clients, run as a user's client is run (a command, the base URL and keys
+ * in its environment): the load harness's compliant client passes ERR-3 and ERR-4, its naive client breaks
+ * both, with the exchanges shown; SHOULD warns unless --fail-on should; a client that sends nothing, or
+ * cannot be started, gets no certificate. The clock runs 20 times faster (the client's too, through
+ * NODE_OPTIONS), so the plan's 30-second wait takes a second and a half.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import { tempDir } from '../judge/support.ts';
+import { ROOT } from '../replay/support.ts';
+
+const RATE = '20';
+
+function loadClient(behaviour: 'compliant' | 'naive', out: string): string[] {
+  return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', out];
+}
+
+function certifyClient(args: string[]): { status: number | null; stdout: string; stderr: string; report: () => ConformanceReport } {
+  const output = tempDir('certify-client');
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'certify-client', '--output', output, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: () => JSON.parse(readFileSync(join(output, 'conformance.json'), 'utf8')) as ConformanceReport };
+}
+
+function row(report: ConformanceReport, rule: string) {
+  return report.rules.find((candidate) => candidate.id === rule);
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it through every case of the plan", async () => {
+  test.setTimeout(90_000);
+  const run = certifyClient(['--clock-rate', RATE, '--', ...loadClient('compliant', tempDir('load'))]);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const report = run.report();
+  expect(report.verdict.headline).toBe('Client rules hold: ERR-3 and ERR-4, as far as the client went through the plan');
+  expect(row(report, 'ERR-3')?.verdict).toBe('pass');
+  expect(row(report, 'ERR-4')?.verdict).toBe('pass');
+  const seen = [...(row(report, 'ERR-3')?.observations ?? []), ...(row(report, 'ERR-4')?.observations ?? [])].map((note) => note.text).join('\n');
+  for (const scenario of ['delta-seconds', 'an HTTP-date', 'Retry-After: 0', 'consecutive refusals', 'a long Retry-After']) expect(seen).toContain(scenario);
+  expect(seen).not.toContain('ban');
+});
+
+test("ERR-3 ERR-4 certify-client names the load's naive client: both rules broken, with the exchanges; --fail-on should fails the job", async () => {
+  test.setTimeout(90_000);
+  const run = certifyClient(['--clock-rate', RATE, '--fail-on', 'should', '--', ...loadClient('naive', tempDir('load'))]);
+  expect(run.status, run.stdout + run.stderr).toBe(1);
+  const report = run.report();
+  expect(report.verdict.headline).toBe('Client breaks ERR-3 and ERR-4 (SHOULD, failing as --fail-on should asks)');
+  expect(row(report, 'ERR-3')?.warnings[0]?.text).toMatch(/^\[ERR-3\] key free: 1 request sent before the Retry-After \d s of its last 429 had passed \(exchange \d+, [A-Z]+ \/pets[^)]*\); the first \(exchange \d+, [^)]+\) \d\.\d\d s early$/);
+  expect(row(report, 'ERR-4')?.warnings.map((note) => note.text).join('\n')).toMatch(/^\[ERR-4\] key free: \d+ (requests sent while refused|retries refused in a row)/m);
+  expect(row(report, 'ERR-4')?.observations.map((note) => note.text).join('\n')).toMatch(/client of key free broke ERR-4: \d+ refused stretch(es)? sent into more than once/);
+  expect(row(report, 'ERR-3')?.evidence[0]).toMatchObject({ response: { status: 429 } });
+  expect(row(report, 'ERR-4')?.observations.map((note) => note.text).join('\n')).toContain('a temporary ban after requests sent while refused');
+  expect(run.stdout).toContain('ERR-3 warn: [ERR-3] key free');
+});
+
+test('certify-client: a broken SHOULD rule warns by default (exit 0); a client that sends nothing is not certified (exit 3)', async () => {
+  const naive = certifyClient(['--clock-rate', RATE, '--', ...loadClient('naive', tempDir('load'))]);
+  expect(naive.status, naive.stdout + naive.stderr).toBe(0);
+  expect(naive.report().verdict.headline).toBe('Client rules held only with warnings: ERR-3 and ERR-4 broken (SHOULD; --fail-on should makes them fail)');
+  const silent = certifyClient(['--', process.execPath, '-e', 'process.exit(4)']);
+  expect(silent.status).toBe(3);
+  expect(silent.report().verdict).toMatchObject({ headline: 'Not certified: the client sent no request with one of the keys it was given', notes: ['The client exited with code 4: that is the client\'s own verdict, not this one.'] });
+});
+
+test('certify-client: the client gets the base URL and keys in the names SDKs use, and is stopped at the timeout', async () => {
+  const script = `const names=['PETSTORE_BASE_URL','API_BASE_URL','BASE_URL','PETSTORE_API_KEY_FREE','PETSTORE_API_KEY_PRO','PETSTORE_API_KEY_BUSINESS','PETSTORE_API_KEY','API_KEY'];
+const missing=names.filter((n)=>!process.env[n]); if (missing.length) { console.error('missing', missing); process.exit(9); }
+if (process.env.API_KEY!==process.env.PETSTORE_API_KEY_FREE) process.exit(8);
+fetch(process.env.PETSTORE_BASE_URL+'/pets',{headers:{authorization:'Bearer '+process.env.API_KEY}}).then((r)=>console.log('status '+r.status)).then(()=>setInterval(()=>{},1000));`;
+  const run = certifyClient(['--timeout', '3', '--', process.execPath, '-e', script]);
+  expect(run.stdout).toContain('status 200');
+  expect(run.status).toBe(3);
+  expect(run.report().verdict.notes[0]).toBe("The client's run was stopped at the timeout (3 s); it is judged on what it sent until then.");
+});
+
+test('certify-client: bad input is one line and exit code 2', async () => {
+  for (const [args, message] of [
+    [[], /^petstore-conformance: certify-client: expected the command that runs your client after --, e\.g\. certify-client -- npm test\n$/],
+    [['--fail-on', 'may', '--', 'true'], /^petstore-conformance: certify-client: --fail-on must be should or must, not "may"\n$/],
+    [['--', 'no-such-client-command-here'], /^petstore-conformance: certify-client: could not start the client "no-such-client-command-here": spawn no-such-client-command-here ENOENT\n$/],
+  ] as const) {
+    const run = certifyClient([...args]);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+  }
+});

@@ -1,0 +1,25 @@
+/**
+ * The client matrix (matrix/clients/): its recorded verdicts cover every client it runs, and real libraries
+ * from npm, run through the refusing server at the matrix's fast clock, get the verdicts recorded for them.
+ * The whole matrix is `npm run matrix:clients` (about a minute); here, two libraries that differ on ERR-4.
+ */
+import { expect, test } from '@playwright/test';
+import { differences, MATRIX_CLIENTS, readClientExpectations, runMatrix } from '../../matrix/clients/client-matrix.ts';
+
+test('the recorded client matrix names every client it runs, each with a verdict per client rule', () => {
+  const recorded = readClientExpectations();
+  expect(Object.keys(recorded).sort()).toEqual(MATRIX_CLIENTS.map((client) => client.name).sort());
+  for (const verdicts of Object.values(recorded)) expect(Object.keys(verdicts).sort()).toEqual(['ERR-3', 'ERR-4']);
+});
+
+test('ERR-3 ERR-4 real libraries from npm get the verdicts the matrix recorded: axios-retry backs off, ky waits exactly each Retry-After', async () => {
+  test.setTimeout(90_000);
+  const clients = MATRIX_CLIENTS.filter((client) => client.name === 'axios-retry' || client.name === 'ky retry.limit 10');
+  const results = await runMatrix(clients);
+  expect(differences(results, readClientExpectations())).toEqual([]);
+  expect(results.map((result) => [result.name, result.verdicts])).toEqual([
+    ['ky retry.limit 10', { 'ERR-3': 'pass', 'ERR-4': 'warn' }],
+    ['axios-retry', { 'ERR-3': 'pass', 'ERR-4': 'pass' }],
+  ]);
+  expect(results[0]?.evidence['ERR-4']).toMatch(/retries refused in a row .* the waits do not grow, no backoff$/);
+});

@@ -39,7 +39,6 @@ const CHECKS = [
 ] as const satisfies readonly RateLimitCheck[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
-export const RATE_LIMIT_CHECKS: readonly RateLimitCheck[] = CHECKS;
 
 export function checkNamed(name: CheckName): RateLimitCheck {
   return CHECKS.find((check) => check.name === name)!;

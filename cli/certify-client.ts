@@ -45,7 +45,7 @@ Options:
   --timeout S        stop the client after S seconds (default 300); it is judged on what it sent until then
   --seed N           the plan's seed (default 1): the same seed gives the same plan
   --clock-rate N     run the server's clock N times faster (default 1); a Node client's clock runs as fast
-                     (Date, timers and performance.now, through NODE_OPTIONS=--import), so the plan's waits
+                     (Date, timers and performance.now, through an import in NODE_OPTIONS), so the plan's waits
                      pass N times sooner. For Node clients only: any other client must keep the default
   --summary FILE     also append the verdict in Markdown to FILE (--summary "$GITHUB_STEP_SUMMARY")
   -h, --help         this text

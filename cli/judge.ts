@@ -31,8 +31,8 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      .ndjson, .jsonl or .log, each line a HAR entry or the exchange format
                      (schemas/exchange.schema.json; a gateway's access log, docs/how-to/judge-traffic.md)
   --base-url URL     the service the traffic went to, /v1 included: the report's target (default: the
-                     capture's name), so its evidence counts in a certificate of that target (certify
-                     --evidence). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
+                     capture's name), so its evidence counts in a certificate of that target (certify's
+                     evidence). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
                      that certifies staging often judges production's log
   --format F         har or ndjson, when the file's name does not say
   --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml

@@ -12,10 +12,10 @@ export const EXIT_CODES = { conforming: 0, 'not-conforming': 1, incomplete: 3 } 
 
 /** A conformance run's exit codes, as `certify --help` and docs/reference/exit-codes.md give them. */
 export const SUITE_EXIT_CODES: readonly ExitCode[] = [
-  { code: EXIT_CODES.conforming, when: 'Conforming at MUST level, or Conforming within a declared scope (--out-of-scope); also "Not certified" with PETSTORE_ACCEPT_NOT_CERTIFIED=1' },
+  { code: EXIT_CODES.conforming, when: 'Conforming at MUST level, or Conforming within a declared scope (the rules or parts a team leaves out); also "Not certified" with PETSTORE_ACCEPT_NOT_CERTIFIED=1' },
   { code: EXIT_CODES['not-conforming'], when: 'Not conforming: a MUST rule failed (or the suite itself failed a test outside every rule)' },
   { code: 2, when: 'bad input: a malformed setting or flag, an unreachable target, evidence that is not a report; one line on stderr' },
-  { code: EXIT_CODES.incomplete, when: 'Not certified: no MUST rule failed, but part of one was not checked (by any report within --max-age, with --evidence)' },
+  { code: EXIT_CODES.incomplete, when: 'Not certified: no MUST rule failed, but part of one was not checked (by any report of the evidence within its age limit)' },
 ];
 
 export function exitCodeFor(state: RunState, status: FullResult['status'], env: Readonly<Record<string, string | undefined>>): number {

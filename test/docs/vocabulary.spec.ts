@@ -20,8 +20,9 @@ interface Meaning {
 }
 
 const MEANINGS: readonly Meaning[] = [
-  // serve is the target, so it takes none, and writes no report and no verdict.
-  { meaning: 'the target', flag: 'base-url', never: ['upstream', 'url', 'target', 'base', 'baseurl', 'server', 'host-url', 'endpoint'], on: '*', except: ['serve'] },
+  // serve is the target, so it takes none, and writes no report and no verdict; certify-client's target is the
+  // refusing server it starts itself.
+  { meaning: 'the target', flag: 'base-url', never: ['upstream', 'url', 'target', 'base', 'baseurl', 'server', 'host-url', 'endpoint'], on: '*', except: ['serve', 'certify-client'] },
   { meaning: 'where the reports go', flag: 'output', never: ['out', 'report-dir', 'reports', 'output-dir', 'out-dir', 'report', 'dir'], on: '*', except: ['serve'] },
   { meaning: 'the Markdown job summary', flag: 'summary', never: ['job-summary', 'summary-file', 'step-summary', 'markdown'], on: '*', except: ['serve'] },
   { meaning: "the command's help", flag: 'help', never: ['usage'], on: '*' },

@@ -19,7 +19,7 @@ import { VARIANT_TIME_SCALE } from './support/variant-target.ts';
 const DEMO = PLAN_IDS.flatMap((plan) => DEMO_KEYS[plan]);
 /** What the scan reads: everything a run writes, but the project's own test output, which quotes test sources. */
 const WRITTEN = [path.join(REPO_ROOT, 'reports'), path.join(REPO_ROOT, 'test-results'), path.join(REPO_ROOT, 'playwright-report'), path.join(REPO_ROOT, 'blob-report')];
-const NOT_PRODUCTS = ['own-tests'];
+const NOT_PRODUCTS = ['own-tests', 'own-tests-quick', 'own-tests-field'];
 
 function canaryKeys(): KeysByPlan {
   const keys = {} as KeysByPlan;

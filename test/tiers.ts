@@ -1,0 +1,53 @@
+/**
+ * The project's own tests come in two tiers. `npm test` runs the quick one: every rule's broken and legitimate
+ * servers, the judge, the harness and the manual, within ten minutes on two cores. `npm run test:field` runs the
+ * long one, which CI runs after it: whole CI workflows, Locust and its fleets, clocks near real time, thousands of
+ * keys, the packed package and the client matrix's commands, each spending minutes of the machine on one proof.
+ *
+ * PETSTORE_OWN_TESTS picks the tier (quick or field); unset, every test is in, as listings need them.
+ */
+import { existsSync } from 'node:fs';
+
+/** Files of the field tier, relative to test/. */
+export const FIELD_TESTS: readonly string[] = [
+  'suite/ci-workflow-run.spec.ts',
+  'suite/continuous-buckets-with-days.spec.ts',
+  'suite/key-budget.spec.ts',
+  'suite/banned-key.spec.ts',
+  'suite/daily-quota-new-day.spec.ts',
+  'suite/daily-quota-short-windows.spec.ts',
+  'suite/certify-scope.spec.ts',
+  'suite/same-verdict.spec.ts',
+  'load/engine-parity.spec.ts',
+  'load/engine-locust.spec.ts',
+  'load/locust-answers.spec.ts',
+  'load/last-reports.spec.ts',
+  'load/many-keys.spec.ts',
+  'load/many-machines.spec.ts',
+  'load/end-to-end.spec.ts',
+  'load/broken-targets.spec.ts',
+  'load/command-line.spec.ts',
+  'matrix/certify-command.spec.ts',
+  'matrix/shipped-implementations.spec.ts',
+  'clients/certify-client.spec.ts',
+  'package/installed-cli.spec.ts',
+  'package/command-line.spec.ts',
+];
+
+export type Tier = 'quick' | 'field' | 'all';
+
+export function tierFromEnv(value: string | undefined): Tier {
+  if (value === undefined || value === '') return 'all';
+  if (value === 'quick' || value === 'field') return value;
+  throw new Error(`PETSTORE_OWN_TESTS is "${value}": use quick (npm test), field (npm run test:field), or leave it unset for every test`);
+}
+
+/** The test files the tier leaves out (testIgnore), or the only ones it runs (testMatch). */
+export function tierSelection(tier: Tier): { testIgnore?: string[]; testMatch?: string[] } {
+  const missing = FIELD_TESTS.filter((file) => !existsSync(new URL(file, import.meta.url)));
+  if (missing.length > 0) throw new Error(`test/tiers.ts names field tests that do not exist: ${missing.join(', ')}`);
+  const patterns = FIELD_TESTS.map((file) => `**/test/${file}`);
+  if (tier === 'quick') return { testIgnore: patterns };
+  if (tier === 'field') return { testMatch: patterns };
+  return {};
+}

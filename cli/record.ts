@@ -3,7 +3,7 @@
  * `--judge` can write the suite's own HTML report, which lives a layer above the harness.
  */
 import path from 'node:path';
-import { CaptureInputError } from '../harness/har/read.ts';
+import { CaptureInputError } from '../lib/capture/read.ts';
 import { recordCommand } from '../harness/record/command.ts';
 import { InputError } from '../harness/replay/cli.ts';
 import { runFacts } from './judge.ts';

@@ -7,7 +7,7 @@
 import { createReadStream, existsSync, renameSync } from 'node:fs';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';
 import { RECORDER } from '../../harness/record/recorder-info.ts';

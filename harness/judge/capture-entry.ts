@@ -8,7 +8,7 @@
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
 import { operationBase } from '../replay/base.ts';
-import { CaptureInputError, type RawEntry } from '../har/read.ts';
+import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity } from './exchange.ts';

@@ -4,8 +4,8 @@
  * judge's keys and open windows.
  */
 import { basename } from 'node:path';
-import { harCarriesAuthorization } from '../har/authorization-scan.ts';
-import { CaptureInputError, readCapture, type CaptureFormat } from '../har/read.ts';
+import { harCarriesAuthorization } from '../../lib/capture/authorization-scan.ts';
+import { CaptureInputError, readCapture, type CaptureFormat } from '../../lib/capture/read.ts';
 import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from './exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';

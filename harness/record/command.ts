@@ -5,7 +5,7 @@
  */
 import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
-import { CaptureWriter } from '../har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';

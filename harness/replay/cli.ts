@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from '../../lib/cli/vocabulary.ts';
-import { CaptureInputError } from '../har/read.ts';
+import { CaptureInputError } from '../../lib/capture/read.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
 export class InputError extends Error {

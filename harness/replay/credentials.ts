@@ -7,7 +7,7 @@
  */
 import { DEMO_KEYS, keyVariable, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { plans, type PlanId } from '../../lib/plans.ts';
-import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../har/credentials.ts';
+import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../../lib/capture/credentials.ts';
 import { InputError } from './cli.ts';
 import type { CredentialUse } from './survey.ts';
 

@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { readCapture } from '../../lib/capture/read.ts';
-import { CaptureBase, operationBase } from '../../harness/replay/base.ts';
+import { CaptureBase, operationBase } from '../../lib/capture/base.ts';
 import { toRecordedExchange } from '../../harness/replay/exchange.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 

@@ -7,7 +7,7 @@
  * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged.
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
-import { operationBase } from '../replay/base.ts';
+import { operationBase } from '../../lib/capture/base.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';

@@ -9,7 +9,7 @@ import { formatNumber } from '../../lib/charts.ts';
 import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
-import { basePath } from './base.ts';
+import { basePath } from '../../lib/capture/base.ts';
 import { commandFlags } from '../../lib/cli/vocabulary.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';

@@ -12,7 +12,7 @@ import { Redactor } from '../../lib/redact.ts';
 import { basePath } from '../../lib/capture/base.ts';
 import { commandFlags } from '../../lib/cli/vocabulary.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
-import { InputError, parseOptions, safeUrl, wholeNumberOption } from './cli.ts';
+import { InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
 import { CredentialResolver } from './credentials.ts';
 import { IdMap } from './id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from './ignore.ts';

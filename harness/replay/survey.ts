@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { splitAuthorization } from '../../lib/capture/credentials.ts';
 import { readCapture } from '../../lib/capture/read.ts';
 import { CaptureBase, operationBase } from '../../lib/capture/base.ts';
-import { InputError } from './cli.ts';
+import { InputError } from '../../lib/cli/command-line.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
 
 export interface CredentialUse {

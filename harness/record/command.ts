@@ -9,7 +9,7 @@ import { CaptureWriter } from '../../lib/capture/write.ts';
 import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
-import { StatusLine } from '../replay/status-line.ts';
+import { StatusLine } from '../../lib/cli/status-line.ts';
 import { knownKeys } from './credentials.ts';
 import { toJudgedExchange } from '../judge/capture-entry.ts';
 import { enterpriseText, spanText } from '../judge/judge-capture.ts';

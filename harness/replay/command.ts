@@ -20,7 +20,7 @@ import { replayCapture, type ReplayOutcome } from './replayer.ts';
 import { replayReportHtml } from './report-html.ts';
 import { ReplayResults } from './results.ts';
 import { watchLiveHeap } from './memory.ts';
-import { StatusLine } from './status-line.ts';
+import { StatusLine } from '../../lib/cli/status-line.ts';
 import { replaySummary, type ReplayRun } from './summary.ts';
 import { surveyCapture } from './survey.ts';
 import { startTarget, targetSettings } from './target.ts';

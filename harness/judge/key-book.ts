@@ -8,7 +8,7 @@ import { parsePlaceholder, presentedCredential, withDemoKeys } from '../../lib/c
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { REDACTED, Redactor } from '../../lib/redact.ts';
-import type { CredentialForm, KeyIdentity } from './exchange.ts';
+import type { CredentialForm, KeyIdentity } from '../../lib/capture/exchange.ts';
 
 export interface ReadCredential {
   form: CredentialForm;

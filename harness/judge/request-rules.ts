@@ -15,7 +15,7 @@ import type { LosslessValue } from '../../lib/lossless-json.ts';
 import { parseHttpDate } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest, isCanonical } from '../../lib/request-kinds.ts';
 import type { Violation } from '../../lib/response-checks.ts';
-import type { JudgedExchange } from './exchange.ts';
+import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 
 export interface RequestAnswer {
   operation: OperationId;

@@ -16,7 +16,7 @@ import { ClientRuleJudge } from '../client-rules/client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
-import { judgeRequestAnswer, requestCredential, type RequestAnswer } from './request-rules.ts';
+import { judgeRequestAnswer, requestCredential, type RequestAnswer } from '../../lib/request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
 
 export interface JudgeOptions {

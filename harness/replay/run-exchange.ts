@@ -16,7 +16,7 @@ import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
-import { judgeRequestAnswer } from '../judge/request-rules.ts';
+import { judgeRequestAnswer } from '../../lib/request-rules.ts';
 import type { CaptureBase } from '../../lib/capture/base.ts';
 import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
 import type { CredentialResolver } from './credentials.ts';

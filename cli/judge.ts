@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { CaptureInputError } from '../harness/har/read.ts';
+import { CaptureInputError } from '../lib/capture/read.ts';
 import { judgeCapture, judgeFormat } from '../harness/judge/judge-capture.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { PACKAGE_ROOT } from '../lib/processes/child.ts';

@@ -3,9 +3,9 @@
  * `--judge` can write the suite's own HTML report, which lives a layer above the harness.
  */
 import path from 'node:path';
-import { CaptureInputError } from '../harness/har/read.ts';
+import { CaptureInputError } from '../lib/capture/read.ts';
 import { recordCommand } from '../harness/record/command.ts';
-import { InputError } from '../harness/replay/cli.ts';
+import { InputError } from '../lib/cli/command-line.ts';
 import { runFacts } from './judge.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';

@@ -6,7 +6,7 @@
  */
 import { createWriteStream, existsSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
-import { seededRandom } from '../../harness/load/random.ts';
+import { seededRandom } from '../../lib/random.ts';
 import { countLines } from '../replay/capture.ts';
 
 const PER_MINUTE = 300;

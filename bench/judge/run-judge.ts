@@ -5,11 +5,11 @@
  * that replay gives every answer (lib/response-checks.ts), so the difference is what the judge's own rules cost.
  */
 import { basename } from 'node:path';
-import { readCapture } from '../../harness/har/read.ts';
+import { readCapture } from '../../lib/capture/read.ts';
 import { toJudgedExchange } from '../../harness/judge/capture-entry.ts';
 import { KeyBook } from '../../harness/judge/key-book.ts';
 import { TrafficJudge } from '../../harness/judge/traffic-judge.ts';
-import type { JudgedExchange } from '../../harness/judge/exchange.ts';
+import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { matchOperation } from '../../lib/contract.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 

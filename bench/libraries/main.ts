@@ -6,7 +6,7 @@
  * - exact-integer JSON: lib/lossless-json.ts (native JSON.parse when no integer can pass 2^53, else lossless-json)
  *   against lossless-json alone (with a number parser that, like ours, makes only integers beyond 2^53 BigInts),
  *   on Pet Store pages with ordinary ids and with int64 ids;
- * - the streaming HAR reader: harness/har/entry-scanner.ts (each entry's text, then JSON.parse) against stream-json
+ * - the streaming HAR reader: lib/capture/entry-scanner.ts (each entry's text, then JSON.parse) against stream-json
  *   (parser, pick log.entries, streamArray), on a HAR fed in 64 KiB chunks.
  * The draft RateLimit fields are not here: structured-headers replaced our regex because it parses RFC 9651 right.
  */
@@ -17,7 +17,7 @@ import chain from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import { HarEntryScanner } from '../../harness/har/entry-scanner.ts';
+import { HarEntryScanner } from '../../lib/capture/entry-scanner.ts';
 import { parseLossless } from '../../lib/lossless-json.ts';
 import { markdownTable } from '../server/autocannon.ts';
 import { wholeFlag } from '../whole-flag.ts';

@@ -3,8 +3,8 @@
  * one key for all, and none of replay's remapping, placeholders or ordering.
  */
 import { basename } from 'node:path';
-import { readCapture } from '../../harness/har/read.ts';
-import { CaptureBase, operationBase } from '../../harness/replay/base.ts';
+import { readCapture } from '../../lib/capture/read.ts';
+import { CaptureBase, operationBase } from '../../lib/capture/base.ts';
 import { toRecordedExchange } from '../../harness/replay/exchange.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 

@@ -7,11 +7,11 @@
 import { createReadStream, existsSync, renameSync } from 'node:fs';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';
 import { RECORDER } from '../../harness/record/recorder-info.ts';
-import { seededRandom } from '../../harness/load/random.ts';
+import { seededRandom } from '../../lib/random.ts';
 
 /** Pets created one by one before the mixed traffic, so that lists (first pets by creation) stay stable after. */
 const WARM_UP_CREATIONS = 120;

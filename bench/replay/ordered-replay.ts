@@ -6,7 +6,7 @@
  */
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
-import { basePath } from '../../harness/replay/base.ts';
+import { basePath } from '../../lib/capture/base.ts';
 import { CredentialResolver } from '../../harness/replay/credentials.ts';
 import { IdMap } from '../../harness/replay/id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from '../../harness/replay/ignore.ts';

@@ -1,7 +1,7 @@
 /**
  * A client's run against the refusing server, judged: the client rules as the judge judges any capture
- * (client-rule-judge.ts), plus what the client did at each case of the plan, as the conformance report the
- * suite and the judge write, with only the client rules in it. The verdict is the client's: its rules are
+ * (harness/judge/client-rule-judge.ts), plus what the client did at each case of the plan, as the conformance
+ * report the suite and the judge write, with only the client rules in it. The verdict is the client's: its rules are
  * SHOULD, so a breach warns, and fails only when asked (--fail-on should); a rule the run never put to the
  * test leaves the client not certified.
  */
@@ -9,9 +9,9 @@ import { catalogue } from '../../lib/rules.ts';
 import { buildReport, type ConformanceReport, type RunState } from '../../lib/verdicts/model.ts';
 import { recordOf } from '../judge/report.ts';
 import { RuleTallies } from '../judge/rule-tally.ts';
-import { CLIENT_RULES, type ClientRule } from './client-exchange.ts';
-import { ClientRuleJudge, seconds } from './client-rule-judge.ts';
-import { MEASURE_SLACK_MS } from './refusal-wait.ts';
+import { CLIENT_RULES, type ClientRule } from '../judge/client-exchange.ts';
+import { ClientRuleJudge, seconds } from '../judge/client-rule-judge.ts';
+import { MEASURE_SLACK_MS } from '../judge/refusal-wait.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import type { RecordedExchange } from './refusing-server.ts';
 import type { ClientRun } from './run-client.ts';

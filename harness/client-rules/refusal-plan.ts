@@ -6,7 +6,7 @@
  * ban of the API key"). Deterministic: the same seed and the same requests at the same times give the same
  * answers.
  */
-import { seededRandom } from '../load/random.ts';
+import { seededRandom } from '../../lib/random.ts';
 
 export type Scenario = 'delta-seconds' | 'http-date' | 'zero' | 'consecutive' | 'long' | 'ban' | 'still-refused';
 

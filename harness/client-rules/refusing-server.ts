@@ -11,7 +11,7 @@ import type { Quota } from '../../lib/plans.ts';
 import { targetClock } from '../../lib/target-clock.ts';
 import type { RateDecision, RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
-import type { ClientExchange } from './client-exchange.ts';
+import type { ClientExchange } from '../judge/client-exchange.ts';
 import { KeyPlan, planSteps, type PlannedAnswer, type Scenario } from './refusal-plan.ts';
 
 /** The plans a client is given a key of; each key goes through the plan on its own. */

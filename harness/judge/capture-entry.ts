@@ -7,11 +7,11 @@
  * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged.
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
-import { operationBase } from '../replay/base.ts';
-import { CaptureInputError, type RawEntry } from '../har/read.ts';
+import { operationBase } from '../../lib/capture/base.ts';
+import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
-import type { CredentialForm, JudgedExchange, KeyIdentity } from './exchange.ts';
+import type { CredentialForm, JudgedExchange, KeyIdentity } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
 
 interface LooseHarEntry {

@@ -4,10 +4,10 @@
  * judge's keys and open windows.
  */
 import { basename } from 'node:path';
-import { harCarriesAuthorization } from '../har/authorization-scan.ts';
-import { CaptureInputError, readCapture, type CaptureFormat } from '../har/read.ts';
+import { harCarriesAuthorization } from '../../lib/capture/authorization-scan.ts';
+import { CaptureInputError, readCapture, type CaptureFormat } from '../../lib/capture/read.ts';
 import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
-import type { JudgedExchange } from './exchange.ts';
+import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
 import { judgeReport, type JudgeRun } from './report.ts';

@@ -4,11 +4,11 @@
  * plan and the order it was first seen in ("pro-2"), or "unknown-3" for a key of no known plan: every key of
  * no known plan has one of its own, never one shared.
  */
-import { parsePlaceholder, presentedCredential, withDemoKeys } from '../har/credentials.ts';
+import { parsePlaceholder, presentedCredential, withDemoKeys } from '../../lib/capture/credentials.ts';
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { REDACTED, Redactor } from '../../lib/redact.ts';
-import type { CredentialForm, KeyIdentity } from './exchange.ts';
+import type { CredentialForm, KeyIdentity } from '../../lib/capture/exchange.ts';
 
 export interface ReadCredential {
   form: CredentialForm;

@@ -10,7 +10,7 @@ import { breachVerdict } from '../../lib/verdicts/level.ts';
 import { buildReport, type ConformanceReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts';
 import type { RuleTallies } from './rule-tally.ts';
-import { CLIENT_RULES } from '../client-rules/client-exchange.ts';
+import { CLIENT_RULES } from './client-exchange.ts';
 
 /** What a rule needs in the traffic to be judged: said when the capture had none of it. */
 export const NEEDS: Readonly<Record<string, string>> = {

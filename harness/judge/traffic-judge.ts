@@ -12,11 +12,11 @@ import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib
 import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
-import { ClientRuleJudge } from '../client-rules/client-rule-judge.ts';
-import type { JudgedExchange } from './exchange.ts';
+import { ClientRuleJudge } from './client-rule-judge.ts';
+import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
-import { judgeRequestAnswer, requestCredential, type RequestAnswer } from './request-rules.ts';
+import { judgeRequestAnswer, requestCredential, type RequestAnswer } from '../../lib/request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
 
 export interface JudgeOptions {

@@ -16,7 +16,7 @@ import type { HttpResponse } from '../../lib/http/response-parser.ts';
 import { InputError } from './input-error.ts';
 import { LatencyRecorder, type LatencySummary } from './latency.ts';
 import { outcomeOf, type Observation } from './observation.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../../lib/random.ts';
 import { noteRefusal } from './refusal-check.ts';
 import type { Finding } from './finding.ts';
 import { RequestBuilder } from './request-builder.ts';

@@ -5,11 +5,11 @@
  */
 import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
-import { CaptureWriter } from '../har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
-import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../replay/cli.ts';
-import { StatusLine } from '../replay/status-line.ts';
+import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
+import { StatusLine } from '../../lib/cli/status-line.ts';
 import { knownKeys } from './credentials.ts';
 import { toJudgedExchange } from '../judge/capture-entry.ts';
 import { enterpriseText, spanText } from '../judge/judge-capture.ts';

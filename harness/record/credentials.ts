@@ -1,5 +1,5 @@
 /**
- * Decides the placeholder that stands for a credential in a recording (see harness/har/credentials.ts).
+ * Decides the placeholder that stands for a credential in a recording (see lib/capture/credentials.ts).
  * A key the recorder knows (PETSTORE_API_KEY_<PLAN>, or a demo key) is named by its plan; a credential it
  * does not know is named by what the upstream made of it: refused (401) means invalid, otherwise the plan is
  * read from X-RateLimit-Limit when that matches exactly one documented plan.
@@ -7,7 +7,7 @@
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId } from '../../lib/plans.ts';
 import { wholeNumber } from '../../lib/rate-limit-headers.ts';
-import { INVALID_KEY_PLACEHOLDER, planPlaceholder, unknownPlanPlaceholder, withDemoKeys } from '../har/credentials.ts';
+import { INVALID_KEY_PLACEHOLDER, planPlaceholder, unknownPlanPlaceholder, withDemoKeys } from '../../lib/capture/credentials.ts';
 
 /** The keys a recorder must recognise and redact: those configured, and the public demo keys besides. */
 export function knownKeys(env: NodeJS.ProcessEnv): KeysByPlan {

@@ -2,7 +2,7 @@
  * One proxied exchange as a HAR 1.2 entry, with every secret already replaced: the caller passes the
  * function that scrubs text and the placeholder form of the Authorization header.
  */
-import type { HarContent, HarEntry, HarNameValue } from '../har/types.ts';
+import type { HarContent, HarEntry, HarNameValue } from '../../lib/capture/types.ts';
 
 export interface CapturedExchange {
   started: Date;

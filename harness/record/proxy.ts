@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import type { KeysByPlan } from '../../lib/keys.ts';
-import { splitAuthorization } from '../har/credentials.ts';
-import type { HarEntry } from '../har/types.ts';
-import type { CaptureWriter } from '../har/write.ts';
+import { splitAuthorization } from '../../lib/capture/credentials.ts';
+import type { HarEntry } from '../../lib/capture/types.ts';
+import type { CaptureWriter } from '../../lib/capture/write.ts';
 import { CredentialNamer } from './credentials.ts';
 import { harEntry, type CapturedExchange } from './har-entry.ts';
 

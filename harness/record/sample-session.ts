@@ -6,7 +6,7 @@
  */
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
-import { CaptureWriter } from '../har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { knownKeys } from './credentials.ts';
 import { RECORDER } from './recorder-info.ts';
 import { startRecordingProxy } from './proxy.ts';

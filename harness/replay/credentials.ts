@@ -7,8 +7,8 @@
  */
 import { DEMO_KEYS, keyVariable, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { plans, type PlanId } from '../../lib/plans.ts';
-import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../har/credentials.ts';
-import { InputError } from './cli.ts';
+import { parsePlaceholder, splitAuthorization, withDemoKeys } from '../../lib/capture/credentials.ts';
+import { InputError } from '../../lib/cli/command-line.ts';
 import type { CredentialUse } from './survey.ts';
 
 /** What replay sends for a credential the upstream refused: a well-formed key that no server issues. */

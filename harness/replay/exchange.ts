@@ -3,7 +3,7 @@
  * leave out made explicit (no recorded body, no start time), and base64 bodies decoded.
  */
 import { JsonBody } from '../../lib/json-body.ts';
-import { CaptureInputError, type RawEntry } from '../har/read.ts';
+import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 
 export interface RecordedResponse {
   status: number;

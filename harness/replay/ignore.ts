@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { OPERATION_IDS, type OperationId } from '../../lib/contract.ts';
 import { fixturePath } from '../../lib/fixtures.ts';
-import { InputError } from './cli.ts';
+import { InputError } from '../../lib/cli/command-line.ts';
 
 export const DEFAULT_IGNORE_FILE = fixturePath('traffic', 'replay-ignore.yaml');
 

@@ -11,7 +11,7 @@
 import { basename } from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
 import { matchOperation, type Operation } from '../../lib/contract.ts';
-import { readCapture } from '../har/read.ts';
+import { readCapture } from '../../lib/capture/read.ts';
 import { startedMs, toRecordedExchange, type RecordedExchange } from './exchange.ts';
 import { createdIdIn, namedIds } from './id-map.ts';
 import { CausalOrder, type CausalNeeds } from './ordering.ts';

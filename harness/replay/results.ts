@@ -6,7 +6,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { OperationId } from '../../lib/contract.ts';
 import type { Redactor } from '../../lib/redact.ts';
-import { parsePlaceholder, splitAuthorization } from '../har/credentials.ts';
+import { parsePlaceholder, splitAuthorization } from '../../lib/capture/credentials.ts';
 import type { ExchangeResult, Verdict } from './run-exchange.ts';
 
 export interface ResultLimits {

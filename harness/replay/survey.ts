@@ -4,10 +4,10 @@
  * the replay will need are collected. Memory holds counts, not entries.
  */
 import { basename } from 'node:path';
-import { splitAuthorization } from '../har/credentials.ts';
-import { readCapture } from '../har/read.ts';
-import { CaptureBase, operationBase } from './base.ts';
-import { InputError } from './cli.ts';
+import { splitAuthorization } from '../../lib/capture/credentials.ts';
+import { readCapture } from '../../lib/capture/read.ts';
+import { CaptureBase, operationBase } from '../../lib/capture/base.ts';
+import { InputError } from '../../lib/cli/command-line.ts';
 import { toRecordedExchange, type RecordedExchange } from './exchange.ts';
 
 export interface CredentialUse {

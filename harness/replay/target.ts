@@ -5,7 +5,7 @@
 import { DEMO_KEYS, keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
 import { baseUrlFromEnv } from '../../lib/target.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
-import { assertReachable, InputError } from './cli.ts';
+import { assertReachable, InputError } from '../../lib/cli/command-line.ts';
 import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 
 export interface ReplayTarget {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { clientCertificate } from '../../harness/client-rules/client-certificate.ts';
-import { CLIENT_RULES, type ClientRule } from '../../harness/client-rules/client-exchange.ts';
+import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchange.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
 import type { RuleVerdict } from '../../lib/verdicts/model.ts';
 

@@ -2,7 +2,7 @@
  * docs/reference/rules.md: every rule of fixtures/rules.yaml with its level, its sentence, the section of the
  * spec it comes from, and the tests that cite it (as `playwright test --list` finds them, so no test runs).
  */
-import type { ClientRule } from '../../harness/client-rules/client-exchange.ts';
+import type { ClientRule } from '../../harness/judge/client-exchange.ts';
 import { readClientExpectations } from '../../matrix/clients/client-matrix.ts';
 import { catalogue, type Rule } from '../../lib/rules.ts';
 import { sectionAnchors } from '../../lib/spec-sections.ts';

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { HarCreator, HarEntry } from '../../harness/har/types.ts';
+import type { HarCreator, HarEntry } from '../../lib/capture/types.ts';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';

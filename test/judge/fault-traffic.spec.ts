@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { HarEntry } from '../../harness/har/types.ts';
+import type { HarEntry } from '../../lib/capture/types.ts';
 import { NEEDS } from '../../harness/judge/report.ts';
 import { FAULTS, type Fault } from '../suite/support/faults.ts';
 import { isProxyResponse, type ProxyRequest, type ProxyResponse } from '../support/fault-proxy.ts';

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { judgeCapture } from '../../harness/judge/judge-capture.ts';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';
 import { RECORDER } from '../../harness/record/recorder-info.ts';

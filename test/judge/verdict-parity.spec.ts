@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/limiter.ts';
 import { TrafficJudge } from '../../harness/judge/traffic-judge.ts';
-import type { JudgedExchange } from '../../harness/judge/exchange.ts';
+import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { judgeReport } from '../../harness/judge/report.ts';
 import type { KeyResult } from '../../harness/load/runner.ts';
 import type { CheckId } from '../../harness/load/verdicts.ts';

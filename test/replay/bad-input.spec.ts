@@ -10,9 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { recordCommand } from '../../harness/record/command.ts';
-import { InputError } from '../../harness/replay/cli.ts';
+import { InputError } from '../../lib/cli/command-line.ts';
 import { replayCommand } from '../../harness/replay/command.ts';
-import { CaptureInputError } from '../../harness/har/read.ts';
+import { CaptureInputError } from '../../lib/capture/read.ts';
 import { DEMO_KEY_ENV, cleanEnv, entry, explain, readSummary, runCommand, SAMPLE_HAR, tempDir, writeHar, type CommandResult } from './support.ts';
 import { closedPort } from '../support/closed-port.ts';
 

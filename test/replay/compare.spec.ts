@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CaptureBase } from '../../harness/replay/base.ts';
+import { CaptureBase } from '../../lib/capture/base.ts';
 import { compareResponses, type ComparableResponse } from '../../harness/replay/compare.ts';
 import { IdMap } from '../../harness/replay/id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from '../../harness/replay/ignore.ts';

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { HarEntryScanner } from '../../harness/har/entry-scanner.ts';
-import { readCapture } from '../../harness/har/read.ts';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { HarEntryScanner } from '../../lib/capture/entry-scanner.ts';
+import { readCapture } from '../../lib/capture/read.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { entry, tempDir } from './support.ts';
 
 const DOCUMENT = JSON.stringify(

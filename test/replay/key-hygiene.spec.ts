@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { knownKeys } from '../../harness/record/credentials.ts';
 import { startRecordingProxy } from '../../harness/record/proxy.ts';
-import { CaptureWriter } from '../../harness/har/write.ts';
+import { CaptureWriter } from '../../lib/capture/write.ts';
 import { cleanEnv, entry, explain, harEntries, readSummary, runCommand, tempDir, writeHar } from './support.ts';
 
 interface Listening {

@@ -11,7 +11,7 @@ import type { ReplaySummary } from '../../harness/replay/summary.ts';
 import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
 import { assertMatchesSchema } from '../support/report-schemas.ts';
-import type { HarEntry } from '../../harness/har/types.ts';
+import type { HarEntry } from '../../lib/capture/types.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SAMPLE_HAR = join(ROOT, 'fixtures', 'traffic', 'sample.har');

@@ -9,7 +9,7 @@ import { ArrivalSchedule } from '../../../harness/load/arrival-schedule.ts';
 import { KeyDriver } from '../../../harness/load/client-behaviour.ts';
 import { LatencyRecorder } from '../../../harness/load/latency.ts';
 import { outcomeOf, type Observation } from '../../../harness/load/observation.ts';
-import { seededRandom } from '../../../harness/load/random.ts';
+import { seededRandom } from '../../../lib/random.ts';
 import type { KeyResult } from '../../../harness/load/runner.ts';
 import { DEFAULT_MIX, type Behaviour } from '../../../harness/load/scenario.ts';
 

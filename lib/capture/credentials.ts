@@ -9,9 +9,9 @@
  *   Bearer $PETSTORE_API_KEY_UNKNOWN_PLAN   a key the upstream accepted but whose plan the recorder could not tell
  *   Bearer $PETSTORE_API_KEY_UNKNOWN_PLAN#2 a second such key: keys of unknown plan stay apart too
  */
-import { DEMO_KEYS, type KeysByPlan } from '../../lib/keys.ts';
-import { placeholderFor } from '../../lib/redact.ts';
-import { PLAN_IDS, type PlanId } from '../../lib/plans.ts';
+import { DEMO_KEYS, type KeysByPlan } from '../keys.ts';
+import { placeholderFor } from '../redact.ts';
+import { PLAN_IDS, type PlanId } from '../plans.ts';
 
 export const INVALID_KEY_PLACEHOLDER = '$PETSTORE_INVALID_KEY';
 export const UNKNOWN_PLAN_PLACEHOLDER = '$PETSTORE_API_KEY_UNKNOWN_PLAN';

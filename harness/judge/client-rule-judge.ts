@@ -26,7 +26,7 @@
  * measured. A request whose send time the capture does not give (no duration) is never called early: it may
  * have left before the 429 came back.
  */
-import type { RuleTallies } from '../judge/rule-tally.ts';
+import type { RuleTallies } from './rule-tally.ts';
 import { CLIENT_RULES, type ClientExchange, type ClientRule, type ClientStanding } from './client-exchange.ts';
 import { clientsPart } from './clients-part.ts';
 import { MEASURE_SLACK_MS, refusalWait, type RefusalWait } from './refusal-wait.ts';

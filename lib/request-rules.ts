@@ -9,13 +9,13 @@
  * Requests outside the contract (lib/request-kinds.ts) are left to the contract check, and nothing is
  * judged on what the capture does not hold (a body a gateway's log left out).
  */
-import { operation as operationById, schemaProblems, type OperationId } from '../../lib/contract.ts';
-import { JsonBody } from '../../lib/json-body.ts';
-import type { LosslessValue } from '../../lib/lossless-json.ts';
-import { parseHttpDate } from '../../lib/rate-limit-headers.ts';
-import { classifyRequest, isCanonical } from '../../lib/request-kinds.ts';
-import type { Violation } from '../../lib/response-checks.ts';
-import type { JudgedExchange } from './exchange.ts';
+import { operation as operationById, schemaProblems, type OperationId } from './contract.ts';
+import { JsonBody } from './json-body.ts';
+import type { LosslessValue } from './lossless-json.ts';
+import { parseHttpDate } from './rate-limit-headers.ts';
+import { classifyRequest, isCanonical } from './request-kinds.ts';
+import type { Violation } from './response-checks.ts';
+import type { JudgedExchange } from './capture/exchange.ts';
 
 export interface RequestAnswer {
   operation: OperationId;

@@ -3,7 +3,7 @@
  * exchange format, the recording proxy, a replay). Parts a capture may leave out (bodies, the request's
  * headers, when it was sent) are undefined, and the rules that need them are then not judged on it.
  */
-import type { PlanId } from '../../lib/plans.ts';
+import type { PlanId } from '../plans.ts';
 
 export interface KeyIdentity {
   /** Stands for the key in everything written: never the key itself ("free-1", "pro-2", "unknown-1"). */

@@ -3,8 +3,8 @@
  * failure said in one line (exit 2 for bad input, 1 for anything else), never as a stack trace.
  */
 import { connect } from 'node:net';
-import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from '../../lib/cli/vocabulary.ts';
-import { CaptureInputError } from '../har/read.ts';
+import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
+import { CaptureInputError } from '../capture/read.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
 export class InputError extends Error {

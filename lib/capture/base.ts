@@ -3,7 +3,7 @@
  * requests to other hosts too (pages, scripts, analytics); the Pet Store's base URL is the prefix under
  * which most requests address an operation of the contract, and everything outside it is skipped.
  */
-import { matchOperation } from '../../lib/contract.ts';
+import { matchOperation } from '../contract.ts';
 
 /** The base URL (origin and path prefix, no trailing slash) under which this request is a contract operation. */
 export function operationBase(method: string, url: URL): string | undefined {

@@ -24,10 +24,34 @@ function validInteger(schema: ContractSchema): fc.Arbitrary<LosslessValue> {
   return fc.oneof(fc.constantFrom(...edges), fc.bigInt({ min, max })).map(exact);
 }
 
+/**
+ * An arbitrary built on its first use. fast-check builds the whole of Unicode's table for a binary string when the
+ * arbitrary is made (about a second of CPU); made at import, every process that lists the suite paid it, the
+ * runner and each worker, in every run, whether or not a generated test ran there.
+ */
+class BuiltOnFirstUse<T> extends fc.Arbitrary<T> {
+  private built: fc.Arbitrary<T> | undefined;
+  constructor(private readonly build: () => fc.Arbitrary<T>) {
+    super();
+  }
+  private arbitrary(): fc.Arbitrary<T> {
+    return (this.built ??= this.build());
+  }
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.arbitrary().generate(random, biasFactor);
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.arbitrary().canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.arbitrary().shrink(value, context);
+  }
+}
+
 /** Text of every kind: ASCII, the whole of Unicode (astral characters included), and the empty string. */
 export const anyText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 40 }),
+  new BuiltOnFirstUse(() => fc.string({ unit: 'binary', maxLength: 40 })),
   fc.constantFrom('', '🐈', 'Ré\u0301x', '\u{10FFFF}', '\u0000', '"\\/\b\f\n\r\t'),
 );
 

@@ -4,7 +4,9 @@
  * Each gateway admits 40 of the window's 60, so the fleet admits 80. Each log alone shows nothing wrong; the two
  * logs merged by time show 80 admissions under one Reset and fail PLAN-FREE; concatenated (`cat a.log b.log`) they
  * are put back in order and judged as merged while they span less than the judge's buffer, and refused in one line
- * naming the entry and the buffer once they span more: never judged quietly as two separate windows.
+ * naming the entry and the buffer once they span more: never judged quietly as two separate windows. Windows the
+ * two servers opened in different seconds name different Resets: merged, the key's Reset moves back and forth,
+ * which fails RL-7 where the plan's rule cannot see the fleet's count.
  * Skipped, saying how to get nginx, where there is none.
  */
 import { spawnSync } from 'node:child_process';
@@ -69,6 +71,26 @@ function collected(gateways: readonly Gateway[]): string {
   return dir;
 }
 
+/** Two reference servers, each with its own count, each behind an nginx configured as the how-to writes it. */
+async function withFleet(body: (gateways: [Gateway, Gateway]) => Promise<void>): Promise<void> {
+  const servers: VariantTarget[] = [];
+  const gateways: Gateway[] = [];
+  try {
+    servers.push(...(await Promise.all([startVariant({ timeScale: SCALE }), startVariant({ timeScale: SCALE })])));
+    gateways.push(...(await Promise.all(servers.map((server) => startNginx(server.baseUrl, NAMED)))));
+    await body(gateways as [Gateway, Gateway]);
+  } finally {
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}
+
+/** The Resets the logs in `dir` name. */
+function resetsIn(dir: string): string[] {
+  const resets = ['a.log', 'b.log'].flatMap((log) => lines(join(dir, log))).map((line) => (JSON.parse(line) as Line).responseHeaders['x-ratelimit-reset'] as string);
+  return [...new Set(resets)];
+}
+
 /** The how-to's commands that merge a fleet's logs by time, as the page writes them (each names a.log b.log). */
 function howToMerges(): string[] {
   const page = readFileSync(new URL('../../docs/how-to/judge-traffic.md', import.meta.url), 'utf8');
@@ -116,22 +138,17 @@ function verdicts(report: ConformanceReport): Array<[string, string, string[]]> 
 }
 
 test('two nginx gateways each counting one Free key alone: each log fails nothing, merged or concatenated they fail PLAN-FREE, and concatenated beyond the buffer they are refused in one line', async () => {
-  const servers: VariantTarget[] = [];
-  const gateways: Gateway[] = [];
-  try {
-    servers.push(...(await Promise.all([startVariant({ timeScale: SCALE }), startVariant({ timeScale: SCALE })])));
-    gateways.push(...(await Promise.all(servers.map((server) => startNginx(server.baseUrl, NAMED)))));
-    const [a, b] = gateways as [Gateway, Gateway];
-
+  await withFleet(async (gateways) => {
+    const [a, b] = gateways;
     await earlyInASecond();
     const started = Date.now();
     const [throughA, throughB] = await Promise.all([drive(a, EACH), drive(b, EACH)]);
     expect(throughA.concat(throughB), 'every request admitted: each gateway counts 40 of its own 60').toEqual(Array(2 * EACH).fill(200));
     // The logs as they stand after the burst: each spans well under the buffer.
     const short = collected(gateways);
-    const resets = new Set(['a.log', 'b.log'].flatMap((log) => lines(join(short, log))).map((line) => (JSON.parse(line) as Line).responseHeaders['x-ratelimit-reset']));
-    expect(resets.size, `both servers' windows name one Reset (${[...resets].join(', ')})`).toBe(1);
-    const reset = [...resets][0] as string;
+    const resets = resetsIn(short);
+    expect(resets, "both servers' windows name one Reset").toHaveLength(1);
+    const reset = resets[0] as string;
     const planFailed = new RegExp(`^\\[PLAN-FREE\\] 61 admitted under one Reset \\(${reset}\\) whose limit is 60`);
 
     for (const log of ['a.log', 'b.log']) {
@@ -164,8 +181,24 @@ test('two nginx gateways each counting one Free key alone: each log fails nothin
       expect(judgedRules(merged), command).toEqual(MERGED);
       expect(failures(merged)['PLAN-FREE'], command).toMatch(planFailed);
     }
-  } finally {
-    await Promise.all(gateways.map((gateway) => gateway.stop()));
-    await Promise.all(servers.map((server) => server.close()));
-  }
+  });
+});
+
+test('two nginx gateways each counting one Free key alone, their windows opened in different seconds: merged, the key\'s Reset goes back and forth between the two, and RL-7 fails', async () => {
+  await withFleet(async ([a, b]) => {
+    expect(await drive(a, 1)).toEqual([200]);
+    // B's window opens once a second has started since A's: its Reset is a later whole second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const [throughA, throughB] = await Promise.all([drive(a, EACH - 1), drive(b, EACH)]);
+    expect(throughA.concat(throughB)).toEqual(Array(2 * EACH - 1).fill(200));
+    const logs = collected([a, b]);
+    expect(resetsIn(logs), "the servers' windows name two Resets").toHaveLength(2);
+    for (const log of ['a.log', 'b.log']) expect(judgedRules(await judged(join(logs, log))), `${log} alone`).toEqual(ALONE);
+    for (const [i, command] of howToMerges().entries()) {
+      const merged = await judged(shell(logs, command, `merged-${i}.log`));
+      // No one Reset admitted more than 60: the plan's rule shows nothing; the key's Reset moving back does.
+      expect(judgedRules(merged), command).toEqual({ ...ALONE, 'RL-7': 'fail' });
+      expect(failures(merged)['RL-7'], command).toMatch(/^\[RL-7\] Limit 60: expected X-RateLimit-Reset to stay at \d+ within the window \(it had not ended\), got \d+: it moved back/);
+    }
+  });
 });

@@ -4,16 +4,18 @@
  * a broken one, driven over HTTP/2 with keys in every form a production log holds (a bearer key of each plan,
  * a configured key sent as Token, bare, as Basic and in the query, an unknown key, none). The correct server's
  * log fails no rule; each broken server's (keys accepted without Bearer; 429s without Retry-After) fails the
- * rule it breaks, and only that one. The log holds no key.
+ * rule it breaks, and only that one. The log holds no key. The same log with its bare key written `<redacted>`, the
+ * mark a sanitizer leaves, is read as a header not captured.
  * Skipped, saying how to get nginx, where there is none.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { faultById } from '../suite/support/faults.ts';
 import { startVariant } from '../suite/support/variant-target.ts';
 import { h2Request, NGINX_HINT, nginxPath, OPENSSL_HINT, opensslPath, startNginx, type Gateway } from './nginx.ts';
-import { failures, judged, verdictOf } from './support.ts';
+import { failures, judged, tempDir, verdictOf } from './support.ts';
 
 const SCALE = 10;
 const FREE = DEMO_KEYS.free[0] as string;
@@ -64,6 +66,23 @@ test("nginx's log (the how-to's configuration) of traffic to the correct server 
   // nginx logs no response bodies: the rules of bodies are not judged, never passed.
   expect(verdictOf(report, 'RESP-2')).toBe('skipped');
   expect(readFileSync(log, 'utf8')).toContain('"x-ratelimit-remaining":"');
+});
+
+test("an Authorization logged as <redacted> alone is a sanitizer's mark, not a bare key: nginx's log with the bare key so written leaves AUTH-1 and AUTH-5 partly checked, never failed", async () => {
+  const log = readFileSync(await gatewayLog('correct'), 'utf8');
+  // The how-to's recipe logs a bare key as <credential>; a sanitizer would have left <redacted>, and nothing else.
+  const bare = '"authorization":"<credential>"';
+  expect(log.split(bare)).toHaveLength(2);
+  const sanitized = join(tempDir('sanitized'), 'sanitized.log');
+  writeFileSync(sanitized, log.replace(bare, '"authorization":"<redacted>"'));
+  const report = await judged(sanitized);
+  expect(failures(report)).toEqual({});
+  for (const rule of ['AUTH-1', 'AUTH-5']) {
+    expect.soft(verdictOf(report, rule), rule).toBe('partly-checked');
+    expect.soft(report.rules.find((row) => row.id === rule)?.reason, rule).toMatch(/requests whose Authorization header the capture does not hold .*\(1 time\)/);
+  }
+  // "Token <redacted>" keeps its scheme: still a key sent in another scheme than Bearer, refused as it should be.
+  for (const rule of ['AUTH-3', 'AUTH-4', 'AUTH-7']) expect.soft(verdictOf(report, rule), rule).toBe('pass');
 });
 
 test("nginx's log (the how-to's configuration) of a server that accepts keys sent without Bearer fails AUTH-3, and nothing else", async () => {

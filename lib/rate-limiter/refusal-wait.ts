@@ -5,7 +5,7 @@
  * what the caller takes a window to be.
  */
 import type { Quota } from '../plans.ts';
-import { retryAfterMs } from '../rate-limit-headers.ts';
+import { retryAfterMs } from './retry-after.ts';
 import { ROUNDING_MS, type Reading } from './reading.ts';
 import { describesMinuteWindow } from './window-of-limit.ts';
 

@@ -8,7 +8,7 @@
  * a wait that would outlast it is not begun, and the measurement ends "unavailable" saying so (timeLeftOrWait).
  */
 import type { Quota } from '../../lib/plans.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { whenBack } from './spent-keys.ts';

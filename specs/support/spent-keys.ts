@@ -12,7 +12,8 @@
 import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId, Quota } from '../../lib/plans.ts';
 import { sleep } from '../../lib/backoff.ts';
-import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
 import type { ReceivedResponse, Transport } from './exchange.ts';
 import { MINUTE_WINDOW_MS, ROUNDING_MS } from './window-analysis.ts';

@@ -1,8 +1,7 @@
 /**
  * How long a refusal asks a client to wait, and when a wait is longer than a window: one reading for the suite, the
- * load harness and the judge. Retry-After is read as RFC 9110 has it (delta-seconds or an HTTP-date,
- * lib/rate-limit-headers.ts); without one, the window's Reset where the headers describe the minute window; else
- * what the caller takes a window to be.
+ * load harness and the judge. Retry-After is read by the one reader (retry-after.ts); without one, the window's
+ * Reset where the headers describe the minute window; else what the caller takes a window to be.
  */
 import type { Quota } from '../plans.ts';
 import { retryAfterMs } from './retry-after.ts';

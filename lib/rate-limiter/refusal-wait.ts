@@ -18,6 +18,14 @@ export function refusalWaitMs(headers: HeaderBag, reading: Reading, quota: Quota
 }
 
 /**
+ * The longest a refusal answered at `at` can be read to ask for: its Retry-After or its Reset (Unix seconds),
+ * whichever is later. A ban (ERR-GAP-3) may show itself in either, so a refusal is taken for one when either does.
+ */
+export function longestAskedMs(retryAfterMs: number | undefined, reset: number, at: number): number {
+  return Math.max(retryAfterMs ?? 0, reset * 1000 - at);
+}
+
+/**
  * A wait no window of `windowMs` explains: longer than the window, with Reset's and Retry-After's whole seconds
  * rounded against it on both ends. What a temporary ban (ERR-GAP-3) or a spent day asks for, not a spent window.
  */

@@ -1,4 +1,4 @@
-/** Reading the X-RateLimit-* and Retry-After headers the spec puts on responses. */
+/** Reading the X-RateLimit-* headers the spec puts on responses, and the HTTP-dates Retry-After and Sunset may carry (Retry-After itself: rate-limiter/retry-after.ts). */
 
 export interface RateLimitHeaders {
   limit: number;
@@ -42,16 +42,4 @@ export function parseHttpDate(value: string): number | undefined {
     return Number.isNaN(ms) ? undefined : ms;
   }
   return undefined;
-}
-
-/**
- * How long Retry-After asks the client to wait, in milliseconds (never negative), or undefined when the
- * header is absent or neither delta-seconds nor an HTTP-date (RFC 9110 section 10.2.3).
- */
-export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = wholeNumber(value);
-  if (seconds !== undefined) return seconds * 1000;
-  const date = parseHttpDate(value);
-  return date === undefined ? undefined : Math.max(0, date - now);
 }

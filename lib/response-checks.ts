@@ -7,7 +7,8 @@ import { bodySchemaFor, operation, schemaProblems, type OperationId } from './co
 import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
-import { retryAfterMs, wholeNumber } from './rate-limit-headers.ts';
+import { wholeNumber } from './rate-limit-headers.ts';
+import { retryAfterMs } from './rate-limiter/retry-after.ts';
 import { ROUNDING_MS } from './rate-limiter/reading.ts';
 import type { Violation } from './violation.ts';
 

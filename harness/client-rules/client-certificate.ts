@@ -5,13 +5,13 @@
  * SHOULD, so a breach warns, and fails only when asked (--fail-on should); a rule the run never put to the
  * test leaves the client not certified.
  */
+import { MEASURE_SLACK_MS } from '../../lib/rate-limiter/retry-after.ts';
 import { catalogue } from '../../lib/rules.ts';
 import { buildReport, type ConformanceReport, type RunState } from '../../lib/verdicts/model.ts';
 import { recordOf } from '../judge/report.ts';
 import { RuleTallies } from '../judge/rule-tally.ts';
 import { CLIENT_RULES, type ClientRule } from '../judge/client-exchange.ts';
 import { ClientRuleJudge, seconds } from '../judge/client-rule-judge.ts';
-import { MEASURE_SLACK_MS } from '../judge/refusal-wait.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import type { RecordedExchange } from './refusing-server.ts';
 import type { ClientRun } from './run-client.ts';

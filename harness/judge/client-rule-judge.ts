@@ -26,10 +26,10 @@
  * measured. A request whose send time the capture does not give (no duration) is never called early: it may
  * have left before the 429 came back.
  */
+import { MEASURE_SLACK_MS, readRetryAfter, type RetryAfter } from '../../lib/rate-limiter/retry-after.ts';
 import type { RuleTallies } from './rule-tally.ts';
 import { CLIENT_RULES, type ClientExchange, type ClientRule, type ClientStanding } from './client-exchange.ts';
 import { clientsPart } from './clients-part.ts';
-import { MEASURE_SLACK_MS, refusalWait, type RefusalWait } from './refusal-wait.ts';
 
 
 /** Retries in a run of consecutive refusals before whether their waits grow is judged (see above). */
@@ -58,7 +58,7 @@ interface Refusal {
   answeredAt: number;
   retryAfter: string | undefined;
   date: string | undefined;
-  wait: RefusalWait | undefined;
+  wait: RetryAfter | undefined;
   early: number;
   firstEarly: Sent | undefined;
   /** How long before the wait's end (less its slack) the earliest request left. */
@@ -146,7 +146,7 @@ export class ClientRuleJudge {
         answeredAt: exchange.answeredAt,
         retryAfter: exchange.retryAfter,
         date: exchange.date,
-        wait: refusalWait(exchange.retryAfter, exchange.date, exchange.answeredAt, this.clockSkewMs),
+        wait: readRetryAfter(exchange.retryAfter, { answeredAt: exchange.answeredAt, date: exchange.date, clockSkewMs: this.clockSkewMs }),
         early: 0,
         firstEarly: undefined,
         earliestByMs: 0,

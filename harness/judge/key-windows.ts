@@ -35,7 +35,7 @@ import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
-import { longerThanWindow } from '../../lib/rate-limiter/refusal-wait.ts';
+import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
 import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
@@ -269,8 +269,7 @@ export class KeyWindows {
   private banLike(refusal: Answer): boolean {
     const windowClass = this.classOf(refusal.limit);
     if (windowClass === 'other') return true;
-    const waitMs = refusal.retryAfterMs ?? refusal.reset * 1000 - refusal.receivedAt;
-    return longerThanWindow(waitMs, windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
   }
 
   /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */

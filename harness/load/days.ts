@@ -5,6 +5,7 @@
  * target can make it wrong), or from its Reset when Retry-After is missing.
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
+import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import type { Observation } from './observation.ts';
 import { classOf } from './windows.ts';
 
@@ -20,9 +21,6 @@ export interface DaySegment {
   /** A day-class X-RateLimit-Reset seen in this day (Unix seconds). */
   dayReset: number | undefined;
 }
-
-/** Reset and Retry-After are whole seconds: a day may end up to a second before they say. */
-const ROUNDING_MS = 1_000;
 
 export function followDays(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number, banLike: ReadonlySet<number>): DaySegment[] {
   if (!plans[plan].documented && !observations.some((o) => o.limit !== undefined)) return [];

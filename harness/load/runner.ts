@@ -7,7 +7,8 @@
 import pLimit from 'p-limit';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans } from '../../lib/plans.ts';
-import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { KeyDriver, type Dispatch } from './client-behaviour.ts';

@@ -12,7 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Operation, OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import { JsonBody } from '../../lib/json-body.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';

@@ -24,7 +24,7 @@ import type { RecognisedLimiter } from './kinds.ts';
 import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
-import { longerThanWindow } from './refusal-wait.ts';
+import { longerThanWindow, longestAskedMs } from './refusal-wait.ts';
 import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
 
 /**
@@ -204,8 +204,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       continue;
     }
     if (classOf(observation.limit as number, plan, observedLimits) === 'day') continue;
-    const waitMs = Math.max(observation.retryAfterMs ?? 0, (observation.reset as number) * 1000 - (startedAtEpochMs + observation.doneAt));
-    if (longerThanWindow(waitMs, estimateMs ?? Infinity)) inBan = true;
+    if (longerThanWindow(longestAskedMs(observation.retryAfterMs, observation.reset as number, startedAtEpochMs + observation.doneAt), estimateMs ?? Infinity)) inBan = true;
     if (inBan) banLike.add(index);
   }
 

@@ -1,11 +1,10 @@
 /**
  * How long a refusal asks a client to wait, and when a wait is longer than a window: one reading for the suite, the
- * load harness and the judge. Retry-After is read as RFC 9110 has it (delta-seconds or an HTTP-date,
- * lib/rate-limit-headers.ts); without one, the window's Reset where the headers describe the minute window; else
- * what the caller takes a window to be.
+ * load harness and the judge. Retry-After is read by the one reader (retry-after.ts); without one, the window's
+ * Reset where the headers describe the minute window; else what the caller takes a window to be.
  */
 import type { Quota } from '../plans.ts';
-import { retryAfterMs } from '../rate-limit-headers.ts';
+import { retryAfterMs } from './retry-after.ts';
 import { ROUNDING_MS, type Reading } from './reading.ts';
 import { describesMinuteWindow } from './window-of-limit.ts';
 
@@ -16,6 +15,14 @@ export function refusalWaitMs(headers: HeaderBag, reading: Reading, quota: Quota
   const retryAfter = retryAfterMs(headers['retry-after'], reading.receivedAt);
   if (retryAfter !== undefined) return retryAfter;
   return describesMinuteWindow(reading, quota) ? Math.max(0, reading.reset! * 1000 - reading.receivedAt) : otherwiseMs;
+}
+
+/**
+ * The longest a refusal answered at `at` can be read to ask for: its Retry-After or its Reset (Unix seconds),
+ * whichever is later. A ban (ERR-GAP-3) may show itself in either, so a refusal is taken for one when either does.
+ */
+export function longestAskedMs(retryAfterMs: number | undefined, reset: number, at: number): number {
+  return Math.max(retryAfterMs ?? 0, reset * 1000 - at);
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { dayBoundsTheWindow } from '../support/daily-quota.ts';
 import { measureMinuteWindow, type MinuteMeasurement } from '../support/minute-window.ts';

@@ -13,7 +13,7 @@ import { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { Exchange, Method, ReceivedResponse, SentRequest, Transport } from './exchange.ts';

@@ -14,11 +14,11 @@
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
-import { BURST_CONCURRENCY, measuringRequest, refusalWaitMs, sendAtOnce, type Alone } from './minute-window.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
+import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, type Alone } from './minute-window.ts';
 import { count } from './plan-quotas.ts';
 import { brokenBy, type Broken } from './target-broke.ts';
-import { describesMinuteWindow, isAdmitted, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS } from './window-analysis.ts';
+import { describesMinuteWindow, isAdmitted, longerThanWindow, MINUTE_WINDOW_MS, readingOf, refusalWaitOf, ROUNDING_MS } from './window-analysis.ts';
 
 export interface DailyOptions {
   quota: Quota;
@@ -55,8 +55,13 @@ export interface DailyOutcome {
   newDay?: string;
 }
 
-/** Refusals asking for longer than this many minute windows are taken as the day's. */
+/**
+ * Refusals asking for longer than this many windows (lib/rate-limiter/refusal-wait.ts, longerThanWindow) are taken
+ * as the day's: a ban (ERR-GAP-3) may ask for a few windows, and taking it for the day would call the day early.
+ */
 const DAY_REFUSAL_WINDOWS = 4;
+/** A refusal the day's: no DAY_REFUSAL_WINDOWS windows of `windowMs` explain its wait, nor a documented minute. */
+const asksForTheDay = (waitMs: number, windowMs: number): boolean => longerThanWindow(waitMs, Math.max(DAY_REFUSAL_WINDOWS * windowMs, MINUTE_WINDOW_MS));
 const PROGRESS_EVERY_MS = 5_000;
 /** Refusals in a row, each after waiting the previous one's full Retry-After, that show it does not work. */
 const REFUSALS_AFTER_FULL_WAIT = 3;
@@ -72,14 +77,6 @@ const windowsNeeded = (quota: Quota, admittedBefore: number): number => Math.cei
 export function maxDayWaitMs(quota: Quota, admittedBefore: number, windowMs: number): number {
   const needed = windowsNeeded(quota, admittedBefore);
   return (needed + extraWindows(needed)) * (windowMs + ROUNDING_MS);
-}
-
-/** How long a 429 asks to wait: Retry-After; without one, until the Reset of a minute window's headers, else a minute window. */
-function waitAfter(refusal: Exchange, options: DailyOptions): number {
-  const retryAfter = retryAfterMs(refusal.response.headers['retry-after'], refusal.receivedAt);
-  if (retryAfter !== undefined) return retryAfter;
-  const reading = readingOf(refusal);
-  return describesMinuteWindow(reading, options.quota) ? Math.max(0, reading.reset! * 1000 - refusal.receivedAt) : options.windowMs;
 }
 
 /**
@@ -157,9 +154,9 @@ export class DayWatch {
     }
     const reading = readingOf(exchange);
     if (reading.limit !== this.quota.perDay || reading.remaining === undefined) return undefined;
-    const refusalWaitMs = exchange.response.status === 429 ? retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt) : undefined;
-    if (refusalWaitMs !== undefined && refusalWaitMs <= DAY_REFUSAL_WINDOWS * MINUTE_WINDOW_MS) {
-      return `the day's 429 asked for only ${Math.ceil(refusalWaitMs / 1000)} s (Retry-After ${exchange.response.headers['retry-after']}): the day gives requests back within minutes (a bucket refilled continuously, as a token bucket or GCRA, or a day about to end), so the count after it proves nothing`;
+    const askedMs = exchange.response.status === 429 ? retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt) : undefined;
+    if (askedMs !== undefined && !longerThanWindow(askedMs, DAY_REFUSAL_WINDOWS * MINUTE_WINDOW_MS)) {
+      return `the day's 429 asked for only ${Math.ceil(askedMs / 1000)} s (Retry-After ${exchange.response.headers['retry-after']}): the day gives requests back within minutes (a bucket refilled continuously, as a token bucket or GCRA, or a day about to end), so the count after it proves nothing`;
     }
     // Every answer of a round came after the requests admitted before it: a day that never gives back has no more left.
     if (admittedBefore + reading.remaining > this.quota.perDay) {
@@ -201,7 +198,6 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   // A window aligned to the clock may have had any part of it left when its length was taken: a minute refusal
   // asking for longer shows the window is longer, and a refusal within a documented minute is never the day's.
   let windowMs = options.windowMs;
-  const dayRefusalMs = (): number => Math.max(5_000, DAY_REFUSAL_WINDOWS * windowMs, MINUTE_WINDOW_MS + ROUNDING_MS);
   let admitted = options.admittedBefore;
   let windows = 1;
   let lastProgress = Date.now();
@@ -224,7 +220,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   // window is spent, the request that meets its 429, whose Retry-After is waited out.
   for (;;) {
     if (fresh && admitted >= quota.perDay) {
-      const confirmed = await confirmDayRefused(client, admitted, windows, dayRefusalMs(), options, (ms) => wait(ms + slackMs), days);
+      const confirmed = await confirmDayRefused(client, admitted, windows, windowMs, options, (ms) => wait(ms + slackMs), days);
       return confirmed.overQuota ? overQuota(confirmed, confirmed.overQuota) : confirmed;
     }
     const round = await alone(async () => {
@@ -256,8 +252,8 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
     if (refusedAgain && silent(refusal)) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
     refusedAfterWait = refusedAgain ? refusedAfterWait + 1 : 0;
     if (refusedAfterWait >= REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(refusal, admitted) };
-    const waitMs = Math.max(...round.refusals.map((exchange) => waitAfter(exchange, options)));
-    if (waitMs > dayRefusalMs()) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
+    const waitMs = Math.max(...round.refusals.map((exchange) => refusalWaitOf(exchange, quota, options.windowMs)));
+    if (asksForTheDay(waitMs, windowMs)) return { ...outcome, dayRefusal: refusal, earlyRefusal: fresh };
     windowMs = Math.min(MINUTE_WINDOW_MS, Math.max(windowMs, Math.ceil(waitMs / 1000) * 1000));
     if (waitedMs + waitMs > maxWaitedMs()) {
       const message =
@@ -294,7 +290,7 @@ async function confirmDayRefused(
   client: PetStoreClient,
   admitted: number,
   windows: number,
-  dayRefusalMs: number,
+  windowMs: number,
   options: DailyOptions,
   wait: (ms: number) => Promise<void>,
   days: DayWatch,
@@ -304,8 +300,8 @@ async function confirmDayRefused(
   for (let waited = 0; ; waited++) {
     days.see([next], admitted);
     if (next.response.status !== 429) break;
-    const waitMs = waitAfter(next, options);
-    if (waitMs > dayRefusalMs || (waited > 0 && silent(next))) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
+    const waitMs = refusalWaitOf(next, options.quota, options.windowMs);
+    if (asksForTheDay(waitMs, windowMs) || (waited > 0 && silent(next))) return { ...outcome, windows: outcome.windows + waited, dayRefusal: next };
     if (waited === REFUSALS_AFTER_FULL_WAIT) return { ...outcome, broken: retryAfterDidNotWork(next, admitted) };
     await wait(waitMs);
     next = await measuringRequest(client);
@@ -340,8 +336,8 @@ export async function learnWindowMs(client: PetStoreClient, quota: Quota, alone:
     return refusal ? { refusal, admitted: admittedNow } : undefined;
   };
   const first = await windowEnd();
-  const waitMs = first ? refusalWaitMs(first.refusal, quota) : undefined;
-  if (!first || waitMs === undefined || waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) return { windowMs: MINUTE_WINDOW_MS, admitted };
+  const waitMs = first ? refusalWaitOf(first.refusal, quota) : undefined;
+  if (!first || waitMs === undefined || longerThanWindow(waitMs, MINUTE_WINDOW_MS)) return { windowMs: MINUTE_WINDOW_MS, admitted };
   await client.clock.sleep(waitMs + client.clock.toTargetMs(SLACK_MS));
   const second = await windowEnd();
   if (!second) return { windowMs: MINUTE_WINDOW_MS, admitted };

@@ -5,7 +5,7 @@
  * allows for the most jitter the client's backoff may add to that attempt (lib/backoff.ts).
  */
 import { DEFAULT_BACKOFF } from '../../lib/backoff.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
 import type { Transport } from './exchange.ts';
 

@@ -8,11 +8,10 @@
  * a wait that would outlast it is not begun, and the measurement ends "unavailable" saying so (timeLeftOrWait).
  */
 import type { Quota } from '../../lib/plans.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { whenBack } from './spent-keys.ts';
-import { analyseBurst, describesMinuteWindow, isAdmitted, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
+import { analyseBurst, describesMinuteWindow, isAdmitted, longerThanWindow, MINUTE_WINDOW_MS, readingOf, refusalWaitOf, ROUNDING_MS, type BurstAnalysis } from './window-analysis.ts';
 
 /** The request a measurement spends: the cheapest documented one. */
 export const measuringRequest = (client: PetStoreClient): Promise<Exchange> => client.listPets({ limit: 1 });
@@ -71,18 +70,6 @@ export interface Unlimited {
 /** `admitted`: the requests admitted while the window was found, the probe's included, which all count in the key's day. */
 export type Fresh = { probe: Exchange; by: FreshBy; admitted: number } | { unavailable: string } | Unlimited;
 
-/**
- * How long a 429 asks to wait: its Retry-After; without one (RL-1) or with one that is not a time (RL-2), until
- * the Reset of headers that describe the minute window, else the documented minute.
- */
-export function refusalWaitMs(exchange: Exchange, quota: Quota): number {
-  const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
-  if (retryAfter !== undefined) return retryAfter;
-  const reading = readingOf(exchange);
-  if (describesMinuteWindow(reading, quota)) return Math.max(0, reading.reset! * 1000 - exchange.receivedAt);
-  return MINUTE_WINDOW_MS;
-}
-
 type Step = ({ fresh: Exchange; by: FreshBy } | { waitMs: number; probe: Exchange; refused: boolean } | Unlimited | { unavailable: string }) & {
   /** Requests this step had admitted, which count in the key's day. */
   admitted: number;
@@ -95,7 +82,7 @@ type Step = ({ fresh: Exchange; by: FreshBy } | { waitMs: number; probe: Exchang
  */
 async function probeOnce(client: PetStoreClient, quota: Quota, after: FreshBy | undefined): Promise<Step> {
   const probe = await measuringRequest(client);
-  if (probe.response.status === 429) return { waitMs: refusalWaitMs(probe, quota), probe, refused: true, admitted: 0 };
+  if (probe.response.status === 429) return { waitMs: refusalWaitOf(probe, quota), probe, refused: true, admitted: 0 };
   const reading = readingOf(probe);
   if (describesMinuteWindow(reading, quota)) {
     if (reading.remaining === reading.limit! - 1) return { fresh: probe, by: 'headers', admitted: 1 };
@@ -103,7 +90,7 @@ async function probeOnce(client: PetStoreClient, quota: Quota, after: FreshBy | 
   }
   if (after) return { fresh: probe, by: after, admitted: 1 };
   const drained = await useUpWindow(client, quota, probe);
-  return 'refusal' in drained ? { waitMs: refusalWaitMs(drained.refusal, quota), probe: drained.refusal, refused: true, admitted: drained.admitted } : drained;
+  return 'refusal' in drained ? { waitMs: refusalWaitOf(drained.refusal, quota), probe: drained.refusal, refused: true, admitted: drained.admitted } : drained;
 }
 
 /** Requests a window may be used up with before the suite gives up on meeting a 429 or proving there is none. */
@@ -196,7 +183,7 @@ async function inFreshWindow<T>(
 function tooLongToWait(waitMs: number, maxWaitMs: number, client: PetStoreClient): string {
   const seconds = Math.ceil(client.clock.toRealMs(waitMs) / 1000);
   const back = whenBack(Date.now() + client.clock.toRealMs(waitMs));
-  if (waitMs > MINUTE_WINDOW_MS + ROUNDING_MS) {
+  if (longerThanWindow(waitMs, MINUTE_WINDOW_MS)) {
     return `the key is refused for another ${seconds} s, beyond any minute window: its daily quota is used up (by an earlier run or another client); run again after ${back}`;
   }
   return `the key's window lasts another ${seconds} s, longer than this test can wait (${Math.floor(maxWaitMs / 1000)} s); run again with fewer tests on this key at once, or a longer --timeout`;
@@ -289,7 +276,7 @@ export async function measureMinuteWindow(client: PetStoreClient, options: Windo
     retaken.push(`${analysis.reason} (the burst of ${limit} took ${tookMs} ms)`);
     quiet = false;
     if (extra.response.status === 429) {
-      const outOfTime = await waitWithinTest(client, Math.min(options.maxWaitMs, refusalWaitMs(extra, options.quota)), "a 429's Retry-After before measuring again", options.wait);
+      const outOfTime = await waitWithinTest(client, Math.min(options.maxWaitMs, refusalWaitOf(extra, options.quota)), "a 429's Retry-After before measuring again", options.wait);
       if (outOfTime) return { unavailable: `${outOfTime} (the window rolled over during ${retaken.length} bursts: ${retaken.slice(-3).join('; ')})` };
     }
   }

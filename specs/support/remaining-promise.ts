@@ -9,8 +9,8 @@
  */
 import type { Quota } from '../../lib/plans.ts';
 import type { Exchange } from './exchange.ts';
-import { refusalWaitMs, type MinuteMeasurement } from './minute-window.ts';
-import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, readingOf, ROUNDING_MS } from './window-analysis.ts';
+import type { MinuteMeasurement } from './minute-window.ts';
+import { isAdmitted, longerThanWindow, mayHaveEnded, MINUTE_WINDOW_MS, readingOf, refusalWaitOf } from './window-analysis.ts';
 
 export interface BrokenPromise {
   message: string;
@@ -61,6 +61,6 @@ function brokenBy(promising: Exchange, next: Exchange, quota: Quota): boolean {
     next.response.status === 429 &&
     next.sentAt >= promising.receivedAt &&
     !mayHaveEnded(promised.reset!, next.sentAt) &&
-    refusalWaitMs(next, quota) <= MINUTE_WINDOW_MS + 2 * ROUNDING_MS
+    !longerThanWindow(refusalWaitOf(next, quota), MINUTE_WINDOW_MS)
   );
 }

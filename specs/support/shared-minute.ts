@@ -12,7 +12,7 @@
  * lease, and the others read what it kept.
  */
 import type { PlanId, Quota } from '../../lib/plans.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, waitWithinTest, type MinuteMeasurement, type MinuteResult } from './minute-window.ts';

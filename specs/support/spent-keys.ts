@@ -12,16 +12,14 @@
 import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId, Quota } from '../../lib/plans.ts';
 import { sleep } from '../../lib/backoff.ts';
-import { readRateLimit, retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
 import type { ReceivedResponse, Transport } from './exchange.ts';
-import { MINUTE_WINDOW_MS, ROUNDING_MS } from './window-analysis.ts';
+import { longerThanWindow, MINUTE_WINDOW_MS } from './window-analysis.ts';
 
 /** The annotation a test adds for each spent key it met: "<the key's name>|<ISO time it comes back>". */
 export const SPENT_KEY = 'spent-key';
-
-/** The longest wait a minute window's refusal may ask for, in the target's time. */
-const LONGEST_MINUTE_WAIT_MS = MINUTE_WINDOW_MS + ROUNDING_MS;
 
 /** How long a 429 received at `receivedAt` (the target's time) asks to wait: Retry-After, else until its X-RateLimit-Reset. */
 function askedWaitMs(refusal: ReceivedResponse, receivedAt: number): number | undefined {
@@ -35,7 +33,7 @@ function askedWaitMs(refusal: ReceivedResponse, receivedAt: number): number | un
 export function spentUntil(refusal: ReceivedResponse, clock: TargetClock): number | undefined {
   if (refusal.status !== 429) return undefined;
   const waitMs = askedWaitMs(refusal, clock.now());
-  if (waitMs === undefined || waitMs <= LONGEST_MINUTE_WAIT_MS) return undefined;
+  if (waitMs === undefined || !longerThanWindow(waitMs, MINUTE_WINDOW_MS)) return undefined;
   return Date.now() + clock.toRealMs(waitMs);
 }
 
@@ -48,9 +46,9 @@ export function bannedUntil(refusal: ReceivedResponse, clock: TargetClock, quota
   if (refusal.status !== 429 || quota.perMinute === quota.perDay) return undefined;
   const now = clock.now();
   const waitMs = askedWaitMs(refusal, now);
-  if (waitMs === undefined || waitMs <= LONGEST_MINUTE_WAIT_MS) return undefined;
+  if (waitMs === undefined || !longerThanWindow(waitMs, MINUTE_WINDOW_MS)) return undefined;
   const reading = readRateLimit(refusal.headers);
-  const dayGoesOn = reading?.limit === quota.perDay && reading.reset !== undefined && reading.reset * 1000 > now + waitMs + LONGEST_MINUTE_WAIT_MS;
+  const dayGoesOn = reading?.limit === quota.perDay && reading.reset !== undefined && longerThanWindow(reading.reset * 1000 - now - waitMs, MINUTE_WINDOW_MS);
   if (reading?.limit !== quota.perMinute && !dayGoesOn) return undefined;
   return Date.now() + clock.toRealMs(waitMs);
 }

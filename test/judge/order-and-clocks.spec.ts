@@ -167,6 +167,9 @@ test('a 429 saying requests are left fails RL-6 with the exchanges that prove it
   // A ban (ERR-GAP-3) in front of the limiter may show the limiter's figures: a wait longer than a window is no such promise.
   const banned = await judgedFile(log('banned.log', [...spent, line({ at: RESET_MS - 14_000, status: 429, remaining: 5, retryAfter: '600' })]));
   expect(failures(banned)).toEqual({});
+  // As the load harness reads it (lib/rate-limiter/refusal-wait.ts, longestAskedMs): a ban may show its end in Reset alone.
+  const bannedByReset = await judgedFile(log('banned-by-reset.log', [...spent, line({ at: RESET_MS - 14_000, status: 429, remaining: 5, reset: RESET + 600, retryAfter: '14' })]));
+  expect(failures(bannedByReset)).toEqual({});
 });
 
 test('an admission after one that said none were left is described without a Remaining of -1', () => {

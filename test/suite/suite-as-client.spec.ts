@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
 import { DEFAULT_BACKOFF } from '../../lib/backoff.ts';
 import { DEMO_KEYS } from '../../lib/keys.ts';
-import { retryAfterMs } from '../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { PetStoreClient } from '../../specs/support/client.ts';
 import type { ReceivedResponse, SentRequest, Transport } from '../../specs/support/exchange.ts';

@@ -9,7 +9,7 @@ import { plans, type PlanId } from '../../../lib/plans.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
 import { ROUNDING_MS } from '../../../lib/rate-limiter/reading.ts';
-import { longerThanWindow } from '../../../lib/rate-limiter/refusal-wait.ts';
+import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refusal-wait.ts';
 import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
@@ -67,8 +67,8 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
     const windowClass = classOf(window.limit, plan, observedLimits);
     const waits = Object.entries(tally.refused.waits).map(([wait, times]) => ({ ms: wait === '-' || wait.startsWith('x:') ? 0 : Number(wait), times }));
     // The least a refusal of this window can have been asked to wait: Retry-After, or its Reset from the last refusal.
-    const toReset = tally.refused.lastDone === null ? 0 : tally.reset * 1000 - tally.refused.lastDone;
-    const banLike = windowClass === 'day' ? 0 : waits.filter(({ ms }) => longerThanWindow(Math.max(ms, toReset), estimateMs ?? Infinity)).reduce((sum, { times }) => sum + times, 0);
+    const lastRefused = tally.refused.lastDone ?? tally.reset * 1000;
+    const banLike = windowClass === 'day' ? 0 : waits.filter(({ ms }) => longerThanWindow(longestAskedMs(ms, tally.reset, lastRefused), estimateMs ?? Infinity)).reduce((sum, { times }) => sum + times, 0);
     return { tally, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
   });
 

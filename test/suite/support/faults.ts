@@ -7,7 +7,7 @@
 import { DEMO_KEYS, type KeysByPlan } from '../../../lib/keys.ts';
 import { stringifyLossless, tryParseLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
 import { PLAN_IDS, type Quota } from '../../../lib/plans.ts';
-import { retryAfterMs } from '../../../lib/rate-limit-headers.ts';
+import { retryAfterMs } from '../../../lib/rate-limiter/retry-after.ts';
 import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
 import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
 import { ruleTitle } from './run-suite.ts';

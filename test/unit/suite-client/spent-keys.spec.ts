@@ -11,6 +11,8 @@ const request = { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} } 
 test("a 429 asking for longer than any minute window means the key's day is spent; a minute's refusal does not", () => {
   const before = Date.now();
   expect(spentUntil(refusal({ 'retry-after': '61' }), WALL_CLOCK)).toBeUndefined();
+  expect(spentUntil(refusal({ 'retry-after': '62' }), WALL_CLOCK), "a minute window's wait with Reset's and Retry-After's rounding on both ends (longerThanWindow)").toBeUndefined();
+  expect(spentUntil(refusal({ 'retry-after': '63' }), WALL_CLOCK)).toBeGreaterThanOrEqual(before + 63_000);
   expect(spentUntil(refusal({ 'retry-after': '3600' }), WALL_CLOCK)).toBeGreaterThanOrEqual(before + 3_600_000);
   expect(spentUntil({ status: 200, headers: { 'retry-after': '3600' }, body: '' }, WALL_CLOCK)).toBeUndefined();
   expect(spentUntil(refusal({}), WALL_CLOCK), 'no Retry-After, no Reset: nothing says how long').toBeUndefined();

@@ -8,7 +8,7 @@ import { outcomeOf } from '../../../../lib/rate-limiter/admitted.ts';
 import { rulesOf, unmetNeeds, type Need } from '../../../../lib/rate-limiter/checks.ts';
 import { decidedAfter } from '../../../../lib/rate-limiter/order.ts';
 import { isAdmitted } from '../../../../lib/rate-limiter/reading.ts';
-import { longerThanWindow, refusalWaitMs } from '../../../../lib/rate-limiter/refusal-wait.ts';
+import { longerThanWindow, longestAskedMs, refusalWaitMs } from '../../../../lib/rate-limiter/refusal-wait.ts';
 import { OutOfOrderAnswer, WindowAccountant, wholeWindow, type AccountedAnswer } from '../../../../lib/rate-limiter/window-accountant.ts';
 
 const RESET = 4_000_000_060;
@@ -106,6 +106,10 @@ test('a refusal asks to wait its Retry-After (seconds or an HTTP-date), else its
   expect(refusalWaitMs({}, { ...reading, limit: 1_000 }, quota, 60_000)).toBe(60_000);
   expect(longerThanWindow(62_000, 60_000)).toBe(false);
   expect(longerThanWindow(62_001, 60_000)).toBe(true);
+  // A ban is read from the later of the two: Retry-After, or Reset from the answer.
+  expect(longestAskedMs(7_000, RESET, at)).toBe(20_000);
+  expect(longestAskedMs(600_000, RESET, at)).toBe(600_000);
+  expect(longestAskedMs(undefined, RESET + 600, at)).toBe(620_000);
 });
 
 test('checks are named units: the rules each serves, and what input lacking a need leaves unchecked', () => {

@@ -33,7 +33,7 @@ export function bindingWindows(probe: Reading, admitted: readonly Reading[], pro
   return [...byLimit].map(([limit, answers]) => {
     const withProbe = limit === probe.limit ? [probe, ...answers] : answers;
     const refillMs = limit === probe.limit && probeWindowMs !== undefined ? knownRefill(probe, answers, probeWindowMs) : learnedRefill(withProbe);
-    return { limit, admitted: answers.filter((reading) => admitted.includes(reading)), refillMs };
+    return { limit, admitted: answers, refillMs };
   });
 }
 

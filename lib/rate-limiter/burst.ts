@@ -72,12 +72,14 @@ export function analyseBurst({ probe, burst, extra, headersTrusted = true, windo
     return { kind: 'rolled-over', reason: `the measurement lasted ${seconds(extra.sentAt - probe.sentAt)} of the target's time, nearly a minute window, and the headers do not say where the window ends` };
   }
   const lastAnswer = largest([probe.receivedAt, ...admitted.map((reading) => reading.receivedAt)]);
+  // Headers that do not name the minute leave its quota to what the measurement sends: the probe and the burst.
+  const minuteLimit = (headersTrusted ? probe.limit : undefined) ?? 1 + burst.length;
   return {
     kind: 'measured',
     admitted: 1 + admitted.length,
     refusedInBurst: burst.length - admitted.length,
     extraRefused: !isAdmitted(extra),
-    givenBack: minuteRefills(probeWindow, bucket, headersTrusted) ? refillAllowance(headersTrusted ? probe.limit! : 1 + burst.length, windowMs, extra.receivedAt - probe.sentAt) : 0,
+    givenBack: minuteRefills(probeWindow, bucket, headersTrusted) ? refillAllowance(minuteLimit, windowMs, extra.receivedAt - probe.sentAt) : 0,
     remainingProblem: remaining === undefined ? undefined : countdownProblem(probe, windows, lastAnswer),
     resetProblem: reset === undefined ? undefined : probeWindow.refillMs !== undefined ? bucketResetProblem(probe, probeWindow.admitted) : resetProblem(reset, probeWindow.admitted),
   };
@@ -86,7 +88,7 @@ export function analyseBurst({ probe, burst, extra, headersTrusted = true, windo
 /**
  * Whether the minute window may have given tokens back for the request after the burst: it showed itself a bucket,
  * or it did not show its kind (its headers gave way to the day's at once, or never named it) while another window
- * of the same limiter did. The minute's quota is then the probe and the burst: the measurement sends just that.
+ * of the same limiter did.
  */
 function minuteRefills(probeWindow: BindingWindow, bucket: boolean, headersTrusted: boolean): boolean {
   if (headersTrusted && probeWindow.admitted.length > 0) return probeWindow.refillMs !== undefined;

@@ -4,10 +4,15 @@
  * a sliding log hands out each value from just below the probe's down once, under one Reset; a bucket may also
  * move Reset forward to when it is full again, and give back as many tokens as its refill allows in the time
  * the burst took (refill.ts), on one of which the request after the burst may be admitted.
+ *
+ * Two limiters (a minute's and a day's) may each name themselves in the headers when they bind, and which binds
+ * can change mid-burst: a bucket whose minute tokens come back leaves the day's count the lower one. So answers
+ * are judged by the window their Limit names (binding-windows.ts), each against its own count.
  */
 import { largest } from '../extremes.ts';
+import { bindingWindows, type BindingWindow } from './binding-windows.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
-import { fullAtReset, refillAllowance } from './refill.ts';
+import { refillAllowance } from './refill.ts';
 
 export interface BurstInput {
   /** The request that found the window fresh (Remaining = Limit - 1, or the first admitted after a refusal waited out). */
@@ -49,7 +54,9 @@ export type BurstAnalysis =
 export function analyseBurst({ probe, burst, extra, headersTrusted = true, windowMs = MINUTE_WINDOW_MS }: BurstInput): BurstAnalysis {
   const { reset, remaining } = probe;
   const admitted = burst.filter(isAdmitted);
-  const bucket = headersTrusted && isBucket(probe, admitted, windowMs);
+  const windows = bindingWindows(probe, admitted, headersTrusted ? windowMs : undefined);
+  const probeWindow = windows[0]!;
+  const bucket = windows.some((window) => window.refillMs !== undefined);
   if (headersTrusted) {
     if (reset === undefined || remaining === undefined) return { kind: 'rolled-over', reason: 'the probe carried no readable X-RateLimit-* headers' };
     if (!bucket) {
@@ -65,21 +72,45 @@ export function analyseBurst({ probe, burst, extra, headersTrusted = true, windo
     return { kind: 'rolled-over', reason: `the measurement lasted ${seconds(extra.sentAt - probe.sentAt)} of the target's time, nearly a minute window, and the headers do not say where the window ends` };
   }
   const lastAnswer = largest([probe.receivedAt, ...admitted.map((reading) => reading.receivedAt)]);
-  const back = bucket ? refillAllowance(probe.limit!, windowMs, lastAnswer - probe.sentAt) : 0;
+  // Headers that do not name the minute leave its quota to what the measurement sends: the probe and the burst.
+  const minuteLimit = (headersTrusted ? probe.limit : undefined) ?? 1 + burst.length;
   return {
     kind: 'measured',
     admitted: 1 + admitted.length,
     refusedInBurst: burst.length - admitted.length,
     extraRefused: !isAdmitted(extra),
-    givenBack: bucket ? refillAllowance(probe.limit!, windowMs, extra.receivedAt - probe.sentAt) : 0,
-    remainingProblem: remaining === undefined ? undefined : back === 0 ? remainingProblem(remaining, admitted) : refilledRemainingProblem(remaining, admitted, back),
-    resetProblem: reset === undefined ? undefined : bucket ? bucketResetProblem(probe, admitted) : resetProblem(reset, admitted),
+    givenBack: minuteRefills(probeWindow, bucket, headersTrusted) ? refillAllowance(minuteLimit, windowMs, extra.receivedAt - probe.sentAt) : 0,
+    remainingProblem: remaining === undefined ? undefined : countdownProblem(probe, windows, lastAnswer),
+    resetProblem: reset === undefined ? undefined : probeWindow.refillMs !== undefined ? bucketResetProblem(probe, probeWindow.admitted) : resetProblem(reset, probeWindow.admitted),
   };
 }
 
-/** The probe and the admitted burst say when a bucket would be full again, and Reset moved to say so. */
-function isBucket(probe: Reading, admitted: readonly Reading[], windowMs: number): boolean {
-  return admitted.some((reading) => reading.reset !== probe.reset) && [probe, ...admitted].every((reading) => fullAtReset(reading, windowMs));
+/**
+ * Whether the minute window may have given tokens back for the request after the burst: it showed itself a bucket,
+ * or it did not show its kind (its headers gave way to the day's at once, or never named it) while another window
+ * of the same limiter did.
+ */
+function minuteRefills(probeWindow: BindingWindow, bucket: boolean, headersTrusted: boolean): boolean {
+  if (headersTrusted && probeWindow.admitted.length > 0) return probeWindow.refillMs !== undefined;
+  return bucket;
+}
+
+/**
+ * Why the Remaining values of the admitted burst do not count down, each window's by its own count: the probe's
+ * from the probe's Remaining, another's (whose headers took over mid-burst) from the highest it said. With one
+ * window that gives nothing back, each value from just below the probe's down exactly once.
+ */
+function countdownProblem(probe: Reading, windows: readonly BindingWindow[], lastAnswer: number): string | undefined {
+  const [probeWindow] = windows;
+  if (windows.length === 1 && probeWindow!.refillMs === undefined) return remainingProblem(probe.remaining!, probeWindow!.admitted);
+  const problems = windows.flatMap((window, index) => {
+    if (window.admitted.length === 0) return [];
+    const back = window.refillMs === undefined || window.limit === undefined ? 0 : refillAllowance(window.limit, window.refillMs, lastAnswer - probe.sentAt);
+    const problem = index === 0 ? refilledRemainingProblem(probe.remaining!, window.admitted, back) : refilledRemainingProblem(undefined, window.admitted, back);
+    if (problem === undefined) return [];
+    return [windows.length === 1 ? problem : `under X-RateLimit-Limit ${window.limit}: ${problem}`];
+  });
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 /** A reading that shows a later window than the one ending at `reset`, with `remaining` left. */
@@ -114,17 +145,22 @@ export function remainingProblem(afterProbe: number, admitted: readonly Reading[
 }
 
 /**
- * A bucket that gave back up to `back` tokens during the burst: served one at a time, its k-th answer left at
- * most afterProbe - k + back tokens, so the k-th highest Remaining of the admitted answers can be no higher.
+ * A window that gave back up to `back` tokens during the burst (none: a window that gives nothing back before
+ * Reset): served one at a time, its k-th answer left at most afterProbe - k + back tokens, so the k-th highest
+ * Remaining of its admitted answers can be no higher. A window whose headers took over mid-burst has no probe:
+ * its highest Remaining stands in, so no value may repeat more often than tokens came back.
  */
-function refilledRemainingProblem(afterProbe: number, admitted: readonly Reading[], back: number): string | undefined {
+function refilledRemainingProblem(afterProbe: number | undefined, admitted: readonly Reading[], back: number): string | undefined {
   const values = admitted.map((reading) => reading.remaining);
   if (values.some((value) => value === undefined)) return 'some admitted responses carried no readable X-RateLimit-Remaining';
   const sorted = (values as number[]).sort((a, b) => b - a);
-  const index = sorted.findIndex((value, i) => value > afterProbe - (i + 1) + back);
+  const from = afterProbe ?? sorted[0]! + 1;
+  const index = sorted.findIndex((value, i) => value > from - (i + 1) + back);
   if (index === -1) return undefined;
-  const most = afterProbe - (index + 1) + back;
-  return `expected the ${admitted.length} admitted responses after Remaining ${afterProbe} to count down one per request, at most ${back} higher as the bucket refilled during the burst (so no ${index + 1} of them above ${most}); got ${index + 1} with X-RateLimit-Remaining ${sorted[index]} or more`;
+  const most = from - (index + 1) + back;
+  const start = afterProbe === undefined ? `from the highest of them (${sorted[0]})` : `after Remaining ${afterProbe}`;
+  const refill = back === 0 ? 'as a window that gives nothing back before Reset' : `at most ${back} higher as the bucket refilled during the burst`;
+  return `expected the ${admitted.length} admitted responses ${start} to count down one per request, ${refill} (so no ${index + 1} of them above ${most}); got ${index + 1} with X-RateLimit-Remaining ${sorted[index]} or more`;
 }
 
 export function resetProblem(reset: number, admitted: readonly Reading[]): string | undefined {

@@ -10,11 +10,14 @@ import { fullAtReset, refillAllowance } from './refill.ts';
 /**
  * same-window: the same Reset. new-window: a later Reset once the old one may have come, or the same Reset with
  * Remaining back up once it may have come (a bucket that filled up). refilling: a later Reset before then, where each Reset is when a bucket of the Limit would
- * be full again. reset-moved: anything else.
+ * be full again. limit-changed: the headers name another Limit, another window's count (two limiters, each naming
+ * itself when it binds, and the other binds now), so neither Remaining nor Reset follows from the one before.
+ * reset-moved: anything else.
  */
-export type Step = 'same-window' | 'new-window' | 'refilling' | 'reset-moved';
+export type Step = 'same-window' | 'new-window' | 'refilling' | 'limit-changed' | 'reset-moved';
 
 export function stepBetween(previous: Reading, next: Reading, windowMs: number): Step {
+  if (limitChanged(previous, next)) return 'limit-changed';
   if (previous.reset === undefined || next.reset === undefined) return 'same-window';
   if (next.reset === previous.reset) return refilledAtReset(previous, next) ? 'new-window' : 'same-window';
   if (next.reset < previous.reset) return 'reset-moved';
@@ -34,7 +37,7 @@ function refilledAtReset(previous: Reading, next: Reading): boolean {
  * many more as it can give back in the time between them. Undefined when it does.
  */
 export function remainingStepProblem(previous: Reading, next: Reading, windowMs: number, refills: boolean): string | undefined {
-  if (previous.remaining === undefined || previous.limit === undefined) return undefined;
+  if (previous.remaining === undefined || previous.limit === undefined || limitChanged(previous, next)) return undefined;
   const expected = previous.remaining - 1;
   if (next.remaining === expected) return undefined;
   const back = refills ? refillAllowance(previous.limit, windowMs, next.receivedAt - previous.sentAt) : 0;
@@ -62,8 +65,13 @@ export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boo
   const first = readings[0];
   return readings.slice(1).map((next, index) => {
     const previous = readings[index]!;
-    if (headersTrusted) return stepBetween(previous, next, windowMs);
+    if (headersTrusted || limitChanged(previous, next)) return stepBetween(previous, next, windowMs);
     if (next.sentAt - first!.sentAt >= windowMs - ROUNDING_MS) return 'new-window';
     return next.reset === previous.reset ? 'same-window' : 'reset-moved';
   });
+}
+
+/** Both name a Limit, and not the same one: they count different windows. */
+function limitChanged(previous: Reading, next: Reading): boolean {
+  return previous.limit !== undefined && next.limit !== undefined && previous.limit !== next.limit;
 }

@@ -1,0 +1,49 @@
+/**
+ * GCRA with a day hardly larger than a minute: the minute test's burst starts under the minute's Limit, and as
+ * minute tokens come back the day's count becomes the lower one and its Limit takes over the headers. The
+ * burst is judged by the window each answer names (lib/rate-limiter/binding-windows.ts): measured at once, not
+ * retaken as a window that rolled over, and no RL-6 "repeated" for a token that came back.
+ */
+import { expect, test } from '@playwright/test';
+import type { KeysByPlan } from '../../lib/keys.ts';
+import type { Quota } from '../../lib/plans.ts';
+import type { RateLimiter } from '../../reference-server/limiter.ts';
+import { BUNDLED_CLOCK_RATE } from '../../specs/support/settings.ts';
+import { GcraLimiter } from '../support/gcra-limiter.ts';
+import { failed, ruleTitle, runSuite } from './support/run-suite.ts';
+import { agreedEnterpriseEnv, startVariant } from './support/variant-target.ts';
+
+/** A minute of 120 and a day of 130: ten more than a minute, so the day binds once ten minute tokens came back. */
+const AGREED: Quota = { perMinute: 120, perDay: 130 };
+const KEYS: KeysByPlan = { free: [], pro: [], business: [], enterprise: ['demo-enterprise-1'] };
+
+test("a burst whose headers switch from the minute's Limit to the day's as minute tokens come back is measured, and fails no rule", async () => {
+  test.setTimeout(120_000);
+  const named = new Set<number>();
+  const gcra = new GcraLimiter();
+  const recording: RateLimiter = {
+    take: (subject, quota, now) => {
+      const decision = gcra.take(subject, quota, now);
+      if (decision.admitted && quota.perMinute === AGREED.perMinute) named.add(decision.limit);
+      return decision;
+    },
+  };
+  const target = await startVariant({ limiter: recording, clockRate: BUNDLED_CLOCK_RATE, suiteKeys: KEYS, enterpriseQuota: AGREED });
+  try {
+    const run = await runSuite({
+      label: 'day-takes-over-mid-burst',
+      baseUrl: target.baseUrl,
+      keys: KEYS,
+      titles: [ruleTitle('PLAN-ENTERPRISE-AGREED', 'an Enterprise key is admitted exactly')],
+      env: { ...target.clockEnv, ...agreedEnterpriseEnv(AGREED), PETSTORE_FRESH_KEYS: '0' },
+    });
+    expect([...named].sort(), 'admitted answers named both windows').toEqual([AGREED.perMinute, AGREED.perDay]);
+    expect(run.tests.filter(failed).map((item) => (item.errors[0] ?? '').split('\n')[0]), run.output.slice(-2_000)).toEqual([]);
+    const [minute] = run.tests;
+    expect(minute?.status, run.output.slice(-2_000)).toBe('passed');
+    const retaken = minute!.annotations.filter((annotation) => annotation.type === 'retaken').map((annotation) => annotation.description);
+    expect(retaken, 'measured at the first burst').toEqual([]);
+  } finally {
+    await target.close();
+  }
+});

@@ -18,6 +18,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/daily-quota-short-windows.spec.ts',
   'suite/certify-scope.spec.ts',
   'suite/same-verdict.spec.ts',
+  'suite/two-limiters-with-days.spec.ts',
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',
   'load/locust-answers.spec.ts',

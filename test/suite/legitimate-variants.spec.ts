@@ -3,19 +3,15 @@
  * over-assert. Each run stacks several independent choices (one changes the store and limiter in-process, one
  * edits the wire), so a choice the suite wrongly refused would fail the run it is in.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
 import { GcraLimiter } from '../support/gcra-limiter.ts';
 import { LimiterPerPlan } from '../support/limiter-per-plan.ts';
-import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
 import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
-import { ENTERPRISE_AGREED_IN_TESTS, NEIGHBOUR_KEY } from './support/faults.ts';
+import { NEIGHBOUR_KEY } from './support/faults.ts';
 import {
   bigIds,
   clampedLimit,
@@ -32,9 +28,9 @@ import {
   strictJsonRefusals,
   type LegitimateVariant,
 } from './support/legitimate-variants.ts';
-import { failed, runSuite, VARIANTS_OUTPUT, type SuiteRunResult } from './support/run-suite.ts';
-import { recordRows, type VariantRow } from './support/variant-tables.ts';
-import { agreedEnterpriseEnv, startVariant, type VariantOptions } from './support/variant-target.ts';
+import { runSuite, type SuiteRunResult } from './support/run-suite.ts';
+import { EXPECTED_SKIP, judgeVariantRun } from './support/variant-verdicts.ts';
+import { startVariant, type VariantOptions } from './support/variant-target.ts';
 
 /**
  * Longer "minutes" than the bundled server's second: the suite's bursts (1,000 requests for a Business key) pass
@@ -45,14 +41,7 @@ request slides out), find no fresh window for a long while, and the plan test is
 const TIME_SCALE = 20;
 const SLIDING_TIME_SCALE = 10;
 
-/** Skips these runs choose: the daily-quota tests, and Enterprise's quota tests, as no Enterprise quota is agreed. */
-const EXPECTED_SKIP = /PETSTORE_QUOTA_TESTS|PETSTORE_ENTERPRISE_PER_MINUTE/;
 const SEEDED_PETS = 5_000;
-/**
- * Conforming, or "Not certified" (3): these runs leave the daily quotas out, so the plan rules are only partly
- * checked, and with 5,000 pets no list by status is short enough to show that a new animal is in it (LIST-7).
- */
-const ACCEPTED_EXIT_CODES = [0, 3];
 
 const STORE_AND_LIMITER: readonly LegitimateVariant[] = [
   { id: 'newest-first', description: 'lists animals newest first', freedom: 'no order is documented (LIST-GAP-3)' },
@@ -144,83 +133,6 @@ test('legitimate server "strict-validation" (400 for a malformed petId, limited 
 test('legitimate server "framework-style" (422 for a malformed petId or query value, 413 and 415 for bodies beyond JSON or none, 400 for OWASP\'s inputs and categories beyond 2^53) passes the suite', async ({}, testInfo) => {
   await passesTheSuite('framework-style', FRAMEWORK_STYLE, { transforms: [() => malformedIdsAnswered(422, true), frameworkRefusals, strictJsonRefusals], timeScale: TIME_SCALE }, testInfo);
 });
-
-/**
- * The two-limiter server's clock runs this much faster than real time (the suite is told, as for the bundled
- * server): a minute window lasts a quarter of a second, a day six minutes, so every plan's day, Business's hundred
- * windows included, is used up within the quota budget below.
- */
-const TWO_LIMITERS_CLOCK_RATE = 240;
-const TWO_LIMITERS_QUOTA_BUDGET_SECONDS = 300;
-/** A run that certifies every rule skips no test. */
-const NO_SKIP = /(?!)/;
-
-const TWO_LIMITERS: readonly LegitimateVariant[] = [
-  {
-    id: 'minute-and-day-limiters',
-    description: "limits with two limiters in a row, a minute's and a day's, each writing the headers (as express-rate-limit runs two windows): admitted responses carry the day's window, a minute's 429 the minute's",
-    freedom: 'X-RateLimit-Limit is the limit that applies: its per-minute or its per-day quota (RL-5)',
-  },
-];
-
-test('legitimate server "two-limiters" (headers of the day window on admitted responses, of the minute window on its 429s) is certified conforming on every rule, daily quotas included', async ({}, testInfo) => {
-  test.setTimeout(420_000);
-  const target = await startVariant({ limiter: new MinuteAndDayLimiters(), clockRate: TWO_LIMITERS_CLOCK_RATE, enterpriseQuota: ENTERPRISE_AGREED_IN_TESTS });
-  let run: SuiteRunResult;
-  try {
-    run = await runSuite({
-      label: 'legitimate-two-limiters',
-      baseUrl: target.baseUrl,
-      quotaTests: true,
-      allReporters: true,
-      timeoutMs: 400_000,
-      env: { ...target.clockEnv, ...agreedEnterpriseEnv(ENTERPRISE_AGREED_IN_TESTS), PETSTORE_QUOTA_BUDGET_SECONDS: String(TWO_LIMITERS_QUOTA_BUDGET_SECONDS) },
-    });
-  } finally {
-    await target.close();
-  }
-  await judgeVariantRun('two-limiters', TWO_LIMITERS, run, testInfo, { acceptedExitCodes: [0], expectedSkip: NO_SKIP });
-  const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, 'legitimate-two-limiters', 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
-  const notPassed = report.rules.filter((row) => row.level === 'MUST' && row.applies && row.subject === 'service' && row.verdict !== 'pass').map((row) => `${row.id}: ${row.verdict} ${row.reason ?? ''}`);
-  expect(notPassed, report.verdict.headline).toEqual([]);
-});
-
-async function judgeVariantRun(
-  name: string,
-  variants: readonly LegitimateVariant[],
-  run: SuiteRunResult,
-  testInfo: import('@playwright/test').TestInfo,
-  { acceptedExitCodes = ACCEPTED_EXIT_CODES, expectedSkip = EXPECTED_SKIP } = {},
-): Promise<void> {
-  const failures = run.tests.filter(failed).map((test) => `${test.title}: ${(test.errors[0] ?? '').split('\n')[0]}`);
-  const unexpectedSkips = run.tests
-    .filter((test) => test.status === 'skipped')
-    .map((test) => ({ test, reason: test.annotations.find((a) => a.type === 'skip')?.description ?? 'no reason given' }))
-    .filter(({ reason }) => !expectedSkip.test(reason))
-    .map(({ test, reason }) => `${test.title} was skipped: ${reason}`);
-  const problems = [...failures, ...unexpectedSkips, ...run.globalErrors];
-  const counts = {
-    passed: run.tests.filter((test) => test.status === 'passed').length,
-    failed: run.tests.filter(failed).length,
-    skipped: run.tests.filter((test) => test.status === 'skipped').length,
-  };
-  const ranAt = new Date().toISOString();
-  const rows: VariantRow[] = variants.map((variant) => ({
-    variant: variant.id,
-    description: variant.description,
-    freedom: variant.freedom,
-    run: name,
-    passed: problems.length === 0 && acceptedExitCodes.includes(run.exitCode),
-    tests: counts,
-    failures: problems,
-    runSeconds: run.durationMs / 1000,
-    ranAt,
-  }));
-  await testInfo.attach(`variants-${name}.md`, { body: recordRows('variants', name, rows), contentType: 'text/markdown' });
-  expect(run.tests.length, 'the suite ran no test').toBeGreaterThan(50);
-  expect(problems, `a legitimate server must pass every test it can run (${(run.durationMs / 1000).toFixed(1)} s)`).toEqual([]);
-  expect(acceptedExitCodes, `exit ${run.exitCode}: only ${acceptedExitCodes.map((code) => (code === 0 ? '"Conforming" (0)' : `"Not certified" (${code})`)).join(' or ')} fits a run that fails nothing`).toContain(run.exitCode);
-}
 
 /** The limiter-kinds server's clock, as the bundled server's: a minute lasts a quarter of a second. */
 const LIMITER_KINDS_CLOCK_RATE = 240;

@@ -5,7 +5,7 @@
  */
 import type { RulesCatalogue } from '../lib/rules.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
-import type { ConformanceReport, RuleRow, RunState } from '../lib/verdicts/model.ts';
+import type { RuleRow, RunState } from '../lib/verdicts/model.ts';
 import { provenanceOf } from '../lib/verdicts/provenance.ts';
 import type { ExpectedFailure } from './expectations-file.ts';
 import type { CellVerdict, ExpectationOutcome, Matrix, MatrixCell, MatrixImplementation, MatrixRow, MustTally } from './model.ts';
@@ -15,8 +15,8 @@ export interface ImplementationRun {
   version?: string;
   /** Where the suite reached it; never a key. */
   target: string;
-  /** undefined when it could not be certified; `problem` says why. */
-  report?: ConformanceReport;
+  /** undefined when it could not be certified; `problem` says why. With the certificate its run made, if any. */
+  report?: CertifiedReport;
   problem?: string;
   expectations: ExpectedFailure[];
   /** The expectations file as the implementations file names it. */

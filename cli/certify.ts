@@ -8,6 +8,7 @@ import { runNode } from '../lib/processes/child.ts';
 import { certifyImplementations } from './certify-implementations.ts';
 import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
+import { writeBadge } from './badge-file.ts';
 import { parseFlags } from './flags.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
@@ -28,7 +29,7 @@ Runs the conformance suite and prints one verdict line, e.g. "Conformance: Confo
   --read-only      send no request that creates pets (same as PETSTORE_READ_ONLY=1): verdict "not certified"
   --quota-tests    include the tests that use up a key's daily quota (same as PETSTORE_QUOTA_TESTS=1)
   --output DIR     where the reports go (default ./reports/conformance): index.html, conformance.json,
-                   junit.xml, results.json, playwright/index.html
+                   junit.xml, results.json, badge.svg, playwright/index.html
   --summary FILE   also append the verdict and a table of failing rules, in Markdown, to FILE (in a GitHub
                    Actions job: --summary "$GITHUB_STEP_SUMMARY"); PETSTORE_SPEC_URL, when set, links rules
                    to their section of the spec
@@ -99,6 +100,7 @@ export async function certify(args: readonly string[]): Promise<number> {
     return 0;
   }
   const code = await runNode(suiteNodeArgs(options.outputDir, options.playwrightArgs), { ...options.env, ...reportEnv(options.outputDir) });
+  writeBadge(options.outputDir);
   if (options.summaryFile) writeJobSummary(options.outputDir, options.summaryFile, process.env);
   return code;
 }

@@ -4,7 +4,9 @@
  * went as the expectations say.
  */
 import type { RulesCatalogue } from '../lib/rules.ts';
-import type { ConformanceReport, RuleRow, RunState } from '../lib/verdicts/model.ts';
+import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
+import type { RuleRow, RunState } from '../lib/verdicts/model.ts';
+import { provenanceOf } from '../lib/verdicts/provenance.ts';
 import type { ExpectedFailure } from './expectations-file.ts';
 import type { CellVerdict, ExpectationOutcome, Matrix, MatrixCell, MatrixImplementation, MatrixRow, MustTally } from './model.ts';
 
@@ -13,8 +15,8 @@ export interface ImplementationRun {
   version?: string;
   /** Where the suite reached it; never a key. */
   target: string;
-  /** undefined when it could not be certified; `problem` says why. */
-  report?: ConformanceReport;
+  /** undefined when it could not be certified; `problem` says why. With the certificate its run made, if any. */
+  report?: CertifiedReport;
   problem?: string;
   expectations: ExpectedFailure[];
   /** The expectations file as the implementations file names it. */
@@ -62,10 +64,9 @@ function implementationColumn(run: ImplementationRun): MatrixImplementation {
   }
   return {
     ...base,
-    state: report.verdict.state,
+    ...badgeSubject(report),
     verdictLabel: LABELS[report.verdict.state],
     headline: report.verdict.headline,
-    must: mustTally(report.rules),
     startedAt: report.run.startedAt,
     durationMs: report.run.durationMs,
     reportHref: `${run.name}/index.html`,
@@ -78,6 +79,12 @@ function implementationColumn(run: ImplementationRun): MatrixImplementation {
  */
 function folderName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'entry';
+}
+
+/** What a run's badge says, drawn from its report: the verdict, the MUST tally, and how old its evidence is. */
+export function badgeSubject(report: CertifiedReport): Required<Pick<MatrixImplementation, 'state' | 'must'>> & Pick<MatrixImplementation, 'provenance'> {
+  const provenance = provenanceOf(report);
+  return { state: report.verdict.state, must: mustTally(report.rules), ...(provenance ? { provenance } : {}) };
 }
 
 function mustTally(rows: readonly RuleRow[]): MustTally {

@@ -5,6 +5,7 @@
  */
 import type { Level } from '../lib/rules.ts';
 import type { RuleVerdict, RunState } from '../lib/verdicts/model.ts';
+import type { Provenance } from '../lib/verdicts/provenance.ts';
 
 /** `no-report`: the implementation could not be certified at all (it did not start, its URL did not answer). */
 export type CellVerdict = RuleVerdict | 'no-report';
@@ -60,6 +61,8 @@ export interface MatrixImplementation {
   headline: string;
   problem?: string;
   must?: MustTally;
+  /** When its run made a certificate (certify --evidence, --out-of-scope): how old its evidence, what it left out. */
+  provenance?: Provenance;
   startedAt?: string;
   durationMs?: number;
   /** Relative to reports/certify/: <name>/index.html, the implementation's conformance report. */

@@ -201,7 +201,8 @@ function partWords(part: PartStanding, options: CertificateOptions): string {
   return `${part.part} ${how} by the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
 }
 
-function ageWords(ms: number): string {
+/** "4 days old", "12 hours old", "3 minutes old": how the certificate and the job summary say an age. */
+export function ageWords(ms: number): string {
   const hours = ms / 3_600_000;
   if (hours >= 24) return `${Math.floor(hours / 24)} day${Math.floor(hours / 24) === 1 ? '' : 's'} old`;
   if (hours >= 1) return `${Math.floor(hours)} hour${Math.floor(hours) === 1 ? '' : 's'} old`;

@@ -3,8 +3,10 @@
  * and its notes (spent keys and when to run again among them), a short table of the rules that failed or were left unchecked, each linked to its section of the spec
  * when the spec's address is known. The full reports travel as an artifact; this is what a reviewer reads first.
  */
+import path from 'node:path';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
-import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
+import { ageWords, type CertificateRule, type CertifiedReport, type PartStanding } from '../../lib/verdicts/certificate.ts';
+import { fromEarlierReport } from '../../lib/verdicts/provenance.ts';
 import type { ConformanceReport, RuleRow } from '../../lib/verdicts/model.ts';
 
 const MAX_ROWS = 20;
@@ -39,16 +41,48 @@ export function jobSummary(report: CertifiedReport, links: SummaryLinks = {}, an
   return lines.join('\n');
 }
 
-/** Where the certificate's evidence came from, beyond this run: per rule, which report and how old. */
+/**
+ * Where the certificate's evidence came from, beyond this run: a row per part of each rule that leaned on an
+ * earlier report or was left out of scope (rule, part, standing, which report, how old), then the reports
+ * that were not counted and why. Nothing when the run alone made the certificate.
+ */
 function evidenceLines(report: CertifiedReport): string[] {
   const certificate = report.certificate;
   if (!certificate) return [];
-  const borrowed = certificate.rules.filter((rule) => rule.parts.some((part) => part.by && part.by.label !== 'this run' && part.state !== 'unchecked') || rule.verdict === 'not-in-scope');
+  const leaning = certificate.rules.filter((rule) => rule.parts.some(fromEarlierReport) || rule.verdict === 'not-in-scope' || rule.parts.some((part) => part.state === 'not-in-scope'));
+  const ignored = certificate.reports.filter((item) => !item.counted);
+  if (leaning.length === 0 && ignored.length === 0) return [];
   const lines = [`**Evidence** (within ${certificate.maxAge}; the run's own verdict: ${cell(certificate.ownVerdict.headline, 300)}):`, ''];
-  for (const rule of borrowed.slice(0, MAX_ROWS)) lines.push(`- ${cell(rule.line, 400)}`);
-  if (borrowed.length > MAX_ROWS) lines.push(`- …and ${borrowed.length - MAX_ROWS} more rules; the HTML report lists every one.`);
-  for (const considered of certificate.reports.filter((item) => !item.counted)) lines.push(`- Not counted: ${cell(considered.file, 200)} (${cell(considered.why ?? '', 200)})`);
+  if (leaning.length > 0) {
+    lines.push('| rule | part | standing | where from | age |', '|---|---|---|---|---|');
+    for (const rule of leaning.slice(0, MAX_ROWS)) {
+      for (const part of rule.parts.length > 0 ? rule.parts : [undefined]) lines.push(partRow(rule, part, certificate.maxAge));
+    }
+    if (leaning.length > MAX_ROWS) lines.push('', `…and ${leaning.length - MAX_ROWS} more rules; the HTML report lists every one.`);
+    lines.push('');
+  }
+  for (const considered of ignored) lines.push(`- Not counted: ${cell(considered.file, 200)} (${cell(considered.why ?? '', 200)})`);
   return [...lines, ''];
+}
+
+const STANDING: Record<PartStanding['state'], string> = { held: 'checked', failed: 'failed', unchecked: 'not checked', 'not-in-scope': 'not in scope' };
+
+/** A part's row; a rule without parts (left out whole) gets one row of its own. */
+function partRow(rule: CertificateRule, part: PartStanding | undefined, maxAge: string): string {
+  const id = `\`${rule.id}\``;
+  if (!part) return `| ${id} | (all) | ${rule.verdict === 'not-in-scope' ? 'not in scope' : rule.verdict} | declared out of scope | |`;
+  const standing = part.state === 'held' && part.result && part.result !== 'pass' ? part.result : STANDING[part.state];
+  if (part.state === 'not-in-scope') return `| ${id} | ${cell(part.part, 60)} | ${standing} | declared out of scope | |`;
+  if (part.state === 'unchecked') return `| ${id} | ${cell(part.part, 60)} | ${standing} | no report within ${maxAge}${part.reason ? `: ${cell(part.reason, MAX_CELL)}` : ''} | |`;
+  const by = part.by!;
+  if (!by.file) return `| ${id} | ${cell(part.part, 60)} | ${standing} | this run | |`;
+  const staging = by.staging ? ' (staging, VER-2)' : '';
+  return `| ${id} | ${cell(part.part, 60)} | ${standing} | ${cell(`the ${by.label} of ${by.checkedAt.slice(0, 10)}${staging} (${shortFile(by.file)})`, MAX_CELL)} | ${ageWords(by.ageMs)} |`;
+}
+
+/** A report's file by its folder and name: CI paths are long, and the folder names the artifact. */
+function shortFile(file: string): string {
+  return path.join(path.basename(path.dirname(file)), path.basename(file));
 }
 
 function whatHappened(row: RuleRow): string {

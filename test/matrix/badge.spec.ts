@@ -1,10 +1,15 @@
 /**
  * The certification badge: its four states say what they mean in words and in the colours shields.io
- * readers know, its text is escaped, and it is an SVG a browser parses on its own.
+ * readers know, a certificate's badge says how old its earlier evidence is and whether a scope was declared,
+ * its text is escaped, and it is an SVG a browser parses on its own.
  */
 import { expect, test } from '@playwright/test';
-import { renderBadge } from '../../matrix/badge.ts';
+import { makeCertificate } from '../../lib/verdicts/certificate.ts';
+import type { EvidenceReport } from '../../lib/verdicts/evidence-files.ts';
+import { renderBadge, type BadgeSubject } from '../../matrix/badge.ts';
+import { badgeSubject } from '../../matrix/build-matrix.ts';
 import type { MatrixImplementation } from '../../matrix/model.ts';
+import { asEvidence, certifiedRun, DAY_MS } from '../support/certified-run.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
 import { HOSTILE, implementation } from './support/matrix-builder.ts';
 
@@ -52,6 +57,69 @@ for (const { state, implementation: subject, text, colour } of CASES) {
   });
 }
 
+const STAGING = 'https://staging.example.com/v1';
+const NOW = new Date('2026-11-24T12:00:00Z');
+const ago = (days: number): Date => new Date(NOW.getTime() - days * DAY_MS);
+
+/** A commit's run that checked `day` itself (or skipped it), certified with earlier reports and a scope. */
+function certified(day: 'passed' | 'skipped', evidence: readonly EvidenceReport[], outOfScope: string[] = []): BadgeSubject {
+  const commit = certifiedRun(STAGING, NOW, day);
+  const { certificate, verdict } = makeCertificate(commit, evidence, { now: NOW, maxAge: '7d', maxAgeMs: 7 * DAY_MS, outOfScope });
+  return badgeSubject({ ...commit, verdict, certificate });
+}
+
+const night = (days: number): EvidenceReport => asEvidence(certifiedRun(STAGING, ago(days), 'passed', 'nightly run'), 'evidence/night/conformance.json');
+
+const PROVENANCE_CASES: Array<{ state: string; subject: BadgeSubject; text: string; colour: string; title: string }> = [
+  { state: 'run alone', subject: certified('passed', []), text: 'conforming', colour: '#4c1', title: 'conforming' },
+  { state: 'run alone, with a night that was not needed', subject: certified('passed', [night(8)]), text: 'conforming', colour: '#4c1', title: 'conforming' },
+  {
+    state: 'day from a night 4 days old',
+    subject: certified('skipped', [night(4)]),
+    text: 'conforming · evidence ≤ 4d',
+    colour: '#4c1',
+    title: 'conforming, on evidence that includes earlier reports up to 4d old',
+  },
+  { state: 'day from a night 3½ days old, rounded up', subject: certified('skipped', [night(3.5)]), text: 'conforming · evidence ≤ 4d', colour: '#4c1', title: 'conforming, on evidence that includes earlier reports up to 4d old' },
+  {
+    state: 'day declared out of scope',
+    subject: certified('skipped', [], ['PLAN-FREE:day']),
+    text: 'conforming within scope',
+    colour: '#97ca00',
+    title: 'conforming within the declared scope (what it leaves out is not checked)',
+  },
+  {
+    state: 'scoped, with a night that covered nothing this run did not',
+    subject: certified('skipped', [asEvidence(certifiedRun(STAGING, ago(2), 'skipped', 'nightly run'), 'night.json')], ['PLAN-FREE:day']),
+    text: 'conforming within scope',
+    colour: '#97ca00',
+    title: 'conforming within the declared scope (what it leaves out is not checked)',
+  },
+  {
+    state: 'scoped, with the day from a night 4 days old',
+    subject: certified('skipped', [night(4)], ['PLAN-FREE:minute']),
+    text: 'conforming within scope · evidence ≤ 4d',
+    colour: '#97ca00',
+    title: 'conforming within the declared scope (what it leaves out is not checked), on evidence that includes earlier reports up to 4d old',
+  },
+  ...[certified('skipped', [night(8)])].map((subject) => ({
+    state: 'a night 8 days old, too old to count: not certified, as without evidence',
+    subject,
+    text: `not certified ${subject.must!.total - 1}/${subject.must!.total} MUST`,
+    colour: '#dfb317',
+    title: `not certified ${subject.must!.total - 1}/${subject.must!.total} MUST`,
+  })),
+];
+
+for (const { state, subject, text, colour, title } of PROVENANCE_CASES) {
+  test(`a certificate's badge, ${state}: "${text}"`, () => {
+    const svg = renderBadge(subject, '1.0.0');
+    expect(texts(svg)).toEqual(['Pet Store 1.0.0', text]);
+    expect(svg).toMatch(new RegExp(`<rect width="\\d+" height="20" rx="3" fill="${colour}"/>`));
+    expect(svg).toContain(`<title>Pet Store 1.0.0: ${title}</title>`);
+  });
+}
+
 test('the badge grows with its text, so a longer message is not squeezed', () => {
   const width = (svg: string) => Number(/^<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
   const short = width(renderBadge(CONFORMING.implementation, '1.0.0'));
@@ -70,7 +138,7 @@ test('a hostile spec version is escaped in the text, the title and the aria-labe
 
 test('every badge, hostile text included, is well-formed standalone SVG that Chromium parses', async () => {
   test.skip(!chromiumPath(), INSTALL_HINT);
-  const badges = [...CASES.map(({ implementation: subject }) => renderBadge(subject, '1.0.0')), renderBadge(CONFORMING.implementation, HOSTILE)];
+  const badges = [...[...CASES.map((item) => item.implementation), ...PROVENANCE_CASES.map((item) => item.subject)].map((subject) => renderBadge(subject, '1.0.0')), renderBadge(CONFORMING.implementation, HOSTILE)];
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();

@@ -3,6 +3,9 @@ import { catalogue } from '../../lib/rules.ts';
 import { buildMatrix, type ImplementationRun } from '../../matrix/build-matrix.ts';
 import { renderMatrix } from '../../matrix/render-html.ts';
 import { summaryLines } from '../../matrix/summary.ts';
+import { makeCertificate } from '../../lib/verdicts/certificate.ts';
+import { asEvidence, certifiedRun, DAY_MS } from '../support/certified-run.ts';
+import { schemaProblems } from '../support/report-schemas.ts';
 import { conformanceReport } from './support/conformance-reports.ts';
 
 /** An implementation's run; with expectations, as read from its expectations file. */
@@ -110,4 +113,15 @@ test('an implementation that could not be certified has a no-report column, says
 test('an entry rejected for its name still gets a badge folder inside reports/certify', () => {
   const matrix = matrixOf([run('../../etc x', undefined)]);
   expect(matrix.implementations[0]!.badgeHref).toBe('etc-x/badge.svg');
+});
+
+test("a run that made a certificate carries what it leaned on into matrix.json, for its badge, and the matrix still matches its schema", () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const target = 'https://staging.example.com/v1';
+  const commit = certifiedRun(target, now, 'skipped');
+  const night = asEvidence(certifiedRun(target, new Date(now.getTime() - 4 * DAY_MS), 'passed', 'nightly run'), 'night.json');
+  const { certificate, verdict } = makeCertificate(commit, [night], { now, maxAge: '7d', maxAgeMs: 7 * DAY_MS, outOfScope: [] });
+  const matrix = matrixOf([run('staging', { ...commit, verdict, certificate }), run('plain', conformanceReport())]);
+  expect(matrix.implementations.map((column) => column.provenance)).toEqual([{ oldestEvidenceMs: 4 * DAY_MS, scoped: false }, undefined]);
+  expect(schemaProblems('matrix', { ...JSON.parse(JSON.stringify(matrix)), rulesHash: 'a'.repeat(64) })).toEqual([]);
 });

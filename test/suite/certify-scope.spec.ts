@@ -2,10 +2,11 @@
  * A declared scope: what a team leaves out is listed as not in scope and the verdict is "Conforming within that
  * scope" (exit 0), while anything else left unchecked still ends Not certified (exit 3). The README's Action
  * snippet, read from the README and run through the Action's script, goes green on a correct server; the
- * command is run as a user runs it. The server's clock runs fast; one key per plan.
+ * command is run as a user runs it. The badge next to the report says what the certificate leaned on: the scope,
+ * or how old the earlier report was. The server's clock runs fast; one key per plan.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -13,6 +14,7 @@ import { DEMO_KEYS, keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
 import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { certifiedRun, DAY_MS } from '../support/certified-run.ts';
 import { startVariant, type VariantTarget } from './support/variant-target.ts';
 import { runActionStep } from './support/workflow-runner.ts';
 import { parse } from 'yaml';
@@ -70,6 +72,7 @@ test.describe.serial('a declared scope', () => {
     expect(plans.map((rule) => rule.verdict), 'never passed').toEqual(['not-in-scope', 'not-in-scope', 'not-in-scope']);
     expect(readFileSync(path.join(work, 'summary.md'), 'utf8')).toContain('Not in scope (declared, not checked, never counted as passed): PLAN-FREE:day, PLAN-PRO:day, PLAN-BUSINESS:day, RL-1:day.');
     expect(readFileSync(path.join(work, 'scoped', 'index.html'), 'utf8')).toContain('day not in scope');
+    expect(badgeText(path.join(work, 'scoped'))).toBe('conforming within scope');
   });
 
   test('what the scope does not name still ends Not certified (exit 3), naming it', async () => {
@@ -79,8 +82,28 @@ test.describe.serial('a declared scope', () => {
     expect(outcome.code, outcome.output.slice(-3_000)).toBe(3);
     expect(report.verdict.headline).toMatch(/^Not certified: no report within 7d checked .*PLAN-PRO:day/);
     expect(report.verdict.headline).not.toContain('PLAN-FREE:day');
+    expect(badgeText(path.join(work, 'narrow')), 'no scope or age on a badge that certifies nothing').toMatch(/^not certified \d+\/\d+ MUST$/);
+  });
+
+  test("a night's report 4 days old covers what this run did not check: the badge says conforming on evidence up to 4 days old", async () => {
+    test.setTimeout(120_000);
+    // A night's report of this target, as certify writes it, from just under four days ago.
+    const night = certifiedRun(target.baseUrl, new Date(Date.now() - 4 * DAY_MS + 3_600_000), 'passed', 'nightly run');
+    mkdirSync(path.join(work, 'night'), { recursive: true });
+    writeFileSync(path.join(work, 'night', 'conformance.json'), JSON.stringify(night));
+    const outcome = await certify(['--output', 'with-night', '--evidence', 'night', '--', '--grep', 'AUTH-4 MUST'], target, work);
+    const report = JSON.parse(readFileSync(path.join(work, 'with-night', 'conformance.json'), 'utf8')) as CertifiedReport;
+    expect(outcome.code, `${report.verdict.headline}\n${outcome.output.slice(-3_000)}`).toBe(0);
+    expect(report.certificate?.ownVerdict.state, 'one rule alone cannot certify').toBe('incomplete');
+    expect(badgeText(path.join(work, 'with-night'))).toBe('conforming · evidence ≤ 4d');
   });
 });
+
+/** The right half of the badge certify writes next to its report. */
+function badgeText(outputDir: string): string | undefined {
+  const svg = readFileSync(path.join(outputDir, 'badge.svg'), 'utf8');
+  return [...svg.matchAll(/<text x="[\d.]+" y="14"[^>]*>([^<]*)<\/text>/g)].at(-1)?.[1];
+}
 
 test('bad evidence input is one line on stderr and exit 2, before anything runs', async () => {
   test.setTimeout(60_000);

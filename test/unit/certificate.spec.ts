@@ -1,7 +1,8 @@
 /**
  * The certificate (lib/verdicts/certificate.ts) on reports built by the verdict model from known outcomes: which
  * reports count (same target, within the age), which result of a part stands (a failure unless a later report
- * held it), what a declared scope does, and the one line bad evidence gets.
+ * held it), what a declared scope does, the one line bad evidence gets, and the job summary's table of where
+ * the evidence came from.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,43 +10,18 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
 import { makeCertificate, type CertifiedReport } from '../../lib/verdicts/certificate.ts';
-import { partsOf } from '../../lib/verdicts/evidence.ts';
 import { EvidenceInputError, parseMaxAge, readEvidence, type EvidenceReport } from '../../lib/verdicts/evidence-files.ts';
-import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
-import { emptyRecord, type TestOutcome, type TestRecord } from '../../lib/verdicts/test-record.ts';
 import { loadEvidence } from '../../harness/load/evidence.ts';
+import { jobSummary } from '../../specs/reporter/job-summary.ts';
+import { asEvidence, certifiedRun as run, DAY_MS as DAY } from '../support/certified-run.ts';
 import { schemaProblems } from '../support/report-schemas.ts';
 
 const STAGING = 'https://staging.example.com/v1';
 const PRODUCTION = 'https://api.example.com/v1';
 const NOW = new Date('2026-11-24T12:00:00Z');
-const DAY = 86_400_000;
 const SEVEN_DAYS = { maxAge: '7d', maxAgeMs: 7 * DAY, outOfScope: [] as string[], now: NOW };
 
-function record(file: string, rule: string, outcome: TestOutcome, at: Date): TestRecord {
-  const title = `${rule} MUST a test in ${file}`;
-  return {
-    ...emptyRecord({ id: `${file}-${rule}`, title, fullTitle: title, file, line: 1, project: 'p', outcome, rules: [rule], unknownRules: [], titleLevel: undefined, ranThrough: false }),
-    ...(outcome === 'passed' || outcome === 'failed' ? { startedAt: at.toISOString() } : {}),
-    ...(outcome === 'skipped' ? { skipReason: 'set PETSTORE_QUOTA_TESTS=1 to run the tests that use up a daily quota' } : {}),
-    ...(outcome === 'failed' ? { failures: [{ rules: [rule], message: `[${rule}] expected no more than 1,000 requests admitted in a day, request 1,001 was admitted` }] } : {}),
-  };
-}
-
-/** A run of `target` at `at`: every service rule held in one file, PLAN-FREE's minute held, and its day as `day` says. */
-function run(target: string, at: Date, day: TestOutcome, label = 'run'): CertifiedReport {
-  const records = [
-    ...catalogue.rules.filter((rule) => rule.subject === 'service' && rule.id !== 'PLAN-FREE' && !rule.appliesWhen).map((rule) => record('specs/functional/all.spec.ts', rule.id, 'passed', at)),
-    record('specs/rate-limits/minute-limits.spec.ts', 'PLAN-FREE', 'passed', at),
-    record('specs/rate-limits/daily-quota.spec.ts', 'PLAN-FREE', day, at),
-  ];
-  const meta: RunMetadata = { targetUrl: target, bundled: false, readOnly: false, quotaTests: day !== 'skipped', suiteVersion: '0.1.0', specVersion: catalogue.specVersion, gitCommit: 'x', rulesHash: 'y' };
-  const report = buildReport(records, catalogue, meta, { status: 'passed', startedAt: at.toISOString(), durationMs: 1, generatedAt: at.toISOString() });
-  return { ...report, evidence: { source: 'certify', label, target: { baseUrl: target }, startedAt: at.toISOString(), specVersion: report.specVersion, parts: partsOf(records, meta, at.toISOString()) } };
-}
-
 const ago = (days: number): Date => new Date(NOW.getTime() - days * DAY);
-const asEvidence = (report: CertifiedReport, file: string): EvidenceReport => ({ file, evidence: report.evidence! });
 
 test('a commit\'s run that skipped the day is conforming with a night within the age, and says which night and how old', () => {
   const commit = run(STAGING, NOW, 'skipped');
@@ -153,4 +129,33 @@ test("a load run that used up a key's day counts for that plan's day part, and i
   const failing = makeCertificate(commit, [{ file: 'summary.json', evidence: held }, { file: 'broke.json', evidence: broke }], SEVEN_DAYS);
   expect(failing.verdict.failedMust).toEqual(['RL-6']);
   expect(failing.certificate.rules.find((rule) => rule.id === 'RL-6')?.line).toMatch(/load:remaining-steps failed by the load run of 2026-11-23, 1 day old/);
+});
+
+test('the job summary tables, part by part, what leaned on an earlier report or a scope: where from and how old', () => {
+  const commit = run(STAGING, NOW, 'skipped');
+  const night = asEvidence(run(STAGING, ago(4), 'passed', 'nightly run'), '/home/runner/work/app/evidence/conformance-nightly/conformance.json');
+  const production = asEvidence(run(PRODUCTION, ago(1), 'passed', 'production run'), 'prod.json');
+  const summary = (report: CertifiedReport, evidence: readonly EvidenceReport[], outOfScope: string[] = []): string[] => {
+    const { certificate, verdict } = makeCertificate(report, evidence, { ...SEVEN_DAYS, outOfScope });
+    return jobSummary({ ...report, verdict, certificate }).split('\n');
+  };
+  const table = (lines: readonly string[]): string[] => lines.filter((line) => line.startsWith('| `') || line.startsWith('| rule | part'));
+
+  const borrowed = summary(commit, [night, production]);
+  expect(table(borrowed)).toEqual([
+    '| rule | part | standing | where from | age |',
+    '| `PLAN-FREE` | day | checked | the nightly run of 2026-11-20 (conformance-nightly/conformance.json) | 4 days old |',
+    '| `PLAN-FREE` | minute | checked | this run | |',
+  ]);
+  expect(borrowed).toContain(`- Not counted: prod.json (another target (${PRODUCTION}))`);
+
+  expect(table(summary(commit, [], ['PLAN-FREE:day']))).toEqual([
+    '| rule | part | standing | where from | age |',
+    '| `PLAN-FREE` | day | not in scope | declared out of scope | |',
+    '| `PLAN-FREE` | minute | checked | this run | |',
+  ]);
+
+  const alone = summary(run(STAGING, NOW, 'passed'), []);
+  expect(table(alone), 'the run alone: nothing to say where from').toEqual([]);
+  expect(alone.join('\n')).not.toContain('**Evidence**');
 });

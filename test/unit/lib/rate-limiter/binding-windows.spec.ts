@@ -158,3 +158,13 @@ test.describe("one at a time under a day bucket's Limit (RL-7's steps, headers n
     expect(stepsFromFresh(day, false, MINUTE_WINDOW_MS, dayOf).filter((step) => step === 'reset-moved')).toHaveLength(9);
   });
 });
+
+test("one at a time from the minute's headers to a day bucket's: the day's steps are judged by the day, and a Reset moving back there still moved", () => {
+  const minute = bucket(T0, 60, 3, 60_000);
+  const day = Array.from({ length: 4 }, (_, index) => bucket(T0 + 40 * (index + 1), 1000, 2 - index + 40, 86_400_000));
+  const dayOf = (limit: number): number | undefined => windowOfLimit(limit, FREE);
+  expect(describesMinuteWindow(minute, FREE)).toBe(true);
+  expect(stepsFromFresh([minute, ...day], true, MINUTE_WINDOW_MS, dayOf)).toEqual(['limit-changed', 'refilling', 'refilling', 'refilling']);
+  const back = [minute, day[0]!, day[1]!, { ...day[2]!, reset: day[1]!.reset! - 1 }];
+  expect(stepsFromFresh(back, true, MINUTE_WINDOW_MS, dayOf)).toEqual(['limit-changed', 'refilling', 'reset-moved']);
+});

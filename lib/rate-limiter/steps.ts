@@ -57,17 +57,23 @@ export function resetStepProblem(previous: Reading, next: Reading, windowMs: num
 
 /**
  * How each of requests sent one at a time from the start of a fresh window follows the one before (the first has
- * no step). With headers that describe the window, by them (stepBetween). Otherwise every request sent less than
+ * no step). Each step is judged by the window its Limit names (`windowOf`: the documented window a Limit is
+ * counted over; `windowMs` for a Limit that names none): a day's bucket that binds the headers moves its Reset on
+ * with every request, as a bucket of a day refills, never learned from the readings (two would fit a broken Reset
+ * too). With headers that describe the window, by them (stepBetween). Otherwise every request sent less than
  * `windowMs` after the first, which opened the window, is still in it, and a Reset that differs from the one
- * before moved within it.
+ * before moved within it, unless it moved forward as a bucket of the named window refills.
  */
-export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean, windowMs: number): Step[] {
+export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean, windowMs: number, windowOf: (limit: number) => number | undefined): Step[] {
   const first = readings[0];
   return readings.slice(1).map((next, index) => {
     const previous = readings[index]!;
-    if (headersTrusted || limitChanged(previous, next)) return stepBetween(previous, next, windowMs);
+    const namedMs = (next.limit === undefined ? undefined : windowOf(next.limit)) ?? windowMs;
+    if (headersTrusted || limitChanged(previous, next)) return stepBetween(previous, next, namedMs);
     if (next.sentAt - first!.sentAt >= windowMs - ROUNDING_MS) return 'new-window';
-    return next.reset === previous.reset ? 'same-window' : 'reset-moved';
+    if (next.reset === previous.reset) return 'same-window';
+    const forward = previous.reset !== undefined && next.reset !== undefined && next.reset > previous.reset;
+    return forward && fullAtReset(previous, namedMs) && fullAtReset(next, namedMs) ? 'refilling' : 'reset-moved';
   });
 }
 

@@ -6,6 +6,7 @@ import type { Quota } from '../../lib/plans.ts';
 import { readingFrom, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { refusalWaitMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { stepBetween as modelStep, stepsFromFresh as modelSteps, type Step } from '../../lib/rate-limiter/steps.ts';
+import { windowOfLimit } from '../../lib/rate-limiter/window-of-limit.ts';
 import type { Exchange } from './exchange.ts';
 
 export { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
@@ -31,7 +32,10 @@ export function stepBetween(previous: Reading, next: Reading): Step {
   return modelStep(previous, next, MINUTE_WINDOW_MS);
 }
 
-/** How each of requests sent one at a time from the start of a fresh minute window follows the one before. */
-export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean): Step[] {
-  return modelSteps(readings, headersTrusted, MINUTE_WINDOW_MS);
+/**
+ * How each of requests sent one at a time from the start of a fresh minute window follows the one before, a
+ * bucket named by its Limit judged by the plan's window of that Limit.
+ */
+export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean, quota: Quota): Step[] {
+  return modelSteps(readings, headersTrusted, MINUTE_WINDOW_MS, (limit) => windowOfLimit(limit, quota));
 }

@@ -127,6 +127,6 @@ test('with headers that say nothing of the minute window, a burst is one window 
 
 test('one at a time without trusted headers: within a documented minute of the first request every step is the same window, and a Reset that changes moved', () => {
   const secondsUntil = (at: number, reset: number): Reading => reading({ at, reset });
-  const steps = stepsFromFresh([secondsUntil(T0, 60), secondsUntil(T0 + 10, 60), secondsUntil(T0 + 1010, 59), secondsUntil(T0 + MINUTE_WINDOW_MS, 60)], false);
+  const steps = stepsFromFresh([secondsUntil(T0, 60), secondsUntil(T0 + 10, 60), secondsUntil(T0 + 1010, 59), secondsUntil(T0 + MINUTE_WINDOW_MS, 60)], false, FREE);
   expect(steps).toEqual(['same-window', 'reset-moved', 'new-window']);
 });

@@ -6,8 +6,9 @@
  */
 import { expect, test } from '@playwright/test';
 import { analyseBurst, type BurstInput } from '../../../../lib/rate-limiter/burst.ts';
-import type { Reading } from '../../../../lib/rate-limiter/reading.ts';
-import { remainingStepProblem, stepBetween } from '../../../../lib/rate-limiter/steps.ts';
+import { MINUTE_WINDOW_MS, type Reading } from '../../../../lib/rate-limiter/reading.ts';
+import { remainingStepProblem, stepBetween, stepsFromFresh } from '../../../../lib/rate-limiter/steps.ts';
+import { describesMinuteWindow, windowOfLimit } from '../../../../lib/rate-limiter/window-of-limit.ts';
 import type { Quota } from '../../../../lib/plans.ts';
 import type { RateLimiter } from '../../../../reference-server/limiter.ts';
 import { GcraLimiter } from '../../../support/gcra-limiter.ts';
@@ -119,4 +120,51 @@ test('one at a time, a step to another Limit is no step within a window; within 
   expect(stepBetween(minute, day, 60_000)).toBe('limit-changed');
   expect(remainingStepProblem(minute, day, 60_000, true)).toBeUndefined();
   expect(remainingStepProblem(minute, { ...minute, sentAt: T0 + 97, receivedAt: T0 + 103 }, 60_000, false)).toContain('to fall from 57 to 56');
+});
+
+test.describe("one at a time under a day bucket's Limit (RL-7's steps, headers not the minute's)", () => {
+  const dayOf = (limit: number): number | undefined => windowOfLimit(limit, FREE);
+  /** Ten requests sent back to back, 40 ms apart, once the day's count is below the minute's. */
+  const oneByOne = (take: (at: number) => Reading): Reading[] => {
+    const from = spendUntilTheDayBinds(take, FREE, 1_000);
+    return Array.from({ length: 10 }, (_, index) => take(from + 40 * index));
+  };
+
+  for (const [name, make] of [['GCRA', () => new GcraLimiter()], ['a token bucket', () => new TokenBucketLimiter()]] as const) {
+    test(`${name}: a Free key's day bucket naming itself moves Reset on with every request, and that is a bucket refilling, not a Reset moved`, () => {
+      const readings = oneByOne(client(make(), FREE));
+      expect(limits(readings)).toEqual([FREE.perDay]);
+      expect(readings.every((reading, index) => index === 0 || reading.remaining === readings[index - 1]!.remaining! - 1)).toBe(true);
+      expect(new Set(readings.map((reading) => reading.reset)).size, 'Reset moved on with every request').toBe(readings.length);
+      expect(describesMinuteWindow(readings[0]!, FREE)).toBe(false);
+      const steps = stepsFromFresh(readings, false, MINUTE_WINDOW_MS, dayOf);
+      expect(steps).toEqual(Array.from({ length: 9 }, () => 'refilling'));
+      steps.forEach((_, index) => expect(remainingStepProblem(readings[index]!, readings[index + 1]!, MINUTE_WINDOW_MS, true)).toBeUndefined());
+    });
+  }
+
+  test('a day bucket whose Reset moves back, by more than a day token is worth, still moved', () => {
+    const readings = oneByOne(client(new GcraLimiter(), FREE));
+    const wobbling = readings.map((reading, index) => (index % 3 === 2 ? { ...reading, reset: reading.reset! - 100 } : reading));
+    expect(stepsFromFresh(wobbling, false, MINUTE_WINDOW_MS, dayOf)).toContain('reset-moved');
+  });
+
+  test("a Reset of now + 60 s moved: on the minute's fixed window (trusted headers) and under the day's Limit", () => {
+    const nowPlusMinute = (limit: number) => (at: number, index: number): Reading => shaped(at, limit, 57 - index, Math.ceil((at + 60_000) / 1000));
+    const minute = Array.from({ length: 10 }, (_, index) => nowPlusMinute(60)(T0 + 1_000 * index, index));
+    expect(describesMinuteWindow(minute[0]!, FREE)).toBe(true);
+    expect(stepsFromFresh(minute, true, MINUTE_WINDOW_MS, dayOf).filter((step) => step === 'reset-moved')).toHaveLength(9);
+    const day = Array.from({ length: 10 }, (_, index) => nowPlusMinute(1000)(T0 + 1_000 * index, index));
+    expect(stepsFromFresh(day, false, MINUTE_WINDOW_MS, dayOf).filter((step) => step === 'reset-moved')).toHaveLength(9);
+  });
+});
+
+test("one at a time from the minute's headers to a day bucket's: the day's steps are judged by the day, and a Reset moving back there still moved", () => {
+  const minute = bucket(T0, 60, 3, 60_000);
+  const day = Array.from({ length: 4 }, (_, index) => bucket(T0 + 40 * (index + 1), 1000, 2 - index + 40, 86_400_000));
+  const dayOf = (limit: number): number | undefined => windowOfLimit(limit, FREE);
+  expect(describesMinuteWindow(minute, FREE)).toBe(true);
+  expect(stepsFromFresh([minute, ...day], true, MINUTE_WINDOW_MS, dayOf)).toEqual(['limit-changed', 'refilling', 'refilling', 'refilling']);
+  const back = [minute, day[0]!, day[1]!, { ...day[2]!, reset: day[1]!.reset! - 1 }];
+  expect(stepsFromFresh(back, true, MINUTE_WINDOW_MS, dayOf)).toEqual(['limit-changed', 'refilling', 'reset-moved']);
 });

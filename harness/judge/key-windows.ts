@@ -36,7 +36,7 @@ import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
-import { remainingStepProblem, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
+import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
 import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
 
@@ -225,7 +225,7 @@ export class KeyWindows {
     const swappable = order === 'maybe-after';
     if (next.reset < previous.reset) {
       if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
-      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetStepProblem(previous, next, MINUTE_WINDOW_MS)}`, exchanges: [before.id, answer.id] });
+      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }
     // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.

@@ -50,7 +50,11 @@ export function remainingStepProblem(previous: Reading, next: Reading, windowMs:
 
 /** Why `next`'s Reset contradicts `previous`'s (see Step), or undefined when it does not. */
 export function resetStepProblem(previous: Reading, next: Reading, windowMs: number): string | undefined {
-  if (stepBetween(previous, next, windowMs) !== 'reset-moved') return undefined;
+  return stepBetween(previous, next, windowMs) === 'reset-moved' ? resetMovedText(previous, next) : undefined;
+}
+
+/** The words of a Reset that moved, for a caller that decided so itself (stepsFromFresh, the judge's order). */
+export function resetMovedText(previous: Reading, next: Reading): string {
   const direction = next.reset! < previous.reset! ? 'back' : 'forward';
   return `expected X-RateLimit-Reset to stay at ${previous.reset} within the window (it had not ended), got ${next.reset}: it moved ${direction}, and is not when a bucket with ${next.remaining ?? 'no'} of ${next.limit ?? '?'} left would be full again`;
 }

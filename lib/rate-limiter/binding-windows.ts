@@ -28,7 +28,9 @@ export function bindingWindows(probe: Reading, admitted: readonly Reading[], pro
   const byLimit = new Map<number | undefined, Reading[]>([[probe.limit, []]]);
   for (const reading of [...admitted].sort((a, b) => a.sentAt - b.sentAt)) {
     const limit = reading.limit ?? probe.limit;
-    byLimit.set(limit, [...(byLimit.get(limit) ?? []), reading]);
+    const answers = byLimit.get(limit);
+    if (answers) answers.push(reading);
+    else byLimit.set(limit, [reading]);
   }
   return [...byLimit].map(([limit, answers]) => {
     const withProbe = limit === probe.limit ? [probe, ...answers] : answers;

@@ -18,6 +18,7 @@ import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { Exchange, Method, ReceivedResponse, SentRequest, Transport } from './exchange.ts';
 import type { RuleJudge } from './judge.ts';
+import type { KeyRest } from './key-rest.ts';
 import { NoAnswer } from './no-answer.ts';
 import { quotaInRun } from './plan-quotas.ts';
 
@@ -45,6 +46,8 @@ export interface ClientOptions {
    * that still shows them, and whose property notes what it could not send.
    */
   deferJudgement?: boolean;
+  /** What the run remembers of the key's refusals (key-rest.ts): waited for before every request, kept up by every 429. */
+  rest?: KeyRest;
   backoff?: BackoffPolicy;
   random?: () => number;
   wait?: (ms: number) => Promise<void>;
@@ -86,7 +89,8 @@ export class PetStoreClient {
 
   /** The same client sending another Authorization header (undefined: none). */
   withAuthorization(authorization: string | undefined, plan?: PlanId): PetStoreClient {
-    return new PetStoreClient({ ...this.options, authorization, plan });
+    const { rest: _keysRest, ...options } = this.options;
+    return new PetStoreClient({ ...options, authorization, plan });
   }
 
   listPets(query: Query = {}): Promise<Exchange> {
@@ -126,23 +130,48 @@ export class PetStoreClient {
   }
 
   async call(operation: OperationId, method: Method, path: string, body?: string, contentType?: string): Promise<Exchange> {
-    const { politeness, backoff = DEFAULT_BACKOFF } = this.options;
+    const { politeness, backoff = DEFAULT_BACKOFF, rest } = this.options;
     for (let attempt = 1; ; attempt++) {
+      await this.restBeforeSending(method, path, attempt);
       const exchange = await this.sendOnce(operation, method, path, body, contentType);
+      if (exchange.response.status !== 429) rest?.answered();
       if (exchange.response.status !== 429 || politeness === 'measure') return exchange;
+      const delay = this.delayAfter(exchange, rest?.refused() ?? attempt);
+      // The key rests as long whatever this test does next, so the next request on it, this test's or
+      // another's, waits too (restBeforeSending).
+      rest?.restUntil(Date.now() + delay);
       if (attempt >= backoff.maxAttempts) {
         // Evidence against RL-3 only where the key is the test's alone: RL-3's own test judges that.
         this.unanswered(`${method} ${path} was still refused with 429 after ${attempt} attempts spaced per Retry-After; the key may be shared with another client or its quota used up`);
       }
-      await this.waitOut(exchange, attempt);
+      await this.waitOut(exchange, attempt, delay);
     }
   }
 
-  /** Honours a 429: at least Retry-After, plus exponential backoff with full jitter. */
-  private async waitOut(exchange: Exchange, attempt: number): Promise<void> {
-    const { backoff = DEFAULT_BACKOFF, random = Math.random, wait = sleep, judge, timeLeftMs } = this.options;
+  /**
+   * A key whose last 429, in this test or another, asked for a wait not yet over sends nothing until it is.
+   * A retry's own wait is the key's rest too, and was noted when the 429 came (waitOut).
+   */
+  private async restBeforeSending(method: Method, path: string, attempt: number): Promise<void> {
+    const { rest, wait = sleep, judge, timeLeftMs } = this.options;
+    const restMs = (rest?.untilMs() ?? 0) - Date.now();
+    if (restMs <= 0) return;
+    const where = `${method} ${path.split('?')[0]}`;
+    if (restMs > timeLeftMs()) this.unanswered(`${where} was not sent: its key's last 429 asked it to wait ${Math.ceil(restMs / 1000)} s more, longer than this test may take`);
+    if (attempt === 1) judge.throttled(`${where} waited ${restMs} ms before it was sent, for its key's last 429`);
+    await wait(restMs);
+  }
+
+  /** At least Retry-After, plus exponential backoff with full jitter, growing with the refusals in a row. */
+  private delayAfter(exchange: Exchange, inARow: number): number {
+    const { backoff = DEFAULT_BACKOFF, random = Math.random } = this.options;
     const retryAfter = retryAfterMs(exchange.response.headers['retry-after'], exchange.receivedAt);
-    const delay = backoffDelayMs(attempt, retryAfter === undefined ? undefined : this.clock.toRealMs(retryAfter), backoff, random);
+    return backoffDelayMs(inARow, retryAfter === undefined ? undefined : this.clock.toRealMs(retryAfter), backoff, random);
+  }
+
+  /** Honours a 429 before the next attempt: with the key's rest, the wait is restBeforeSending's. */
+  private async waitOut(exchange: Exchange, attempt: number, delay: number): Promise<void> {
+    const { wait = sleep, judge, timeLeftMs, rest } = this.options;
     const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
     if (delay > timeLeftMs()) {
       this.unanswered(
@@ -150,7 +179,7 @@ export class PetStoreClient {
       );
     }
     judge.throttled(`${where} answered 429 (Retry-After: ${exchange.response.headers['retry-after'] ?? 'absent'}); waited ${delay} ms before attempt ${attempt + 1}`);
-    await wait(delay);
+    if (!rest) await wait(delay);
   }
 
   private async sendOnce(operation: OperationId, method: Method, path: string, body?: string, contentType?: string): Promise<Exchange> {

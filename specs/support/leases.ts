@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
+import { KeyRest } from './key-rest.ts';
 
 export interface Lease {
   key: string;
@@ -33,6 +34,7 @@ const MISCONFIGURED = 'misconfigured';
 const USED = 'used';
 /** Requests the target admitted on the key in one process of the run: `admitted-<pid>`, written as leases are given back. */
 const ADMITTED_PREFIX = 'admitted-';
+const REST = 'rest';
 
 export class KeyLeases {
   private readonly pollMs: number;
@@ -185,6 +187,11 @@ export class KeyLeases {
     } catch {
       return undefined;
     }
+  }
+
+  /** What the run remembers of the key's refusals, for the polite client to wait for. */
+  rest(key: string): KeyRest {
+    return new KeyRest(path.join(this.folder(key), REST));
   }
 
   private folder(key: string): string {

@@ -18,6 +18,7 @@ import { PetStoreClient, type Politeness } from './client.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
+import type { KeyRest } from './key-rest.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
 import { longWaitsUnchecked } from './long-waits.ts';
@@ -127,7 +128,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
-      await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait'));
+      await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key)));
     } finally {
       lease.release();
     }
@@ -154,7 +155,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip');
       const stop = (reason: string): void => testInfo.skip(true, reason);
       const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), stop);
-      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness);
+      // A measurement waits as it measures; a client that waits out 429s waits for the key's rest too.
+      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness, politeness === 'wait' ? leaseBook.rest(lease.key) : undefined);
       held.set(made, lease.key);
       return made;
     };
@@ -284,6 +286,7 @@ function client(
   authorization: string | undefined,
   plan: PlanId | undefined,
   politeness: Politeness,
+  rest?: KeyRest,
 ): PetStoreClient {
   return new PetStoreClient({
     transport,
@@ -292,6 +295,7 @@ function client(
     plan,
     judge,
     politeness,
+    ...(rest ? { rest } : {}),
     clock: target.clock,
     ...(target.settings.enterpriseQuota ? { enterpriseQuota: target.settings.enterpriseQuota } : {}),
     timeLeftMs: timeLeft(testInfo),

@@ -3,12 +3,16 @@
  * Retry-After after a 429) and ERR-4 (exponential backoff, no repeats while refused). Tested on
  * lib/backoff.ts and on the validating client with a scripted transport and a recorded clock.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type TestInfo } from '@playwright/test';
-import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
+import { backoffDelayMs, DEFAULT_BACKOFF, sleep } from '../../../lib/backoff.ts';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { Redactor } from '../../../lib/redact.ts';
 import { targetClock, type TargetClock } from '../../../lib/target-clock.ts';
 import { PetStoreClient, type ClientOptions, type Politeness } from '../../../specs/support/client.ts';
+import { KeyLeases } from '../../../specs/support/leases.ts';
 import { NoAnswer } from '../../../specs/support/no-answer.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
 import { RuleJudge } from '../../../specs/support/judge.ts';
@@ -119,6 +123,46 @@ test('ERR-4 SHOULD client gives up after its attempts: no answer to judge by, ne
   await expect(giveUp).rejects.toThrow(/^GET \/pets was still refused with 429 after 8 attempts/);
   expect(script.waits).toHaveLength(DEFAULT_BACKOFF.maxAttempts - 1);
 });
+
+test('ERR-3 SHOULD a request that gave up leaves its key resting: the next request on the key, in another test or worker, waits for the last 429 first', cites('ERR-3'), async () => {
+  const rest = new KeyLeases(mkdtempSync(path.join(tmpdir(), 'petstore-rest-'))).rest('demo-free-1');
+  const gaveUp = scripted(Array.from({ length: DEFAULT_BACKOFF.maxAttempts }, () => refused('5')));
+  await expect(new PetStoreClient({ ...optionsOf(gaveUp, 'wait', () => 0), rest }).collecting().listPets()).rejects.toThrow(NoAnswer);
+  // Another test's client, on the same key (the rest is read from the run's lease folder, as another worker reads it).
+  const next = scripted([ok]);
+  await new PetStoreClient({ ...optionsOf(next, 'wait', () => 0), rest }).listPets();
+  expect(next.events).toEqual([expect.stringMatching(/^wait \d+$/), 'send']);
+  expect(next.waits[0]).toBeGreaterThan(4_900);
+  expect(next.waits[0]).toBeLessThanOrEqual(5_000);
+});
+
+test('ERR-4 SHOULD the backoff grows with the key\'s refusals in a row, from one test to the next, and starts again once the key is answered', cites('ERR-4'), async () => {
+  const rest = new KeyLeases(mkdtempSync(path.join(tmpdir(), 'petstore-rest-'))).rest('demo-free-1');
+  // Real waits, short: a key's rest is kept in real time, for every worker alike.
+  const backoff = { baseMs: 100, capMs: 10_000, maxAttempts: 8 };
+  const politeOver = (script: ReturnType<typeof scripted>, attempts = backoff.maxAttempts): PetStoreClient =>
+    new PetStoreClient({ ...optionsOf(script, 'wait', () => 0.999), rest, backoff: { ...backoff, maxAttempts: attempts }, wait: async (ms) => (script.waits.push(ms), sleep(ms)) });
+  const first = scripted([refused('0'), refused('0'), ok]);
+  await politeOver(first).listPets();
+  const second = scripted([refused('0'), ok]);
+  await politeOver(second).listPets();
+  // 100 and 200 ms in the first test; its answer ended the run, so the second test starts again at 100.
+  expectNear(first.waits, [100, 200]);
+  expectNear(second.waits, [100]);
+  const third = scripted([refused('0'), refused('0'), ok]);
+  await expect(politeOver(third, 2).collecting().listPets()).rejects.toThrow(NoAnswer);
+  const fourth = scripted([refused('0'), ok]);
+  await politeOver(fourth).listPets();
+  // The third test gave up after two refusals in a row; the fourth rests for the second, and its own 429 is the third.
+  expectNear(fourth.waits, [200, 400]);
+});
+
+/** Real waits of about these: no longer, and short by no more than a timer's few milliseconds. */
+function expectNear(waits: readonly number[], expected: readonly number[]): void {
+  expect(waits).toHaveLength(expected.length);
+  waits.forEach((waited, index) => expect(waited, `wait ${index + 1} of ${waits.join(', ')} ms`).toBeGreaterThan((expected[index] as number) - 40));
+  waits.forEach((waited, index) => expect(waited).toBeLessThanOrEqual(expected[index] as number));
+}
 
 test('a request whose connection fails, or whose 429 asks for longer than the test may take, is no answer: the collecting client says so', async () => {
   const closed = clientOver(scripted([])).collecting().listPets();

@@ -40,22 +40,32 @@ const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
 
 export function clientCertificate(run: ClientRun, options: CertificateOptions): ConformanceReport {
   const tallies = new RuleTallies();
-  // One clock for both ends (the server's): no skew between them. A fast clock stretches the time a request may
-  // cross a 429 (the client's event loop, in real milliseconds) as much as it shortens the waits.
-  const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate));
-  for (const exchange of run.exchanges) judge.add(exchange);
-  judge.finish();
+  // Every wait of a client on the real clock would look clockRate times longer than it was: nothing is judged.
+  const clockLost = run.clockFollowed === 'not-followed' && run.exchanges.length > 0;
+  if (!clockLost) {
+    // One clock for both ends (the server's): no skew between them. A fast clock stretches the time a request may
+    // cross a 429 (the client's event loop, in real milliseconds) as much as it shortens the waits.
+    const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate));
+    for (const exchange of run.exchanges) judge.add(exchange);
+    judge.finish();
+  }
   const byKey = new Map<string, RecordedExchange[]>();
   for (const exchange of run.exchanges) {
     const list = byKey.get(exchange.key);
     if (list) list.push(exchange);
     else byKey.set(exchange.key, [exchange]);
   }
+  const reached = new Set<Scenario>();
   for (const [key, exchanges] of byKey) {
-    for (const scenario of [...PLANNED, 'ban' as const]) describeScenario(tallies, key, scenario, exchanges);
+    for (const scenario of [...PLANNED, 'ban' as const]) if (describeScenario(tallies, key, scenario, exchanges)) reached.add(scenario);
+  }
+  // A case is put to the test once any key met it: a client that uses one key of the three is judged whole.
+  for (const scenario of PLANNED.filter((planned) => !reached.has(planned))) {
+    const sent = [...byKey].map(([key, exchanges]) => `${count(exchanges.length, 'request')} on key ${key}`).join(', ');
+    tallies.unchecked(RULE_OF[scenario], `the client's run ended before the plan's ${SCENARIO_TEXT[scenario]} on every key (it sent ${sent || 'nothing'})`);
   }
   const file = 'certify-client';
-  const records = CLIENT_RULES.map((rule) => recordOf(rule, tallies, file));
+  const records = CLIENT_RULES.map((rule) => recordOf(rule, tallies, file)).map((record) => (clockLost ? { ...record, skipReason: `not judged: ${clockNotFollowed(run.clockRate)}` } : record));
   const clientCatalogue = { ...catalogue, rules: catalogue.rules.filter((rule) => (CLIENT_RULES as readonly string[]).includes(rule.id)) };
   const report = buildReport(
     records,
@@ -70,40 +80,58 @@ export function clientCertificate(run: ClientRun, options: CertificateOptions): 
     },
     { status: run.timedOut ? 'timedout' : 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() },
   );
-  report.verdict = clientVerdict(report, run, options);
+  report.verdict = clientVerdict(report, run, options, clockLost);
   return report;
 }
 
-/** What the client did at one case of the plan, on one key: the report's evidence of each rule beside its counts. */
-function describeScenario(tallies: RuleTallies, key: string, scenario: Scenario, exchanges: readonly RecordedExchange[]): void {
+/** What the client did at one case of the plan, on one key, beside the rule's counts; false: the key never met it. */
+function describeScenario(tallies: RuleTallies, key: string, scenario: Scenario, exchanges: readonly RecordedExchange[]): boolean {
   const rule = RULE_OF[scenario];
   const index = exchanges.findIndex((exchange) => exchange.scenario === scenario);
   const refusal = exchanges[index];
-  if (!refusal) {
-    if (scenario !== 'ban') tallies.unchecked(rule, `key ${key}: the client's run ended before the plan's ${SCENARIO_TEXT[scenario]} (it sent ${exchanges.length} requests)`);
-    return;
-  }
+  if (!refusal) return false;
   const next = exchanges.slice(index + 1).find((exchange) => (exchange.sentAt ?? exchange.answeredAt) > refusal.answeredAt);
   const asked = `Retry-After ${refusal.retryAfter ?? 'absent'}`;
   const then = next === undefined ? 'the client sent nothing more on this key' : `next request ${seconds((next.sentAt ?? next.answeredAt) - refusal.answeredAt)} later (exchange ${next.number}, ${next.status})`;
   tallies.noted(rule, `key ${key}, ${SCENARIO_TEXT[scenario]} (exchange ${refusal.number}, ${asked}): ${then}`);
+  return true;
 }
 
-function clientVerdict(report: ConformanceReport, run: ClientRun, options: CertificateOptions): ConformanceReport['verdict'] {
+/** The requests that carried none of the keys the client was given, and what the first carried instead. */
+function strayText(run: ClientRun): string {
+  return `${count(run.strays.requests, 'request')} came without one of the keys the client was given (the first: ${run.strays.first ?? 'unknown'})`;
+}
+
+function clockNotFollowed(rate: number): string {
+  return `the client's requests came from a process whose clock did not run ${rate} times faster (--clock-rate ${rate} speeds up Node processes only, through NODE_OPTIONS), so its waits cannot be told; run it at --clock-rate 1`;
+}
+
+function count(n: number, singular: string): string {
+  return `${n} ${singular}${n === 1 ? '' : 's'}`;
+}
+
+function clientVerdict(report: ConformanceReport, run: ClientRun, options: CertificateOptions, clockLost: boolean): ConformanceReport['verdict'] {
   const warned = report.rules.filter((row) => row.verdict === 'warn').map((row) => row.id);
   const notJudged = report.rules.filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run');
   const notes: string[] = [];
   if (run.timedOut) notes.push(`The client's run was stopped at the timeout (${Math.round(options.timeoutMs / 1000)} s); it is judged on what it sent until then.`);
+  if (run.strays.requests > 0 && run.exchanges.length > 0) notes.push(`${strayText(run)}: answered, not judged.`);
+  if (run.clockFollowed === 'unknown') notes.push(`Run at --clock-rate ${run.clockRate}: a process of the client loaded the fast clock, but which process sent the requests could not be traced (no /proc here); a client that is not a Node process must be run at --clock-rate 1.`);
   if (run.exitCode !== null && run.exitCode !== 0) notes.push(`The client exited with code ${run.exitCode}: that is the client's own verdict, not this one.`);
   let state: RunState;
   let headline: string;
   if (warned.length > 0 && options.failOnShould) {
     state = 'not-conforming';
     headline = `Client breaks ${warned.join(' and ')} (SHOULD, failing as --fail-on should asks)`;
+  } else if (clockLost) {
+    state = 'incomplete';
+    headline = `Not certified: ${clockNotFollowed(run.clockRate)}`;
   } else if (notJudged.length > 0) {
     state = 'incomplete';
     headline = run.exchanges.length === 0
-      ? 'Not certified: the client sent no request with one of the keys it was given'
+      ? run.strays.requests === 0
+        ? 'Not certified: the client sent no request with one of the keys it was given'
+        : `Not certified: none of the client's ${count(run.strays.requests, 'request')} carried one of the keys it was given (the first: ${run.strays.first ?? 'unknown'}); send \`Authorization: Bearer <key>\` with a key from PETSTORE_API_KEY or PETSTORE_API_KEY_<PLAN>`
       : `Not certified: ${notJudged.map((row) => row.id).join(' and ')} not judged (the client met no refusal it could be judged on)`;
   } else {
     state = 'conforming';

@@ -6,12 +6,23 @@
  * reads an HTTP-date against a Date.now() on the server's clock. Plain JavaScript: it runs inside the client's
  * own process, which may not load TypeScript.
  */
+import { writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import path from 'node:path';
 
 const rate = Number(process.env.PETSTORE_CLIENT_CLOCK_RATE ?? '1');
 const anchor = Number(process.env.PETSTORE_CLIENT_CLOCK_ANCHOR_MS ?? String(Date.now()));
 
 if (rate > 0 && Number.isFinite(rate) && rate !== 1 && Number.isFinite(anchor)) {
+  // certify-client traces each connection to its process, to know the client's clock followed (clock-followers.ts).
+  const followers = process.env.PETSTORE_CLIENT_CLOCK_PIDS;
+  if (followers) {
+    try {
+      writeFileSync(path.join(followers, String(process.pid)), '');
+    } catch {
+      // The run is over, or the folder is gone: nothing to tell.
+    }
+  }
   const require = createRequire(import.meta.url);
   const RealDate = Date;
   const realNow = RealDate.now.bind(RealDate);

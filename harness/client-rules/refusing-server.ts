@@ -5,7 +5,7 @@
  * own clock runs as fast (fast-clock.mjs): Retry-After, Date and X-RateLimit-Reset then speak of that clock.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { KeysByPlan } from '../../lib/keys.ts';
 import type { Quota } from '../../lib/plans.ts';
 import { targetClock } from '../../lib/target-clock.ts';
@@ -26,12 +26,21 @@ export interface RecordedExchange extends ClientExchange {
 
 export interface RefusingServer {
   baseUrl: string;
+  server: Server;
   /** A fresh key per plan, made for this run only. */
   keys: Record<(typeof CLIENT_PLANS)[number], string>;
   /** The server's clock: ms since the epoch, running `rate` times faster than real time. */
   clock: { rate: number; anchorMs: number; now(): number };
   exchanges: RecordedExchange[];
+  /** Requests that carried none of the keys the client was given: not judged, but counted and the first described. */
+  strays: Strays;
   close(): Promise<void>;
+}
+
+export interface Strays {
+  requests: number;
+  /** The first, without the credential it carried: "GET /v1/pets with no Authorization header". */
+  first: string | undefined;
 }
 
 export async function startRefusingServer(options: { seed: number; clockRate: number }): Promise<RefusingServer> {
@@ -43,11 +52,16 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
   const allKeys: KeysByPlan = { free: [keys.free], pro: [keys.pro], business: [keys.business], enterprise: [] };
   const running = await createReferenceServer({ keys: allKeys, clockRate: options.clockRate, clockAnchorMs: anchorMs }, { limiter: planner, clock: clock.now });
   const exchanges: RecordedExchange[] = [];
+  const strays: Strays = { requests: 0, first: undefined };
   running.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const arrived = clock.now();
     const token = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
     const plan = token === undefined ? undefined : byKey.get(`key ${token}`);
-    if (plan === undefined) return;
+    if (plan === undefined) {
+      strays.requests++;
+      strays.first ??= `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]} ${credentialOf(req.headers.authorization)}`;
+      return;
+    }
     // The date form of Retry-After replaces the whole seconds the reference server writes, and every answer
     // carries Date on the same clock, as the date form is read against it.
     const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
@@ -82,7 +96,15 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
       });
     });
   });
-  return { baseUrl: running.baseUrl, keys, clock: { rate: options.clockRate, anchorMs, now: clock.now }, exchanges, close: running.close };
+  return { baseUrl: running.baseUrl, server: running.server, keys, clock: { rate: options.clockRate, anchorMs, now: clock.now }, exchanges, strays, close: running.close };
+}
+
+/** What a request carried instead of a key it was given, never the credential itself. */
+function credentialOf(authorization: string | undefined): string {
+  if (authorization === undefined) return 'with no Authorization header';
+  const scheme = /^(\S+)\s+\S/.exec(authorization)?.[1];
+  if (scheme === undefined) return 'with an Authorization header that names no scheme';
+  return /^bearer$/i.test(scheme) ? 'with a bearer key it was not given' : `with Authorization: ${scheme.slice(0, 20)} … (not Bearer)`;
 }
 
 /** The plan as the reference server's limiter: a key's request is admitted or refused as its plan says. */

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
-import { startRefusingServer, type RecordedExchange, type RefusingServer } from './refusing-server.ts';
+import { ClockFollowers, type ClockFollowing } from './clock-followers.ts';
+import { startRefusingServer, type RecordedExchange, type RefusingServer, type Strays } from './refusing-server.ts';
 
 /** The variables the client gets, for the help and the how-to. */
 export const CLIENT_ENV_NAMES = {
@@ -25,6 +26,7 @@ export const CLIENT_SETTINGS: SettingsOfPart = {
     { name: 'PETSTORE_API_KEY, API_KEY', default: 'always set', check: 'a key', meaning: 'The Free key (also in `PETSTORE_API_KEY_FREE`), for a client configured with one key; `_PRO` and `_BUSINESS` are set too.' },
     { name: 'PETSTORE_CLIENT_CLOCK_RATE', default: 'unset at --clock-rate 1', check: 'a number', meaning: 'With `--clock-rate N`: how many times faster than real time the Node client\'s clock runs (fast-clock.mjs, loaded through NODE_OPTIONS).' },
     { name: 'PETSTORE_CLIENT_CLOCK_ANCHOR_MS', default: 'unset at --clock-rate 1', check: 'ms since the epoch', meaning: "With `--clock-rate N`: when the fast clock equals the wall clock, the server's own anchor, so both clocks agree." },
+    { name: 'PETSTORE_CLIENT_CLOCK_PIDS', default: 'unset at --clock-rate 1', check: 'a folder', meaning: 'With `--clock-rate N`: where each process on the fast clock writes its id, so that each request can be traced to a process whose clock follows (a client on the real clock is not certified).' },
   ],
 };
 
@@ -46,11 +48,15 @@ export interface ClientRunOptions {
 
 export interface ClientRun {
   exchanges: RecordedExchange[];
+  /** Requests without one of the keys the client was given. */
+  strays: Strays;
   exitCode: number | null;
   timedOut: boolean;
   /** Real milliseconds the client ran. */
   durationMs: number;
   clockRate: number;
+  /** Whether the client's requests came from processes on the server's clock (always at rate 1). */
+  clockFollowed: ClockFollowing;
   startedAt: Date;
   baseUrl: string;
   /** The keys the client was given, so that reports can redact them. */
@@ -63,16 +69,20 @@ export class ClientStartError extends Error {
 
 export async function runClient(options: ClientRunOptions): Promise<ClientRun> {
   const server = await startRefusingServer({ seed: options.seed, clockRate: options.clockRate });
+  const followers = options.clockRate === 1 ? undefined : new ClockFollowers();
+  followers?.watch(server.server);
   const startedAt = new Date();
   try {
-    const { exitCode, timedOut } = await spawnClient(options, clientEnv(server, options));
-    return { exchanges: server.exchanges, exitCode, timedOut, durationMs: Date.now() - startedAt.getTime(), clockRate: options.clockRate, startedAt, baseUrl: server.baseUrl, keys: Object.values(server.keys) };
+    const { exitCode, timedOut } = await spawnClient(options, clientEnv(server, options, followers));
+    const clock = followers === undefined ? 'followed' : followers.following();
+    return { exchanges: server.exchanges, strays: { ...server.strays }, exitCode, timedOut, durationMs: Date.now() - startedAt.getTime(), clockRate: options.clockRate, clockFollowed: clock, startedAt, baseUrl: server.baseUrl, keys: Object.values(server.keys) };
   } finally {
+    followers?.close();
     await server.close();
   }
 }
 
-function clientEnv(server: RefusingServer, options: ClientRunOptions): NodeJS.ProcessEnv {
+function clientEnv(server: RefusingServer, options: ClientRunOptions, followers: ClockFollowers | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...options.env };
   for (const name of CLIENT_ENV_NAMES.baseUrl) env[name] = server.baseUrl;
   env.PETSTORE_API_KEY_FREE = server.keys.free;
@@ -82,6 +92,7 @@ function clientEnv(server: RefusingServer, options: ClientRunOptions): NodeJS.Pr
   if (options.clockRate !== 1) {
     env.PETSTORE_CLIENT_CLOCK_RATE = String(options.clockRate);
     env.PETSTORE_CLIENT_CLOCK_ANCHOR_MS = String(server.clock.anchorMs);
+    if (followers) env.PETSTORE_CLIENT_CLOCK_PIDS = followers.dir;
     env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(FAST_CLOCK).href}`.trim();
   }
   return env;

@@ -44,6 +44,18 @@ test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it 
   expect(seen).not.toContain('ban');
 });
 
+test("ERR-3 ERR-4 certify-client passes the conformance suite's own client: one test's 429 is waited out by the tests after it on that key", async () => {
+  test.setTimeout(120_000);
+  const suite = [process.execPath, join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.ts', 'specs/functional', '--workers', '1', '--reporter', 'dot', '--output', tempDir('suite')];
+  const run = certifyClient(['--clock-rate', RATE, '--timeout', '110', '--', ...suite]);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const report = run.report();
+  expect(report.verdict.headline, run.stdout).toBe('Client rules hold: ERR-3 and ERR-4, as far as the client went through the plan');
+  expect([row(report, 'ERR-3')?.verdict, row(report, 'ERR-4')?.verdict]).toEqual(['pass', 'pass']);
+  // Eight refusals in a row outlast the attempts of one request: the suite gives up on it, and its next request waits.
+  expect(row(report, 'ERR-4')?.observations.map((note) => note.text).join('\n')).toContain('consecutive refusals (the waits must grow)');
+});
+
 test("ERR-3 ERR-4 certify-client names the load's naive client: both rules broken, with the exchanges; --fail-on should fails the job", async () => {
   test.setTimeout(90_000);
   const run = certifyClient(['--clock-rate', RATE, '--fail-on', 'should', '--', ...loadClient('naive', tempDir('load'))]);
@@ -76,6 +88,23 @@ fetch(process.env.PETSTORE_BASE_URL+'/pets',{headers:{authorization:'Bearer '+pr
   expect(run.stdout).toContain('status 200');
   expect(run.status).toBe(3);
   expect(run.report().verdict.notes[0]).toBe("The client's run was stopped at the timeout (3 s); it is judged on what it sent until then.");
+});
+
+test('certify-client: a client whose clock does not follow --clock-rate is not certified, and one that sends its key another way is told how to send it', async () => {
+  // A Node client that drops NODE_OPTIONS waits in real time, as a Python or Go client would: 20 times longer than the plan's clock says.
+  const realClock = certifyClient(['--clock-rate', RATE, '--timeout', '4', '--', 'env', '-u', 'NODE_OPTIONS', process.execPath, 'matrix/clients/drivers/fetch.mjs']);
+  expect(realClock.status, realClock.stdout + realClock.stderr).toBe(3);
+  expect(realClock.report().verdict.headline).toBe("Not certified: the client's requests came from a process whose clock did not run 20 times faster (--clock-rate 20 speeds up Node processes only, through NODE_OPTIONS), so its waits cannot be told; run it at --clock-rate 1");
+  expect(realClock.report().rules.map((rule) => rule.verdict)).toEqual(['skipped', 'skipped']);
+  // The same client on the fast clock is traced to it, and judged.
+  const fastClock = certifyClient(['--clock-rate', RATE, '--timeout', '4', '--', process.execPath, 'matrix/clients/drivers/fetch.mjs']);
+  expect(fastClock.report().rules.map((rule) => rule.verdict)).toEqual(['warn', 'warn']);
+  expect(fastClock.report().verdict.notes.join('\n')).not.toContain('could not be traced');
+  const otherHeader = `for (let i = 0; i < 3; i++) await fetch(process.env.PETSTORE_BASE_URL + '/pets', { headers: { 'x-api-key': process.env.API_KEY } });`;
+  const keyless = certifyClient(['--', process.execPath, '--input-type=module', '-e', otherHeader]);
+  expect(keyless.status).toBe(3);
+  expect(keyless.report().verdict.headline).toBe("Not certified: none of the client's 3 requests carried one of the keys it was given (the first: GET /v1/pets with no Authorization header); send `Authorization: Bearer <key>` with a key from PETSTORE_API_KEY or PETSTORE_API_KEY_<PLAN>");
+  expect(JSON.stringify(keyless.report())).not.toContain('certify-client-free-');
 });
 
 test('certify-client: bad input is one line and exit code 2', async () => {

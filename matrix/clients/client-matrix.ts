@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { clientCertificate } from '../../harness/client-rules/client-certificate.ts';
 import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchange.ts';
+import { refusalWaits, type RefusalWait } from '../../harness/client-rules/refusal-waits.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
 import type { RuleVerdict } from '../../lib/verdicts/model.ts';
 
@@ -34,6 +35,9 @@ export interface MatrixClient {
 
 const driver = (file: string) => (): string[] => [process.execPath, path.join(ROOT, 'matrix', 'clients', 'drivers', file)];
 const tsx = (...args: string[]): string[] => [process.execPath, '--import', 'tsx', ...args];
+// The functional specs on one worker: the rate-limit specs spend windows on purpose, and the suite's own reports stay where they are.
+const suite = (scratch: string): string[] =>
+  [process.execPath, path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.ts', 'specs/functional', '--workers', '1', '--reporter', 'dot', '--output', path.join(scratch, 'suite')];
 const load = (behaviour: 'compliant' | 'naive') => (scratch: string): string[] =>
   tsx('harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', path.join(scratch, 'load'));
 
@@ -48,6 +52,7 @@ export const MATRIX_CLIENTS: readonly MatrixClient[] = [
   { name: 'p-retry + fetch', description: 'p-retry around fetch, 10 retries, a failed response thrown', packages: ['p-retry'], command: driver('p-retry-fetch.mjs') },
   { name: 'undici RetryAgent', description: "undici's RetryAgent with its defaults (5 retries)", packages: ['undici'], command: driver('undici-retry-agent.mjs') },
   { name: 'undici RetryAgent maxRetries 10', description: "undici's RetryAgent, maxRetries: 10", packages: ['undici'], command: driver('undici-retry-agent-10.mjs') },
+  { name: 'suite', description: "this project's conformance suite: its functional specs, one worker", packages: [], command: suite },
   { name: 'load compliant', description: "this project's load client, compliant (harness/load/client-behaviour.ts)", packages: [], command: load('compliant') },
   { name: 'load naive', description: "this project's load client, naive: keeps sending after a 429", packages: [], command: load('naive') },
   { name: 'replay', description: "this project's replay of fixtures/traffic/sample.har, as fast as it may", packages: [], command: (scratch) => tsx('harness/replay/main.ts', 'fixtures/traffic/sample.har', '--speed', '0', '--report-dir', path.join(scratch, 'replay')) },
@@ -65,13 +70,19 @@ export interface ClientResult {
   evidence: Partial<Record<ClientRule, string>>;
   requests: number;
   durationMs: number;
+  /** What it waited after each 429, on the key it used most (the page's chart). */
+  waits: RefusalWait[];
 }
 
-export async function runMatrix(clients: readonly MatrixClient[] = MATRIX_CLIENTS, atOnce = 2): Promise<ClientResult[]> {
+export async function runMatrix(clients: readonly MatrixClient[] = MATRIX_CLIENTS, atOnce = 2, onResult: (result: ClientResult) => void = () => undefined): Promise<ClientResult[]> {
   const results: ClientResult[] = new Array(clients.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    for (let index = next++; index < clients.length; index = next++) results[index] = await certifyOne(clients[index] as MatrixClient);
+    for (let index = next++; index < clients.length; index = next++) {
+      const result = await certifyOne(clients[index] as MatrixClient);
+      results[index] = result;
+      onResult(result);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(atOnce, clients.length) }, worker));
   return results;
@@ -90,7 +101,7 @@ async function certifyOne(client: MatrixClient): Promise<ClientResult> {
     const warning = row?.warnings[0]?.text;
     if (warning) evidence[rule] = warning.replace(/^\[ERR-\d\] /, '');
   }
-  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs };
+  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs, waits: refusalWaits(run.exchanges).waits };
 }
 
 function versionsOf(client: MatrixClient): string {
@@ -132,10 +143,26 @@ export function differences(results: readonly ClientResult[], expected: Expectat
   return lines;
 }
 
+/**
+ * Each cell whose verdict was not the same in every run, as a line a reviewer reads ("got ERR-4: warn, pass,
+ * warn"): a verdict that flaps is not a finding, and is never recorded.
+ */
+export function unstableCells(runs: readonly (readonly ClientResult[])[]): string[] {
+  const first = runs[0] ?? [];
+  const lines: string[] = [];
+  for (const [index, result] of first.entries()) {
+    for (const rule of CLIENT_RULES) {
+      const seen = runs.map((run) => run[index]?.verdicts[rule] ?? 'not-run');
+      if (seen.some((verdict) => verdict !== seen[0])) lines.push(`${result.name} ${rule}: ${seen.join(', ')}`);
+    }
+  }
+  return lines;
+}
+
 /** The recorded matrix (expectations.yaml) as the docs show it: every client, its configuration and version. */
 export function recordedMatrixTable(expected: Expectations = readClientExpectations()): string {
   const unknown = { 'ERR-3': 'not-run', 'ERR-4': 'not-run' } as const;
-  return matrixTable(MATRIX_CLIENTS.map((client) => ({ name: client.name, description: client.description, versions: versionsOf(client), verdicts: expected[client.name] ?? unknown, evidence: {}, requests: 0, durationMs: 0 })));
+  return matrixTable(MATRIX_CLIENTS.map((client) => ({ name: client.name, description: client.description, versions: versionsOf(client), verdicts: expected[client.name] ?? unknown, evidence: {}, requests: 0, durationMs: 0, waits: [] })));
 }
 
 /** The matrix as a Markdown table: the docs show it, and the script prints it. */

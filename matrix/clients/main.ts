@@ -1,23 +1,53 @@
 /**
- * `npm run matrix:clients [-- --update]`: the client matrix (client-matrix.ts) run, printed as a table, each
- * client's evidence written to reports/client-matrix/matrix.json, and held against expectations.yaml: exit 0
- * when every verdict is as recorded, 1 naming what changed. --update records this run's verdicts instead.
+ * `npm run matrix:clients [-- --runs N] [-- --update]`: the client matrix (client-matrix.ts) run N times (default 1),
+ * printed as a table, each client's evidence written to reports/client-matrix/ (index.html, matrix.json), and held
+ * against expectations.yaml: exit 0 when every verdict is as recorded and the same in every run, 1 naming what
+ * changed or flapped. --update records the verdicts instead, only when every run agreed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { differences, matrixTable, readClientExpectations, runMatrix, writeClientExpectations } from './client-matrix.ts';
+import { parseArgs } from 'node:util';
+import { differences, matrixTable, readClientExpectations, runMatrix, unstableCells, writeClientExpectations, type ClientResult } from './client-matrix.ts';
+import { renderClientMatrix } from './render-html.ts';
 
-const update = process.argv.includes('--update');
-const results = await runMatrix();
+const USAGE = 'usage: npm run matrix:clients [-- --runs N] [-- --update]';
+
+function options(): { update: boolean; runs: number } {
+  try {
+    const { values } = parseArgs({ options: { update: { type: 'boolean' }, runs: { type: 'string' } }, strict: true });
+    const runs = values.runs ?? '1';
+    if (!/^[1-9]\d?$/.test(runs)) throw new Error(`--runs must be a whole number from 1 to 99, not "${runs}"`);
+    return { update: values.update ?? false, runs: Number(runs) };
+  } catch (error) {
+    process.stderr.write(`matrix:clients: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const { update, runs } = options();
+const all: ClientResult[][] = [];
+for (let run = 1; run <= runs; run++) {
+  process.stderr.write(`client matrix, run ${run} of ${runs}\n`);
+  all.push(await runMatrix(undefined, 2, (result) => process.stderr.write(`  ${result.name}: ERR-3 ${result.verdicts['ERR-3']}, ERR-4 ${result.verdicts['ERR-4']} (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)\n`)));
+}
+const results = all[0] as ClientResult[];
+const unstable = unstableCells(all);
 process.stdout.write(`${matrixTable(results)}\n`);
 const out = path.resolve('reports', 'client-matrix');
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'matrix.json'), `${JSON.stringify(results, null, 2)}\n`);
-if (update) {
+writeFileSync(path.join(out, 'matrix.json'), `${JSON.stringify({ runs, unstable, results }, null, 2)}\n`);
+writeFileSync(path.join(out, 'index.html'), renderClientMatrix(results, { runs, unstable, changed: unstable.length > 0 || update ? [] : differences(results, readClientExpectations()) }));
+process.stdout.write(`Report: ${path.relative(process.cwd(), path.join(out, 'index.html'))}\n`);
+if (unstable.length > 0) {
+  for (const line of unstable) process.stdout.write(`unstable: ${line}\n`);
+  process.stdout.write(`Not recorded: ${unstable.length} verdicts differed between the ${runs} runs\n`);
+  process.exitCode = 1;
+} else if (update) {
   writeClientExpectations(results);
-  process.stdout.write('Recorded in matrix/clients/expectations.yaml\n');
+  process.stdout.write(`Recorded in matrix/clients/expectations.yaml${runs > 1 ? `: the same verdicts in all ${runs} runs` : ''}\n`);
 } else {
   const changed = differences(results, readClientExpectations());
   for (const line of changed) process.stdout.write(`changed: ${line}\n`);
+  if (runs > 1 && changed.length === 0) process.stdout.write(`As recorded, and the same verdicts in all ${runs} runs\n`);
   process.exitCode = changed.length > 0 ? 1 : 0;
 }

@@ -112,6 +112,22 @@ export interface ConformanceReport {
   rules: RuleRow[];
   /** Tests that break the suite's own protocol: unknown rule IDs, a title level that is not the rule's. */
   problems: string[];
+  /** certify-client's report only: what the client waited after each 429, per key. */
+  clientWaits?: ClientWaits[];
+}
+
+/** One key's first 429s of a certify-client run, in order: what each asked, and how long until the key's next request. */
+export interface ClientWaits {
+  key: string;
+  waits: RefusalWait[];
+}
+
+export interface RefusalWait {
+  /** The 429 by its Retry-After, short: "2 s", "date", "0 s". */
+  label: string;
+  askedMs: number;
+  /** Until the key's next request left; absent when the client sent nothing more on the key. */
+  waitedMs?: number;
 }
 
 export function emptyCounts(): VerdictCounts {

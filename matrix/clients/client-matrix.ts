@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { clientCertificate } from '../../harness/client-rules/client-certificate.ts';
 import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchange.ts';
-import { refusalWaits, type RefusalWait } from '../../harness/client-rules/refusal-waits.ts';
+import { refusalWaits } from '../../harness/client-rules/refusal-waits.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
-import type { RuleVerdict } from '../../lib/verdicts/model.ts';
+import type { RefusalWait, RuleVerdict } from '../../lib/verdicts/model.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const EXPECTATIONS_FILE = path.join(ROOT, 'matrix', 'clients', 'expectations.yaml');
@@ -101,7 +101,7 @@ async function certifyOne(client: MatrixClient): Promise<ClientResult> {
     const warning = row?.warnings[0]?.text;
     if (warning) evidence[rule] = warning.replace(/^\[ERR-\d\] /, '');
   }
-  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs, waits: refusalWaits(run.exchanges).waits };
+  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs, waits: refusalWaits(run.exchanges)[0]?.waits ?? [] };
 }
 
 function versionsOf(client: MatrixClient): string {

@@ -3,8 +3,8 @@
  * and the same in every run, each client's verdicts with the evidence beside them, then, client by client, what it
  * waited after each 429 against what the 429 asked. Every text is escaped: evidence quotes requests.
  */
-import { groupedBarChart, formatSeconds, STATUS_COLOURS } from '../../lib/charts.ts';
 import { html, htmlPage, type Html } from '../../lib/html.ts';
+import { REFUSAL_WAIT_LEGEND, refusalWaitChart } from '../../lib/verdicts/refusal-wait-chart.ts';
 import { CLIENT_RULES } from '../../harness/judge/client-exchange.ts';
 import { MATRIX_CLOCK_RATE, type Cell, type ClientResult } from './client-matrix.ts';
 
@@ -34,7 +34,7 @@ ${problems.length > 0 ? html`<ul>${problems.map((line) => html`<li><code>${line}
 <tbody>${results.map(resultRow)}</tbody>
 </table>
 <h2>What each client waited after a 429</h2>
-<p class="muted">On the key that met the most refusals, its first 429s in order: what the 429 asked (Retry-After) and how long until the key's next request left, in the plan's seconds. A bar below its Retry-After is a request sent early (ERR-3); bars that stay level through the eight 5 s refusals in a row are no backoff (ERR-4); no bar: the client sent nothing more on the key.</p>
+<p class="muted">One chart per client, on the key that met the most refusals. ${REFUSAL_WAIT_LEGEND}</p>
 <div class="charts">${results.map(waitChart)}</div>
 <footer class="muted">Machine-readable: <code>matrix.json</code> next to this page. Recorded verdicts: <code>matrix/clients/expectations.yaml</code>.</footer>`;
   return htmlPage({ title: `Client matrix: ${headline}`, body, css: CSS });
@@ -48,18 +48,7 @@ function resultRow(result: ClientResult): Html {
 
 function waitChart(result: ClientResult): Html {
   if (result.waits.length === 0) return html`<div class="card"><strong>${result.name}</strong><p class="muted">met no 429</p></div>`;
-  return groupedBarChart({
-    title: result.name,
-    categories: result.waits.map((wait) => wait.label),
-    groups: [
-      { name: 'asked (Retry-After)', colour: STATUS_COLOURS.refused, values: result.waits.map((wait) => wait.askedMs / 1000) },
-      { name: 'waited', colour: STATUS_COLOURS.info, values: result.waits.map((wait) => (wait.waitedMs === undefined ? Number.NaN : wait.waitedMs / 1000)) },
-    ],
-    y: { label: 'seconds', format: formatSeconds, min: 0 },
-    xLabel: "each 429 in order, by its Retry-After",
-    width: 560,
-    height: 220,
-  });
+  return refusalWaitChart(result.name, result.waits);
 }
 
 const CSS = `

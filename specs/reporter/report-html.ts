@@ -3,6 +3,7 @@ import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { LEVELS } from '../../lib/rules.ts';
 import { levelBadge, LEVEL_BADGE_CSS } from '../../lib/verdicts/level-badge.ts';
 import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../../lib/verdicts/verdict-chart.ts';
+import { REFUSAL_WAIT_LEGEND, refusalWaitChart } from '../../lib/verdicts/refusal-wait-chart.ts';
 import type { Evidence, TestOutcome } from '../../lib/verdicts/test-record.ts';
 import { certificateSection } from './certificate-html.ts';
 import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
@@ -38,6 +39,7 @@ ${verdictLegend()}
 <p class="muted">One row per rule of <code>fixtures/rules.yaml</code>, in the order of the spec. MUST violations fail, SHOULD violations warn, GAP rules (the spec is silent) are observed and never fail.</p>
 ${rulesTable(report.rules, report.counts.bySection)}
 ${generatedSection(report)}
+${clientWaitsSection(report)}
 ${throttlingSection(report)}
 ${problemsSection(report)}
 <footer class="muted">Machine-readable: <code>conformance.json</code> next to this page. API keys appear as the variables that hold them (<code>$PETSTORE_API_KEY_FREE</code> …).</footer>`;
@@ -195,6 +197,12 @@ function generatedSection(report: ConformanceReport): Html {
 <table class="generated"><thead><tr><th>Property</th><th>Kind</th><th>Requests</th><th>Input classes sent</th><th>Answers</th></tr></thead><tbody>
 ${report.generated.map((item) => html`<tr><td>${item.property} <span class="muted">(${item.outcome})</span></td><td>${item.kind}</td><td>${String(item.requests)}</td><td>${counts(item.classes)}</td><td>${counts(item.answers)}</td></tr>`)}
 </tbody></table>`;
+}
+
+function clientWaitsSection(report: ConformanceReport): Html {
+  if (!report.clientWaits || report.clientWaits.length === 0) return html``;
+  return html`<h2>What the client waited after each 429</h2><p class="muted">One chart per key that met a 429. ${REFUSAL_WAIT_LEGEND}</p>
+<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:4px 24px">${report.clientWaits.map((client) => refusalWaitChart(`key ${client.key}`, client.waits))}</div>`;
 }
 
 function throttlingSection(report: ConformanceReport): Html {

@@ -19,10 +19,10 @@ function loadClient(behaviour: 'compliant' | 'naive', out: string): string[] {
   return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', out];
 }
 
-function certifyClient(args: string[]): { status: number | null; stdout: string; stderr: string; report: () => ConformanceReport } {
+function certifyClient(args: string[]): { status: number | null; stdout: string; stderr: string; report: () => ConformanceReport; page: () => string } {
   const output = tempDir('certify-client');
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'certify-client', '--output', output, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: () => JSON.parse(readFileSync(join(output, 'conformance.json'), 'utf8')) as ConformanceReport };
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, report: () => JSON.parse(readFileSync(join(output, 'conformance.json'), 'utf8')) as ConformanceReport, page: () => readFileSync(join(output, 'index.html'), 'utf8') };
 }
 
 function row(report: ConformanceReport, rule: string) {
@@ -42,6 +42,11 @@ test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it 
   const seen = [...(row(report, 'ERR-3')?.observations ?? []), ...(row(report, 'ERR-4')?.observations ?? [])].map((note) => note.text).join('\n');
   for (const scenario of ['delta-seconds', 'an HTTP-date', 'Retry-After: 0', 'consecutive refusals', 'a long Retry-After']) expect(seen).toContain(scenario);
   expect(seen).not.toContain('ban');
+  // The chart of what it waited: the plan's refusals in order, the eight 5 s ones among them, each waited out.
+  const waits = report.clientWaits?.[0]?.waits ?? [];
+  expect(waits.map((wait) => wait.label)).toEqual(['2 s', 'date', '0 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '30 s'].map((label, index) => (index === 0 ? expect.stringMatching(/^[23] s$/) : label)));
+  for (const wait of waits) expect(wait.waitedMs ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(wait.askedMs - 100);
+  expect(run.page()).toContain('What the client waited after each 429');
 });
 
 test("ERR-3 ERR-4 certify-client passes the conformance suite's own client: one test's 429 is waited out by the tests after it on that key", async () => {

@@ -4,7 +4,8 @@
  * The whole matrix is `npm run matrix:clients` (about a minute); here, two libraries that differ on ERR-4.
  */
 import { expect, test } from '@playwright/test';
-import { differences, MATRIX_CLIENTS, readClientExpectations, runMatrix } from '../../matrix/clients/client-matrix.ts';
+import { differences, MATRIX_CLIENTS, readClientExpectations, runMatrix, unstableCells, type ClientResult } from '../../matrix/clients/client-matrix.ts';
+import { renderClientMatrix } from '../../matrix/clients/render-html.ts';
 
 test('the recorded client matrix names every client it runs, each with a verdict per client rule', () => {
   const recorded = readClientExpectations();
@@ -22,4 +23,16 @@ test('ERR-3 ERR-4 real libraries from npm get the verdicts the matrix recorded: 
     ['axios-retry', { 'ERR-3': 'pass', 'ERR-4': 'pass' }],
   ]);
   expect(results[0]?.evidence['ERR-4']).toMatch(/retries refused in a row .* the waits do not grow, no backoff$/);
+});
+
+test('a verdict that differs between runs is named, never recorded; the page says so and escapes what clients sent', () => {
+  const result = (err4: 'pass' | 'warn', evidence = ''): ClientResult => ({ name: 'got <retry>', description: 'got', versions: 'got 16', verdicts: { 'ERR-3': 'pass', 'ERR-4': err4 }, evidence: err4 === 'warn' ? { 'ERR-4': evidence } : {}, requests: 42, durationMs: 5_000, waits: [{ label: '5 s', askedMs: 5_000, waitedMs: 5_100 }, { label: '30 s', askedMs: 30_000, waitedMs: undefined }] });
+  const runs = [[result('warn', 'GET /pets?<script>')], [result('pass')], [result('warn', 'x')]];
+  expect(unstableCells(runs)).toEqual(['got <retry> ERR-4: warn, pass, warn']);
+  expect(unstableCells([[result('pass')], [result('pass')]])).toEqual([]);
+  const page = renderClientMatrix(runs[0] as ClientResult[], { runs: 3, unstable: unstableCells(runs), changed: [] });
+  expect(page).toContain('Not as recorded: 1 cell');
+  expect(page).toContain('unstable: got &#60;retry&#62; ERR-4: warn, pass, warn');
+  expect(page).not.toContain('<script>');
+  expect(page).toContain('<svg');
 });

@@ -46,7 +46,8 @@ Options:
   --seed N           the plan's seed (default 1): the same seed gives the same plan
   --clock-rate N     run the server's clock N times faster (default 1); a Node client's clock runs as fast
                      (Date, timers and performance.now, through an import in NODE_OPTIONS), so the plan's waits
-                     pass N times sooner. For Node clients only: any other client must keep the default
+                     pass N times sooner. For Node clients only: a request from a process off that clock
+                     leaves the client not certified (exit 3); any other client keeps the default
   --summary FILE     also append the verdict in Markdown to FILE (--summary "$GITHUB_STEP_SUMMARY")
   -h, --help         this text
 ${exitCodeHelp(CLIENT_EXIT_CODES)}`;

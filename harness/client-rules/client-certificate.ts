@@ -15,7 +15,7 @@ import { ClientRuleJudge, seconds } from '../judge/client-rule-judge.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import { refusalWaits } from './refusal-waits.ts';
 import type { RecordedExchange } from './refusing-server.ts';
-import type { ClientRun } from './run-client.ts';
+import { CLIENT_ENV_NAMES, type ClientRun } from './run-client.ts';
 
 export interface CertificateOptions {
   /** As the report names the client: its command. */
@@ -137,7 +137,7 @@ function clientVerdict(report: ConformanceReport, run: ClientRun, options: Certi
     state = 'incomplete';
     headline = run.exchanges.length === 0
       ? run.strays.requests === 0
-        ? 'Not certified: the client sent no request with one of the keys it was given'
+        ? `Not certified: the client sent no request to the server it was given (its address is in ${CLIENT_ENV_NAMES.baseUrl.join(', ')}: is the client configured from one of them?)`
         : `Not certified: none of the client's ${count(run.strays.requests, 'request')} carried one of the keys it was given (the first: ${run.strays.first ?? 'unknown'}); send \`Authorization: Bearer <key>\` with a key from PETSTORE_API_KEY or PETSTORE_API_KEY_<PLAN>`
       : `Not certified: ${notJudged.map((row) => row.id).join(' and ')} not judged (the client met no refusal it could be judged on)`;
   } else {

@@ -81,7 +81,7 @@ test('certify-client: a broken SHOULD rule warns by default (exit 0); a client t
   expect(naive.report().verdict.headline).toBe('Client rules held only with warnings: ERR-3 and ERR-4 broken (SHOULD; --fail-on should makes them fail)');
   const silent = certifyClient(['--', process.execPath, '-e', 'process.exit(4)']);
   expect(silent.status).toBe(3);
-  expect(silent.report().verdict).toMatchObject({ headline: 'Not certified: the client sent no request with one of the keys it was given', notes: ['The client exited with code 4: that is the client\'s own verdict, not this one.'] });
+  expect(silent.report().verdict).toMatchObject({ headline: 'Not certified: the client sent no request to the server it was given (its address is in PETSTORE_BASE_URL, API_BASE_URL, BASE_URL: is the client configured from one of them?)', notes: ['The client exited with code 4: that is the client\'s own verdict, not this one.'] });
 });
 
 test('certify-client: the client gets the base URL and keys in the names SDKs use, and is stopped at the timeout', async () => {

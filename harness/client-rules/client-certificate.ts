@@ -11,10 +11,10 @@ import { buildReport, type ConformanceReport, type RunState } from '../../lib/ve
 import { recordOf } from '../judge/report.ts';
 import { RuleTallies } from '../judge/rule-tally.ts';
 import { CLIENT_RULES, type ClientRule } from '../judge/client-exchange.ts';
-import { ClientRuleJudge, seconds } from '../judge/client-rule-judge.ts';
+import { ClientRuleJudge, count, seconds } from '../judge/client-rule-judge.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import { refusalWaits } from './refusal-waits.ts';
-import type { RecordedExchange } from './refusing-server.ts';
+import { exchangesByKey, type RecordedExchange } from './refusing-server.ts';
 import { CLIENT_ENV_NAMES, type ClientRun } from './run-client.ts';
 
 export interface CertificateOptions {
@@ -55,12 +55,7 @@ export function clientCertificate(run: ClientRun, options: CertificateOptions): 
     for (const exchange of run.exchanges) judge.add(exchange);
     judge.finish();
   }
-  const byKey = new Map<string, RecordedExchange[]>();
-  for (const exchange of run.exchanges) {
-    const list = byKey.get(exchange.key);
-    if (list) list.push(exchange);
-    else byKey.set(exchange.key, [exchange]);
-  }
+  const byKey = exchangesByKey(run.exchanges);
   const reached = new Set<Scenario>();
   for (const [key, exchanges] of byKey) {
     for (const scenario of [...PLANNED, 'ban' as const]) if (describeScenario(tallies, key, scenario, exchanges)) reached.add(scenario);
@@ -87,7 +82,7 @@ export function clientCertificate(run: ClientRun, options: CertificateOptions): 
     { status: run.timedOut ? 'timedout' : 'passed', startedAt: run.startedAt.toISOString(), durationMs: run.durationMs, generatedAt: new Date().toISOString() },
   );
   report.verdict = clientVerdict(report, run, options, clockLost);
-  if (!clockLost) report.clientWaits = refusalWaits(run.exchanges);
+  if (!clockLost) report.clientWaits = refusalWaits(byKey);
   return report;
 }
 
@@ -113,17 +108,13 @@ function clockNotFollowed(rate: number): string {
   return `the client's requests came from a process whose clock did not run ${rate} times faster (--clock-rate ${rate} speeds up Node processes only, through NODE_OPTIONS), so its waits cannot be told; run it at --clock-rate 1`;
 }
 
-function count(n: number, singular: string): string {
-  return `${n} ${singular}${n === 1 ? '' : 's'}`;
-}
-
 function clientVerdict(report: ConformanceReport, run: ClientRun, options: CertificateOptions, clockLost: boolean): ConformanceReport['verdict'] {
   const warned = report.rules.filter((row) => row.verdict === 'warn').map((row) => row.id);
   const notJudged = report.rules.filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run');
   const notes: string[] = [];
   if (run.timedOut) notes.push(`The client's run was stopped at the timeout (${Math.round(options.timeoutMs / 1000)} s); it is judged on what it sent until then.`);
   if (run.strays.requests > 0 && run.exchanges.length > 0) notes.push(`${strayText(run)}: answered, not judged.`);
-  if (run.clockFollowed === 'unknown') notes.push(`Run at --clock-rate ${run.clockRate}: a process of the client loaded the fast clock, but which process sent the requests could not be traced (no /proc here); a client that is not a Node process must be run at --clock-rate 1.`);
+  if (run.clockFollowed === 'unknown' && run.exchanges.length > 0) notes.push(`Run at --clock-rate ${run.clockRate}: a process of the client loaded the fast clock, but which process sent the requests could not be traced (no /proc here, or each connection closed before its answer); a client that is not a Node process must be run at --clock-rate 1.`);
   if (run.exitCode !== null && run.exitCode !== 0) notes.push(`The client exited with code ${run.exitCode}: that is the client's own verdict, not this one.`);
   let state: RunState;
   let headline: string;

@@ -10,9 +10,8 @@ import type { RecordedExchange } from './refusing-server.ts';
 /** A key's first refusals, at most this many: the plan's cases, not a naive client's thousands. */
 const SHOWN = 16;
 
-export function refusalWaits(exchanges: readonly RecordedExchange[]): ClientWaits[] {
-  const byKey = new Map<string, RecordedExchange[]>();
-  for (const exchange of exchanges) byKey.set(exchange.key, [...(byKey.get(exchange.key) ?? []), exchange]);
+/** `byKey`: the run's exchanges per key (exchangesByKey). */
+export function refusalWaits(byKey: ReadonlyMap<string, readonly RecordedExchange[]>): ClientWaits[] {
   return [...byKey]
     .map(([key, list]) => ({ key, waits: keyWaits(list) }))
     .filter((client) => client.waits.length > 0)

@@ -99,6 +99,17 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
   return { baseUrl: running.baseUrl, server: running.server, keys, clock: { rate: options.clockRate, anchorMs, now: clock.now }, exchanges, strays, close: running.close };
 }
 
+/** A run's exchanges per key, each key's in the order they came. */
+export function exchangesByKey(exchanges: readonly RecordedExchange[]): Map<string, RecordedExchange[]> {
+  const byKey = new Map<string, RecordedExchange[]>();
+  for (const exchange of exchanges) {
+    const list = byKey.get(exchange.key);
+    if (list) list.push(exchange);
+    else byKey.set(exchange.key, [exchange]);
+  }
+  return byKey;
+}
+
 /** What a request carried instead of a key it was given, never the credential itself. */
 function credentialOf(authorization: string | undefined): string {
   if (authorization === undefined) return 'with no Authorization header';

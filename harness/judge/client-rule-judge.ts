@@ -320,6 +320,6 @@ export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-function count(n: number, singular: string): string {
+export function count(n: number, singular: string): string {
   return `${n.toLocaleString('en-US')} ${singular}${n === 1 ? '' : 's'}`;
 }

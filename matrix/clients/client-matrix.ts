@@ -13,6 +13,7 @@ import { parse, stringify } from 'yaml';
 import { clientCertificate } from '../../harness/client-rules/client-certificate.ts';
 import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchange.ts';
 import { refusalWaits } from '../../harness/client-rules/refusal-waits.ts';
+import { exchangesByKey } from '../../harness/client-rules/refusing-server.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
 import type { RefusalWait, RuleVerdict } from '../../lib/verdicts/model.ts';
 
@@ -101,7 +102,7 @@ async function certifyOne(client: MatrixClient): Promise<ClientResult> {
     const warning = row?.warnings[0]?.text;
     if (warning) evidence[rule] = warning.replace(/^\[ERR-\d\] /, '');
   }
-  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs, waits: refusalWaits(run.exchanges)[0]?.waits ?? [] };
+  return { name: client.name, description: client.description, versions: versionsOf(client), verdicts, evidence, requests: run.exchanges.length, durationMs: run.durationMs, waits: refusalWaits(exchangesByKey(run.exchanges))[0]?.waits ?? [] };
 }
 
 function versionsOf(client: MatrixClient): string {

@@ -32,11 +32,12 @@ for (let run = 1; run <= runs; run++) {
 }
 const results = all[0] as ClientResult[];
 const unstable = unstableCells(all);
+const changed = unstable.length > 0 || update ? [] : differences(results, readClientExpectations());
 process.stdout.write(`${matrixTable(results)}\n`);
 const out = path.resolve('reports', 'client-matrix');
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'matrix.json'), `${JSON.stringify({ runs, unstable, results }, null, 2)}\n`);
-writeFileSync(path.join(out, 'index.html'), renderClientMatrix(results, { runs, unstable, changed: unstable.length > 0 || update ? [] : differences(results, readClientExpectations()) }));
+writeFileSync(path.join(out, 'index.html'), renderClientMatrix(results, { runs, unstable, changed }));
 process.stdout.write(`Report: ${path.relative(process.cwd(), path.join(out, 'index.html'))}\n`);
 if (unstable.length > 0) {
   for (const line of unstable) process.stdout.write(`unstable: ${line}\n`);
@@ -46,7 +47,6 @@ if (unstable.length > 0) {
   writeClientExpectations(results);
   process.stdout.write(`Recorded in matrix/clients/expectations.yaml${runs > 1 ? `: the same verdicts in all ${runs} runs` : ''}\n`);
 } else {
-  const changed = differences(results, readClientExpectations());
   for (const line of changed) process.stdout.write(`changed: ${line}\n`);
   if (runs > 1 && changed.length === 0) process.stdout.write(`As recorded, and the same verdicts in all ${runs} runs\n`);
   process.exitCode = changed.length > 0 ? 1 : 0;

@@ -23,18 +23,16 @@ export class KeyRest {
     return this.read().untilMs;
   }
 
-  /** Another 429 on the key: its refusals in a row, this one included. */
-  refused(): number {
+  /**
+   * Another 429 on the key: the key rests for `delayOf(its refusals in a row, this one included)` from now, or
+   * longer if another test already asked for longer. Returns that delay.
+   */
+  refused(delayOf: (inARow: number) => number): number {
     const rest = this.read();
     const inARow = rest.inARow + 1;
-    this.write({ untilMs: rest.untilMs, inARow });
-    return inARow;
-  }
-
-  /** The key waits until `untilMs`, or longer if another test already asked for longer. */
-  restUntil(untilMs: number): void {
-    const rest = this.read();
-    this.write({ untilMs: Math.max(rest.untilMs, untilMs), inARow: rest.inARow });
+    const delay = delayOf(inARow);
+    this.write({ untilMs: Math.max(rest.untilMs, Date.now() + delay), inARow });
+    return delay;
   }
 
   /** An answer other than 429: the run of refusals is over (a wait another worker was given still holds). */

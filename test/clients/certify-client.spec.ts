@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import { MATRIX_CLIENTS } from '../../matrix/clients/client-matrix.ts';
 import { tempDir } from '../judge/support.ts';
 import { ROOT } from '../replay/support.ts';
 
@@ -51,8 +52,9 @@ test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it 
 
 test("ERR-3 ERR-4 certify-client passes the conformance suite's own client: one test's 429 is waited out by the tests after it on that key", async () => {
   test.setTimeout(120_000);
-  const suite = [process.execPath, join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.ts', 'specs/functional', '--workers', '1', '--reporter', 'dot', '--output', tempDir('suite')];
-  const run = certifyClient(['--clock-rate', RATE, '--timeout', '110', '--', ...suite]);
+  // As the client matrix runs it: the functional specs, one worker.
+  const suite = MATRIX_CLIENTS.find((client) => client.name === 'suite')!.command(tempDir('suite'));
+  const run = certifyClient(['--clock-rate', RATE, '--timeout', '80', '--', ...suite]);
   expect(run.status, run.stdout + run.stderr).toBe(0);
   const report = run.report();
   expect(report.verdict.headline, run.stdout).toBe('Client rules hold: ERR-3 and ERR-4, as far as the client went through the plan');

@@ -4,7 +4,6 @@
  * spec leaves open (bans, Enterprise quotas) is observed and never failed.
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
-import { ruleById } from '../../lib/rules.ts';
 import { breachStatus } from '../../lib/verdicts/breach.ts';
 import { describeDuration } from './duration.ts';
 import type { DaySegment } from './days.ts';
@@ -13,7 +12,7 @@ import { SUMS_CARRY, SUMS_INPUT, type SummedKey } from './summed.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from './windows.ts';
 import { readingOf } from '../../lib/rate-limiter/account.ts';
 import { bucketCapacity } from '../../lib/rate-limiter/bucket-capacity.ts';
-import { rulesOf, unmetNeeds } from '../../lib/rate-limiter/checks.ts';
+import { rulesOf, unmetNeeds, type CheckName } from '../../lib/checks/registry.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
@@ -25,18 +24,8 @@ export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observe
 /** Worst first: the status of a group of verdicts is the first of these any of them has. */
 export const STATUS_ORDER: readonly VerdictStatus[] = ['fail', 'warn', 'inconclusive', 'pass', 'observed', 'not-checked'];
 
-export type CheckId =
-  | 'minute-max'
-  | 'first-refusal'
-  | 'retry-after-admitted'
-  | 'remaining-steps'
-  | 'reset-stable'
-  | 'daily-quota'
-  | 'refusal-headers'
-  | 'headers-on-every-answer'
-  | 'ban'
-  | 'custom-quota'
-  | 'limiter-kind';
+/** The check a verdict reports (lib/checks/registry.ts). */
+export type CheckId = CheckName;
 
 /** The checks that decide whether a plan's documented quota held. */
 export const QUOTA_CHECKS: readonly CheckId[] = ['minute-max', 'first-refusal', 'daily-quota'];
@@ -75,10 +64,6 @@ export function worst(statuses: Iterable<VerdictStatus>): VerdictStatus {
   let index = STATUS_ORDER.length - 1;
   for (const status of statuses) index = Math.min(index, STATUS_ORDER.indexOf(status));
   return STATUS_ORDER[index] ?? 'not-checked';
-}
-
-export function planRule(plan: PlanId): string {
-  return ruleById(`PLAN-${plan.toUpperCase()}`).id;
 }
 
 export function describeWindow(window: QuotaWindow): string {
@@ -297,7 +282,7 @@ function firstRefusalUnplaced(plan: PlanId): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   return verdict(
     'first-refusal',
-    [planRule(plan), 'RL-1'],
+    rulesOf('first-refusal', plan),
     'not-checked',
     `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`,
     'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and where in its window a refusal came is not known.',
@@ -414,7 +399,7 @@ function customQuota(plan: PlanId, account: KeyAccount, result: KeyResult): Verd
   const detail = limits.length
     ? `X-RateLimit-Limit said ${limits.map((l) => l.toLocaleString('en-US')).join(' and ')}; ${count(account.windows.length, 'window')}, at most ${most.toLocaleString('en-US')} admitted in one; ${count(result.refused, 'refusal')}.`
     : 'The target sent no X-RateLimit headers on these answers.';
-  return verdict('custom-quota', [`PLAN-${plan.toUpperCase()}`], 'observed', title, detail);
+  return verdict('custom-quota', rulesOf('custom-quota', plan), 'observed', title, detail);
 }
 
 function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verdict {
@@ -558,13 +543,13 @@ function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[])
 function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answer[]): Verdict[] {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const windowMs = minuteWindowMs(account);
-  const rules = [planRule(plan)];
+  const rules = rulesOf('minute-max', plan);
   const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
   const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);
   const kind = `The target gives its quota back bit by bit (${account.limiter.kind}: ${account.limiter.evidence.at(-1) ?? 'no step showed how'})`;
   if (!measure) {
     const detail = `${kind}; no full bucket was followed to a refusal, so its capacity was not measured. Send faster than the limit (e.g. --rate 1.1x).`;
-    return [verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', [...rules, 'RL-1'], 'not-checked', title, detail)];
+    return [verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', rulesOf('first-refusal', plan), 'not-checked', title, detail)];
   }
   const { admitted, givenBack } = measure;
   const what = `from full, ${count(admitted, 'request')} admitted before the first 429, over ${describeDuration(measure.refusal.receivedAt - measure.from.sentAt)} in which up to ${givenBack.toLocaleString('en-US')} could come back (${describeDuration(windowMs)} a window, learned from the run)`;
@@ -572,7 +557,7 @@ function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answ
   const early = admitted < limit;
   return [
     verdict('minute-max', rules, over ? 'fail' : 'pass', title, `${kind}; ${what}.`, over ? [`expected at most ${limit + givenBack}, got ${admitted}`] : []),
-    verdict('first-refusal', [...rules, 'RL-1'], early ? 'fail' : 'pass', title, `${kind}; ${what}.`, early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : []),
+    verdict('first-refusal', rulesOf('first-refusal', plan), early ? 'fail' : 'pass', title, `${kind}; ${what}.`, early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : []),
   ];
 }
 
@@ -594,7 +579,7 @@ function headersOnEveryAnswer(result: KeyResult, account: KeyAccount, plan: Plan
   const title = documented
     ? `Every answer carries X-RateLimit-Limit, -Remaining and -Reset, with the limit ${documented.perMinute} or ${documented.perDay.toLocaleString('en-US')}`
     : 'Every answer carries X-RateLimit-Limit, -Remaining and -Reset';
-  const rules = documented ? ['RL-4', 'RL-5'] : ['RL-4'];
+  const rules = documented ? rulesOf('headers-on-every-answer') : rulesOf('headers-on-every-answer').slice(0, 1);
   const answered = result.admitted + result.refused;
   if (answered === 0) return verdict('headers-on-every-answer', rules, 'not-checked', title, 'No answer came.');
   const evidence: string[] = [];
@@ -606,7 +591,7 @@ function headersOnEveryAnswer(result: KeyResult, account: KeyAccount, plan: Plan
 
 function ban(result: KeyResult, account: KeyAccount): Verdict {
   const title = 'Repeated requests after a 429 may get the key banned for a while';
-  const rules = ['ERR-GAP-3'];
+  const rules = rulesOf('ban');
   if (account.bans.length === 0) {
     const why =
       result.spec.behaviour === 'naive' && result.refused > 0

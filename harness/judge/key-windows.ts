@@ -29,6 +29,7 @@
  * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
  * and a few candidates: never the exchanges.
  */
+import type { CheckName } from '../../lib/checks/registry.ts';
 import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
@@ -66,8 +67,8 @@ export interface KeyWindowsListeners {
 }
 
 export interface Contradiction {
-  /** 'quota': admitted past the window's limit; the caller names the plan's rule. */
-  rule: 'RL-6' | 'RL-7' | 'quota';
+  /** The check it breaks (lib/checks/registry.ts); for minute-max the caller names the plan's rule. */
+  check: Extract<CheckName, 'minute-max' | 'reset-stable' | 'remaining-steps' | 'refusal-says-left'>;
   message: string;
   /** The exchanges that prove it, by their position in the capture. */
   exchanges: number[];
@@ -180,7 +181,7 @@ export class KeyWindows {
     if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
     if (window.firmAdmitted === window.limit + 1) {
       const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
-      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
+      found({ check: 'minute-max', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
     }
   }
 
@@ -225,7 +226,7 @@ export class KeyWindows {
     const swappable = order === 'maybe-after';
     if (next.reset < previous.reset) {
       if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
-      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
+      found({ check: 'reset-stable', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }
     // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.
@@ -256,7 +257,7 @@ export class KeyWindows {
     const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
     const before = promised ? `after an admission under it said ${promised.reading.remaining} were left, ` : '';
     found({
-      rule: 'RL-6',
+      check: 'refusal-says-left',
       message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
       exchanges: promised ? [promised.id, answer.id] : [answer.id],
     });
@@ -297,7 +298,7 @@ export class KeyWindows {
     const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
     for (const pair of track.movedForward) {
       const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
-      if (problem !== undefined) found({ rule: 'RL-7', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
+      if (problem !== undefined) found({ check: 'reset-stable', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
     }
     const givenBack = this.givenBack.get(limit);
     const seen = givenBack && kind !== 'bucket' && kind !== 'sliding-counter' ? [...evidence, givenBack] : evidence;
@@ -305,14 +306,14 @@ export class KeyWindows {
       if (track.notFallen) {
         const [previous, next] = track.notFallen;
         const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
-        found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+        found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
       }
       return { limit, kind, evidence: seen, unjudged: undefined };
     }
     if (kind === 'bucket' && track.steepest) {
       const [previous, next] = track.steepest.pair;
       const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, true);
-      if (problem !== undefined) found({ rule: 'RL-6', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
+      if (problem !== undefined) found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
     }
     const unjudged = kind === 'fixed-clock' || kind === 'fixed-first-use' ? GIVEN_BACK_UNJUDGED : COUNTDOWN_UNJUDGED[kind];
     return { limit, kind, evidence: seen, unjudged };

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { NEEDS } from '../../../../harness/judge/report.ts';
-import { QUOTA_CHECKS } from '../../../../harness/load/verdicts.ts';
+import { QUOTA_CHECKS } from '../../../../harness/load/verdicts/verdict.ts';
 import { ANSWER_CHECKS, answerJudgement, PAIR_JUDGEMENTS } from '../../../../lib/checks/judgements.ts';
 import { checkNamed, checks, checksOf, finding, quotaRule, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
 import { catalogue } from '../../../../lib/rules.ts';

@@ -104,7 +104,10 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
     judgement.verdicts = withLostAnswers(judgement.verdicts, run.lostAnswers);
     const observedLimits = [...new Set(result.observations.flatMap((o) => (o.limit === undefined ? [] : [o.limit])))];
     const seconds = Math.max(0.001, run.elapsedMs / 1000);
-    const errorsIn = (from: number, to: number): number => result.observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length;
+    // A generator's errors are sums: counted in a window when all of them were sent within it.
+    const summedErrors = (result.summed?.sentBetween ?? []).filter((sums) => sums.outcome === 'error');
+    const errorsIn = (from: number, to: number): number =>
+      result.observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length + summedErrors.filter((sums) => sums.from >= from && sums.to <= to).reduce((sum, sums) => sum + sums.count, 0);
     const quotaVerdicts = judgement.verdicts.filter((v) => QUOTA_CHECKS.includes(v.check) || v.check === 'custom-quota');
     return {
       label: spec.label,

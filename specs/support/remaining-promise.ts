@@ -7,6 +7,7 @@
  * is never taken for it) and the refusal asks for no more than a minute window's wait (a minute's refusal, not the
  * day's).
  */
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { Exchange } from './exchange.ts';
 import type { MinuteMeasurement } from './minute-window.ts';
@@ -59,7 +60,7 @@ function brokenBy(promising: Exchange, next: Exchange, quota: Quota): boolean {
   return (
     promised.remaining! >= 1 &&
     next.response.status === 429 &&
-    next.sentAt >= promising.receivedAt &&
+    decidedAfter(promising, next, 0) === 'after' &&
     !mayHaveEnded(promised.reset!, next.sentAt) &&
     !longerThanWindow(refusalWaitOf(next, quota), MINUTE_WINDOW_MS)
   );

@@ -1,5 +1,6 @@
 /** X-RateLimit-Remaining counts down by one per admission in a window, or rises only as the quota comes back. */
 import { describeDuration } from '../duration.ts';
+import { countdownBreak } from '../../../lib/rate-limiter/countdown.ts';
 import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
@@ -24,13 +25,12 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel): { stat
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
 }
 
-/** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one. */
+/** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one (lib/rate-limiter/countdown.ts). */
 function countdownProblem(values: readonly number[], limit: number): string | undefined {
-  const sorted = [...values].sort((a, b) => b - a);
-  if ((sorted[0] ?? 0) > limit) return `${sorted[0]} is above the limit ${limit}`;
-  const index = sorted.findIndex((value, i) => i > 0 && value !== (sorted[i - 1] as number) - 1);
-  if (index === -1) return undefined;
-  return sorted[index] === sorted[index - 1] ? `${sorted[index]} came twice` : `it jumped from ${sorted[index - 1]} to ${sorted[index]}`;
+  const broken = countdownBreak(values, limit);
+  if (broken === undefined) return undefined;
+  if (broken.kind === 'above-limit') return `${broken.value} is above the limit ${limit}`;
+  return broken.kind === 'repeated' ? `${broken.value} came twice` : `it jumped from ${broken.from} to ${broken.to}`;
 }
 
 export function remainingSteps(account: KeyAccount): Verdict {

@@ -3,7 +3,7 @@
  * and when its answer came, and what a refusal asked. Built from the judge's exchange (any capture) or from
  * the refusing server's own record (certify-client).
  */
-import { ruleOf } from '../../lib/checks/registry.ts';
+import { RULE } from '../../lib/checks/registry.ts';
 
 export interface ClientExchange {
   /** 1-based position in the capture. */
@@ -23,7 +23,7 @@ export interface ClientExchange {
   date: string | undefined;
 }
 
-export const CLIENT_RULES = [ruleOf('client-waits-retry-after'), ruleOf('client-backs-off')] as const;
+export const CLIENT_RULES = [RULE['client-waits-retry-after'], RULE['client-backs-off']] as const;
 export type ClientRule = (typeof CLIENT_RULES)[number];
 
 /** What one key's client did, for the report's clients part. */

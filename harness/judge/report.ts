@@ -4,7 +4,7 @@
  * and that held is `pass` only when nothing of it was left out; a rule this traffic cannot show is skipped
  * with why (no 429 in the capture, a key of no known plan), never passed.
  */
-import { QUOTA_RULES, ruleOf, trafficNeed } from '../../lib/checks/registry.ts';
+import { QUOTA_RULES, RULE, trafficNeed } from '../../lib/checks/registry.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { catalogue, ruleById } from '../../lib/rules.ts';
 import { breachVerdict } from '../../lib/verdicts/level.ts';
@@ -25,7 +25,7 @@ export const NEEDS: Readonly<Record<string, string>> = Object.fromEntries(
 const NEVER_SHOWN = 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more';
 
 /** The rules judged per window: a quota's, Remaining's countdown, Reset staying put. */
-const WINDOW_RULES: ReadonlySet<string> = new Set([ruleOf('remaining-countdown'), ruleOf('reset-stable'), ...QUOTA_RULES]);
+const WINDOW_RULES: ReadonlySet<string> = new Set([RULE['remaining-countdown'], RULE['reset-stable'], ...QUOTA_RULES]);
 
 export interface JudgeRun {
   /** What was judged, as the report's target: "capture session.har". */

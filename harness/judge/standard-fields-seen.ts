@@ -4,11 +4,11 @@
  * under RL-GAP-3, observed, never failed. Counted per answer, with the first of what they said and where they
  * first disagreed: bounded whatever the traffic's size.
  */
-import { ruleOf } from '../../lib/checks/registry.ts';
+import { RULE } from '../../lib/checks/registry.ts';
 import { compareStandardFields } from '../../lib/rate-limiter/standard-fields.ts';
 import type { RuleTallies } from './rule-tally.ts';
 
-const STANDARD_FIELDS = ruleOf('standard-fields');
+const STANDARD_FIELDS = RULE['standard-fields'];
 
 export class StandardFieldsSeen {
   private firstSaid: string | undefined;

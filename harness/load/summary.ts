@@ -2,7 +2,7 @@
  * The run as one plain object: what reports/load/summary.json holds and what the HTML page and the text
  * summary are drawn from. It names keys by plan and number only ("free #1"), never by value.
  */
-import { ruleOf } from '../../lib/checks/registry.ts';
+import { RULE } from '../../lib/checks/registry.ts';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans, PLAN_IDS, type PlanId } from '../../lib/plans.ts';
 import { catalogue, type Level } from '../../lib/rules.ts';
@@ -185,7 +185,7 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
   const verdictsOf = (check: string): Verdict[] => keys.flatMap((key) => key.verdicts.filter((v) => v.check === check));
   const base = { plan, name, documented, status, keys: keys.map((key) => key.label) };
   if (!documented) {
-    return { ...base, sentence: `${name} quotas are custom (${ruleOf('enterprise-quota')}): observed, not judged. ${verdictsOf('custom-quota').map((v) => v.detail).join(' ')}` };
+    return { ...base, sentence: `${name} quotas are custom (${RULE['enterprise-quota']}): observed, not judged. ${verdictsOf('custom-quota').map((v) => v.detail).join(' ')}` };
   }
   const minute = worst(verdictsOf('minute-max').concat(verdictsOf('first-refusal')).map((v) => v.status));
   const day = worst(verdictsOf('daily-quota').map((v) => v.status));

@@ -177,6 +177,14 @@ export function rulesOf(name: CheckName, plan?: string): string[] {
 /** The rule a check of one rule serves, as its literal type (ERR-3 for client-waits-retry-after). */
 type RuleOfCheck<N extends CheckName> = Extract<(typeof CHECKS)[number], { name: N }>['rules'][number];
 
+/** The checks that serve one rule (not the plan's quota): a finding of one cites that rule. */
+export type OneRuleCheck = { [N in CheckName]: Extract<(typeof CHECKS)[number], { name: N }>['rules'] extends readonly [infer R] ? (R extends 'PLAN' ? never : N) : never }[CheckName];
+
+/** The rule each check of one rule cites, looked up once: RULE['no-key-refused'] is 'AUTH-1'. */
+export const RULE = Object.fromEntries(CHECKS.filter((check) => check.rules.length === 1 && check.rules[0] !== 'PLAN').map((check) => [check.name, check.rules[0]])) as {
+  readonly [N in OneRuleCheck]: RuleOfCheck<N>;
+};
+
 /** The rule a check serves, for a check of one rule; for a check of several, the one named (which must be one of them). */
 export function ruleOf<N extends CheckName>(name: N): RuleOfCheck<N>;
 export function ruleOf(name: CheckName, which: string): string;

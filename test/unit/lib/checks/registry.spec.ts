@@ -4,27 +4,20 @@
  * the registry writes a rule's ID as a literal: a part names the check, and the check names the rule).
  */
 import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NEEDS } from '../../../../harness/judge/report.ts';
 import { QUOTA_CHECKS } from '../../../../harness/load/verdicts/verdict.ts';
 import { ANSWER_CHECKS, answerJudgement, PAIR_JUDGEMENTS } from '../../../../lib/checks/judgements.ts';
-import { checkNamed, checks, checksOf, finding, quotaRule, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
+import { checkNamed, checks, checksOf, finding, quotaRule, RULE, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
 import { catalogue } from '../../../../lib/rules.ts';
 import { REPO_ROOT } from '../../../fixtures/listed-tests.ts';
+import { repoFiles } from '../../../fixtures/repo-files.ts';
 
 const NEEDS_IN_ORDER: readonly Need[] = ['one answer', 'a window of one key', 'a pair decided in order', 'a whole run'];
 /** The parts of the product that judge: none may write a rule's ID itself. */
 const JUDGING_PARTS = ['lib', 'harness', 'cli', 'matrix', 'specs/support', 'specs/reporter'];
 const REGISTRY = path.join('lib', 'checks', 'registry.ts');
-
-function sources(dir: string): string[] {
-  return readdirSync(path.join(REPO_ROOT, dir)).flatMap((name) => {
-    const relative = path.join(dir, name);
-    if (statSync(path.join(REPO_ROOT, relative)).isDirectory()) return sources(relative);
-    return /\.(ts|mjs|js|py)$/.test(name) ? [relative] : [];
-  });
-}
 
 /** The code of a file without its comments: prose may name a rule, code may not. */
 function code(text: string): string {
@@ -64,13 +57,13 @@ test('each check is registered once, with the rules it serves, what it needs and
 test('every rule the judge shows from traffic, the load verdicts and the suite cite has a check', () => {
   for (const rule of Object.keys(NEEDS)) expect(checksOf(rule).filter((check) => check.traffic !== undefined).length, rule).toBeGreaterThan(0);
   for (const check of QUOTA_CHECKS) expect(rulesOf(check, 'pro'), check).toContain('PLAN-PRO');
-  const cited = new Set(sources('specs').flatMap((file) => [...readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/\brule\(\s*'([A-Z][A-Z0-9-]+)'/g)].map((match) => match[1]!)));
+  const cited = new Set(repoFiles('specs').flatMap((file) => [...readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/\brule\(\s*'([A-Z][A-Z0-9-]+)'/g)].map((match) => match[1]!)));
   expect(cited.size).toBeGreaterThan(40);
   for (const rule of cited) expect(checksOf(rule).length, rule).toBeGreaterThan(0);
 });
 
 test('no part judges a rule outside the registry: no code file of lib, the harness, the CLI, the matrix or the suite\'s support writes a rule\'s ID', () => {
-  const written = JUDGING_PARTS.flatMap(sources)
+  const written = JUDGING_PARTS.flatMap((dir) => repoFiles(dir, /\.(ts|mjs|js|py)$/))
     .filter((file) => file !== REGISTRY)
     .flatMap((file) => ruleLiterals(readFileSync(path.join(REPO_ROOT, file), 'utf8')).map((literal) => `${file}: ${literal}`));
   expect(written).toEqual([]);
@@ -88,6 +81,10 @@ test('a finding cites its check\'s rule; a check of several rules or of the plan
   expect(quotaRule('enterprise', 'agreed')).toBe('PLAN-ENTERPRISE-AGREED');
   expect(quotaRule(undefined, 'unstated')).toBe('RL-5');
   expect(checkNamed('remaining-steps').need).toBe('a pair decided in order');
+  // Looked up once: every check of one rule (not the plan's quota) cites it through RULE.
+  expect(Object.entries(RULE).length).toBe(checks.filter((check) => check.rules.length === 1 && check.rules[0] !== 'PLAN').length);
+  expect(RULE['no-key-refused']).toBe('AUTH-1');
+  expect(RULE['client-backs-off']).toBe('ERR-4');
 });
 
 test('the checks one function judges run by name: a pair decided in order, and one answer', () => {

@@ -34,7 +34,8 @@ import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
-import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
@@ -200,7 +201,7 @@ export class KeyWindows {
   /** The window a Limit is counted over: a bucket's learned from its Resets, else the documented one. */
   private windowOf(limit: number, sample: PairSample): number | undefined {
     const windowClass = this.classOf(limit);
-    return sample.bucketWindowMs ?? (windowClass === 'minute' ? MINUTE_WINDOW_MS : windowClass === 'day' ? DAY_WINDOW_MS : undefined);
+    return sample.bucketWindowMs ?? documentedWindowMs(windowClass);
   }
 
   /** An admitted answer after the latest of its Limit: judged at once where every kind agrees, kept where the kind decides. */
@@ -208,7 +209,7 @@ export class KeyWindows {
     const { limit } = answer.reading;
     const track = this.tracks.get(limit);
     if (!track) {
-      const sample = new PairSample(this.classOf(limit) === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+      const sample = new PairSample(documentedWindowMs(this.classOf(limit)) ?? MINUTE_WINDOW_MS);
       sample.addReading(answer.reading);
       this.tracks.set(limit, { latest: answer, sample, notFallen: undefined, steepest: undefined, movedForward: [] });
       return;
@@ -270,7 +271,7 @@ export class KeyWindows {
   private banLike(refusal: Answer): boolean {
     const windowClass = this.classOf(refusal.limit);
     if (windowClass === 'other') return true;
-    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), documentedWindowMs(windowClass) ?? MINUTE_WINDOW_MS);
   }
 
   /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */

@@ -27,6 +27,7 @@ import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 import { longerThanWindow, longestAskedMs } from './refusal-wait.ts';
 import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
+import { windowKind } from './window-of-limit.ts';
 
 /**
  * One answer of a run as the account reads it, times in ms since the run started (a load run's observation, or
@@ -161,7 +162,10 @@ export interface KeyAccount {
 /** Which quota an X-RateLimit-Limit value names. Enterprise is custom: its smallest limit is taken as the minute's. */
 export function classOf(limit: number, plan: PlanId, observedLimits: readonly number[]): WindowClass {
   const documented = plans[plan].documented;
-  if (documented) return limit === documented.perMinute ? 'minute' : limit === documented.perDay ? 'day' : 'other';
+  if (documented) {
+    const kind = windowKind({ limit }, documented);
+    return kind === 'neither' ? 'other' : kind;
+  }
   const minuteLimit = smallest(observedLimits);
   return limit === minuteLimit ? 'minute' : 'day';
 }

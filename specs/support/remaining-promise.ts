@@ -7,6 +7,7 @@
  * is never taken for it) and the refusal asks for no more than a minute window's wait (a minute's refusal, not the
  * day's).
  */
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { Exchange } from './exchange.ts';
@@ -51,7 +52,7 @@ export function brokenPromiseOneAtATime(exchanges: readonly Exchange[], quota: Q
 
 function describesTheMinute(exchange: Exchange, quota: Quota): boolean {
   const { limit, remaining, reset } = readingOf(exchange);
-  return limit === quota.perMinute && remaining !== undefined && reset !== undefined;
+  return windowKind({ limit }, quota) === 'minute' && remaining !== undefined && reset !== undefined;
 }
 
 /** `next`, sent after `promising` came, refused by the minute window that had promised it room. */

@@ -101,6 +101,7 @@ const CHECKS = [
 
   // A key's windows, pairs and run (lib/rate-limiter): the judge, both load engines and the suite's window analysis.
   { name: 'minute-max', rules: ['PLAN'], need: 'a window of one key', uses: ['firm counts per window'], traffic: 'a window of {plan}\'s answers, more than a second before its Reset', judges: 'no window admits more than its limit' },
+  { name: 'refused-over-limit', rules: ['RL-1'], need: 'a window of one key', judges: "a request past a window's limit is answered 429" },
   { name: 'first-refusal', rules: ['PLAN', 'RL-1'], need: 'a window of one key', uses: ['per-request order'], judges: 'a window seen from its start refuses only once its limit was admitted' },
   { name: 'daily-quota', rules: ['PLAN'], need: 'a window of one key', uses: ['firm counts per window'], judges: 'no day admits more than its quota' },
   { name: 'custom-quota', rules: ['PLAN'], need: 'a whole run', judges: "the quota a key of a plan without documented limits showed, observed" },

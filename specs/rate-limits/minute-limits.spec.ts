@@ -10,7 +10,7 @@
  * The tests of this file share the measurements, so they run in one worker, in order: the first to ask measures
  * under its own key lease, the others judge what it kept.
  */
-import { RULE, ruleOf } from '../../lib/checks/registry.ts';
+import { RULE } from '../../lib/checks/registry.ts';
 import type { TestInfo } from '@playwright/test';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
@@ -55,7 +55,7 @@ async function cheapestMeasured(keys: KeyLeasing, target: Target, testInfo: Test
 test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After gave for a minute window is admitted', { also: ['RL-GAP-2', 'ERR-GAP-1', 'ERR-GAP-3'] }), async ({ keys, check, target }, testInfo) => {
   const { window: measured, after: continued, quota } = await cheapestMeasured(keys, target, testInfo);
   if ('unlimited' in measured) {
-    check.expect(false, `expected a 429 once the minute quota was used up: ${measured.unlimited.message}`, { rule: ruleOf('first-refusal', 'RL-1'), evidence: measured.unlimited.evidence });
+    check.expect(false, `expected a 429 once the minute quota was used up: ${measured.unlimited.message}`, { rule: RULE['refused-over-limit'], evidence: measured.unlimited.evidence });
     check.unchecked('the target refused nothing, so there was no Retry-After to wait for');
     return check.judgedWhole();
   }
@@ -64,7 +64,7 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
     check.unchecked(`the bucket gave tokens back as fast as the suite could spend them (up to ${count(measured.analysis.givenBack)} during the burst), so there was no Retry-After to wait for`);
     return check.judgedWhole();
   }
-  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(quota.perMinute)} requests in one window, got ${answer(refusal)}`, { rule: ruleOf('first-refusal', 'RL-1'), evidence: refusal })) {
+  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(quota.perMinute)} requests in one window, got ${answer(refusal)}`, { rule: RULE['refused-over-limit'], evidence: refusal })) {
     check.unchecked(`request ${count(quota.perMinute + 1)} in one window was admitted, so there was no Retry-After to wait for`);
     return check.judgedWhole();
   }
@@ -200,7 +200,7 @@ for (const plan of MEASURED_PLANS) {
       if ('unlimited' in measured) {
         const { message, evidence } = measured.unlimited;
         check.expect(false, message, { evidence });
-        check.expect(false, `expected a request beyond the minute quota to be answered 429, got none refused: ${message}`, { rule: ruleOf('first-refusal', 'RL-1'), evidence });
+        check.expect(false, `expected a request beyond the minute quota to be answered 429, got none refused: ${message}`, { rule: RULE['refused-over-limit'], evidence });
         for (const rule of [RULE['retry-after-format'], RULE['rate-limit-headers-present'], RULE['remaining-countdown'], RULE['reset-stable']]) check.unchecked('the target refused nothing, so there was no window to measure and no 429 to read', rule);
         return check.judgedWhole();
       }

@@ -41,6 +41,7 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'AUTH-7': 'a request with a key of known plan in a scheme not spelt "Bearer" ("bearer <key>")',
   'DEP-2': 'a getPet answer with a Sunset header',
   'DEP-3': 'a getPet answer with a Deprecation header',
+  'VER-3': 'an answer of an operation the interface does not deprecate (any but getPet)',
   'ORD-GAP-2': 'an answer to GET /store/orders',
   'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
   'RL-GAP-3': 'an answer with X-RateLimit headers or the standard RateLimit fields',

@@ -73,7 +73,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((item) => this.walk(item, undefined));
     if (value === null || typeof value !== 'object' || value instanceof Date) return value;
     const copy: Record<string, unknown> = {};
-    for (const [member, inner] of Object.entries(value)) copy[member] = this.walk(inner, member);
+    // A member's name is redacted too: a server may echo a key as a name ({"<key>": …}).
+    for (const [member, inner] of Object.entries(value)) copy[this.text(member)] = this.walk(inner, member);
     return copy;
   }
 

@@ -101,8 +101,11 @@ export interface CarriedParts {
  */
 export function credentialsCarried(parts: CarriedParts): string[] {
   const found: string[] = [];
+  const keep = (value: string): void => {
+    if (worthReplacing(value)) found.push(value);
+  };
   const take = (name: string, value: string): void => {
-    if (value !== '' && isKeyLikeName(name) && (name.toLowerCase() !== 'key' || looksLikeKey(value))) found.push(value);
+    if (isKeyLikeName(name) && (name.toLowerCase() !== 'key' || looksLikeKey(value))) keep(value);
   };
   if (parts.url !== undefined) {
     const query = parts.url.indexOf('?');
@@ -114,7 +117,7 @@ export function credentialsCarried(parts: CarriedParts): string[] {
     if (lower === 'cookie' || lower === 'set-cookie') {
       for (const pair of value.split(/[;,]/)) {
         const at = pair.indexOf('=');
-        if (at > 0 && (isKeyLikeName(pair.slice(0, at).trim()) || looksLikeKey(pair.slice(at + 1).trim()))) found.push(pair.slice(at + 1).trim());
+        if (at > 0 && (isKeyLikeName(pair.slice(0, at).trim()) || looksLikeKey(pair.slice(at + 1).trim()))) keep(pair.slice(at + 1).trim());
       }
     } else take(name, value);
   }
@@ -126,6 +129,15 @@ export function credentialsCarried(parts: CarriedParts): string[] {
     }
   }
   return found;
+}
+
+/**
+ * A value under a key-like name that is replaced wherever else it occurs: 8 characters or more, not letters alone.
+ * "bearer" in {"token_type": "bearer"}, or "required" under "auth", is no credential, and replacing such a word
+ * everywhere would garble the report; where it stands, under its name, it is masked all the same.
+ */
+function worthReplacing(value: string): boolean {
+  return value.length >= 8 && !/^[A-Za-z]+$/.test(value);
 }
 
 function collectMembers(value: unknown, take: (name: string, value: string) => void): void {

@@ -3,7 +3,7 @@
  * definition, so its misses leak keys and its false alarms hide evidence. Both are listed here.
  */
 import { expect, test } from '@playwright/test';
-import { isKeyLikeName, isTokenShaped, looksLikeKey, tokensMasked } from '../../../lib/credential-shape.ts';
+import { credentialsCarried, isKeyLikeName, isTokenShaped, looksLikeKey, tokensMasked } from '../../../lib/credential-shape.ts';
 import { Redactor } from '../../../lib/redact.ts';
 
 const TOKENS = [
@@ -84,4 +84,13 @@ test('the redactor masks by position whoever issued the key, keeps placeholders 
   redactor.learn('a-key-no-one-issued', '<key unknown-1>');
   redactor.learn('abc');
   expect(redactor.text('{"message":"key a-key-no-one-issued is not valid","abc":1}')).toBe('{"message":"key <key unknown-1> is not valid","abc":1}');
+});
+
+test('what a request carries under key-like names is learnt for replacing everywhere, but not a plain word', () => {
+  const carried = credentialsCarried({
+    url: '/v1/pets?limit=5&x-api-key=plain-query-secret-1&key=pro-1&key=sk_live_51HkQ2eZvKYlo2C8A',
+    headers: { 'X-Api-Key': 'header-secret-2', Cookie: 'theme=dark; session=c00kie-value-3', Authorization: 'Bearer not-read-here-4' },
+    body: '{"name":"Rex","auth":{"token_type":"bearer","access_token":"body-secret-5"},"apiKey":"short"}',
+  });
+  expect(carried.sort()).toEqual(['body-secret-5', 'c00kie-value-3', 'header-secret-2', 'plain-query-secret-1', 'sk_live_51HkQ2eZvKYlo2C8A']);
 });

@@ -8,7 +8,7 @@
  */
 import { PLAN_IDS, type PlanId } from './plans.ts';
 import { keyVariable, type KeysByPlan } from './keys.ts';
-import { isKeyLikeName, looksLikeKey, tokensMasked } from './credential-shape.ts';
+import { credentialsCarried, isKeyLikeName, looksLikeKey, tokensMasked, type CarriedParts } from './credential-shape.ts';
 
 export const REDACTED = '<redacted>';
 
@@ -43,6 +43,11 @@ export class Redactor {
     this.learnt++;
     this.known.set(secret, shownAs);
     this.sorted = undefined;
+  }
+
+  /** Learns what a request or an answer carries by position (?x-api-key=, a cookie, a JSON "apiKey"), to mask wherever it is echoed. */
+  learnCarried(parts: CarriedParts): void {
+    for (const secret of credentialsCarried(parts)) this.learn(secret);
   }
 
   /** The text with every credential replaced or masked. */

@@ -153,8 +153,8 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   if (base === undefined) return undefined;
   const basePathLength = base.length - parsed.origin.length;
   const credential = credentialOf(parts, keys);
-  keys.carried({ url, headers: parts.requestHeaders, ...(parts.requestBody !== undefined ? { body: parts.requestBody } : {}) });
-  keys.carried({ headers: parts.responseHeaders });
+  keys.redactor.learnCarried({ url, headers: parts.requestHeaders, ...(parts.requestBody !== undefined ? { body: parts.requestBody } : {}) });
+  keys.redactor.learnCarried({ headers: parts.responseHeaders });
   return {
     number,
     method: upper,

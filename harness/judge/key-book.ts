@@ -9,7 +9,7 @@ import { parsePlaceholder, presentedCredential, withDemoKeys } from '../../lib/c
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { REDACTED, Redactor } from '../../lib/redact.ts';
-import { credentialsCarried, looksLikeKey, type CarriedParts } from '../../lib/credential-shape.ts';
+import { looksLikeKey } from '../../lib/credential-shape.ts';
 import type { CredentialForm, KeyIdentity } from '../../lib/capture/exchange.ts';
 
 export interface ReadCredential {
@@ -38,10 +38,6 @@ export class KeyBook {
     this.redactor = new Redactor(this.known);
   }
 
-  /** Learns what a request or an answer carries by position (?x-api-key=, a cookie, a JSON "apiKey"). */
-  carried(parts: CarriedParts): void {
-    for (const secret of credentialsCarried(parts)) this.redactor.learn(secret);
-  }
 
   /** What an Authorization header presents: a key only in the spec's form, `Bearer <key>`. */
   read(value: string): ReadCredential {

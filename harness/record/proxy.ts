@@ -7,7 +7,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
-import { credentialsCarried } from '../../lib/credential-shape.ts';
 import type { KeysByPlan } from '../../lib/keys.ts';
 import { splitAuthorization } from '../../lib/capture/credentials.ts';
 import type { HarEntry } from '../../lib/capture/types.ts';
@@ -117,7 +116,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     };
     const lowerHeaders = Object.fromEntries(responseHeaders.map(([name, value]) => [name.toLowerCase(), value]));
     // A credential the request carries by position (?x-api-key=, a cookie, a JSON "apiKey") is kept out wherever the answer echoes it.
-    for (const secret of credentialsCarried({ url: target.href, headers: Object.fromEntries(requestHeaders), body: requestBody.toString('utf8') })) redactor.learn(secret);
+    redactor.learnCarried({ url: target.href, headers: Object.fromEntries(requestHeaders), body: requestBody.toString('utf8') });
     const authorization = incoming.headers.authorization;
     let scrub = (text: string): string => redactor.text(text);
     let authorizationText: string | undefined;

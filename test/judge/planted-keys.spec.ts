@@ -125,21 +125,24 @@ test('a key planted in any place of a capture reaches no recording, report or pr
     const recorded = await recordThrough(dir, env, upstream.baseUrl);
     printed.push(['record', recorded.printed]);
     expect(recorded.printed.code, explain(recorded.printed)).not.toBe(2);
-    for (const [name, capture] of [['recording', recorded.har], ['gateway', exchangeLines(dir)], ['browser', browserHar(dir)]] as const) {
+    const browser = browserHar(dir);
+    for (const [name, capture] of [['recording', recorded.har], ['gateway', exchangeLines(dir)], ['browser', browser]] as const) {
       const output = join(dir, `judge-${name}`);
       const judged = await cli(['judge', capture, '--output', output, '--summary', join(output, 'summary.md')], env);
       expect([1, 3], explain(judged)).toContain(judged.code);
       printed.push([`judge ${name}`, judged]);
     }
-    const replayed = await runCommand('replay', [recorded.har, '--speed', '0', '--report-dir', join(dir, 'replay-reports')], { ...env, PETSTORE_BASE_URL: upstream.baseUrl });
-    expect([0, 1], explain(replayed)).toContain(replayed.code);
-    printed.push(['replay', replayed]);
+    for (const [name, capture] of [['reports', recorded.har], ['browser', browser]] as const) {
+      const replayed = await runCommand('replay', [capture, '--speed', '0', '--report-dir', join(dir, `replay-${name}`)], { ...env, PETSTORE_BASE_URL: upstream.baseUrl });
+      expect([0, 1], explain(replayed)).toContain(replayed.code);
+      printed.push([`replay ${name}`, replayed]);
+    }
   } finally {
     await upstream.close();
   }
 
   const artefacts = filesUnder(dir).filter((path) => !/gateway\.log$|browser\.har$/.test(path));
-  expect(artefacts.map((path) => path.slice(dir.length + 1)).sort()).toEqual(expect.arrayContaining(['recording.har', 'record-reports/conformance.json', 'judge-gateway/index.html', 'judge-gateway/junit.xml', 'judge-browser/summary.md', 'replay-reports/summary.json', 'replay-reports/index.html']));
+  expect(artefacts.map((path) => path.slice(dir.length + 1)).sort()).toEqual(expect.arrayContaining(['recording.har', 'record-reports/conformance.json', 'judge-gateway/index.html', 'judge-gateway/junit.xml', 'judge-browser/summary.md', 'replay-reports/summary.json', 'replay-reports/index.html', 'replay-browser/summary.json']));
   const leaks: string[] = [];
   for (const path of artefacts) {
     const text = readFileSync(path, 'utf8');

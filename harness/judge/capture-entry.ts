@@ -146,7 +146,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   try {
     parsed = new URL(url, 'http://capture.invalid');
   } catch {
-    return bad(where, `has a URL that cannot be read: ${JSON.stringify(url.slice(0, 80))}`);
+    return bad(where, `has a URL that cannot be read: ${JSON.stringify(keys.redactor.text(url).slice(0, 80))}`);
   }
   const upper = method.toUpperCase();
   const base = operationBase(upper, parsed);

@@ -72,3 +72,12 @@ test('no key, configured or not, reaches conformance.json, index.html, junit.xml
   expect(json).toContain('key <key unknown-1> is not valid');
   expect(json).toContain('key <key unknown-2> is not valid');
 });
+
+test('a line the judge refuses is named on stderr without the key its URL carried', () => {
+  const capture = join(tempDir('keys-out-bad'), 'access.log');
+  writeFileSync(capture, `${line(0, { url: `http://[bad/v1/pets?x-api-key=${STRANGERS.xApiKeyQuery}&t=${STRANGERS.bearerEchoedIn401}` })}\n`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'judge', capture, '--output', tempDir('keys-out-bad-reports')], { cwd: ROOT, env: { ...process.env, ...ENV }, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(2);
+  expect(run.stderr).toContain('has a URL that cannot be read');
+  for (const secret of [STRANGERS.xApiKeyQuery, STRANGERS.bearerEchoedIn401]) expect(`${run.stdout}${run.stderr}`).not.toContain(secret);
+});

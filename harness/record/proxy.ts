@@ -69,7 +69,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         outgoing.writeHead(502, { 'content-type': 'application/json' });
         outgoing.end(JSON.stringify({ code: 'bad_gateway', message: `recorder: the upstream did not answer (${describe(error)})`, status: 502 }));
       } else outgoing.destroy();
-      options.onWarning?.(`${incoming.method} ${incoming.url}: not recorded, the upstream did not answer (${describe(error)})`);
+      options.onWarning?.(`${incoming.method} ${redactor.text(incoming.url ?? '')}: not recorded, the upstream did not answer (${describe(error)})`);
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));

@@ -1,9 +1,14 @@
 /**
- * Keeps API keys out of everything written down: reports, traces, logs, recordings and curl commands.
- * A key is replaced by the name of the variable that holds it, so a reader can still reproduce the call.
+ * Keeps credentials out of everything written down: reports, traces, logs, recordings and curl commands,
+ * whoever issued them. A configured key is replaced by the name of the variable that holds it, so a reader can
+ * still reproduce the call; a credential a part met on its way (a key a capture sent) by what that part calls it
+ * (its pseudonym); anything else that looks like a credential (lib/credential-shape.ts) is masked: a token after
+ * an auth scheme, the value of a key-like query parameter, header, cookie or JSON member, and a token-shaped
+ * string anywhere.
  */
 import { PLAN_IDS, type PlanId } from './plans.ts';
 import { keyVariable, type KeysByPlan } from './keys.ts';
+import { credentialsCarried, isKeyLikeName, looksLikeKey, tokensMasked, type CarriedParts } from './credential-shape.ts';
 
 export const REDACTED = '<redacted>';
 
@@ -11,21 +16,47 @@ export function placeholderFor(plan: PlanId): string {
   return `$${keyVariable(plan)}`;
 }
 
+/** Credentials shorter than this are not replaced wherever they occur: a short one would garble the text. */
+export const MIN_REPLACED_SECRET = 6;
+/**
+ * Credentials learnt beyond the configured keys are kept up to this many, so that memory and the time to write
+ * a report stay bounded on a capture of a million sessions; past it, the masks by position and shape still apply.
+ */
+const MOST_LEARNT = 2000;
+
 export class Redactor {
-  private readonly replacements: Array<[string, string]>;
+  private readonly known = new Map<string, string>();
+  private sorted: Array<[string, string]> | undefined;
+  private learnt = 0;
 
   constructor(keys: Readonly<KeysByPlan>) {
-    // Longest first, so a key that contains another key is replaced whole.
-    this.replacements = PLAN_IDS.flatMap((plan) => keys[plan].map((key): [string, string] => [key, placeholderFor(plan)]))
-      .filter(([key]) => key.length > 0)
-      .sort((a, b) => b[0].length - a[0].length);
+    for (const plan of PLAN_IDS) for (const key of keys[plan]) if (key.length > 0) this.known.set(key, placeholderFor(plan));
   }
 
-  /** The text with every known key replaced by its variable's name. */
+  /**
+   * A credential met on the way (a key a capture sent, a value under a key-like name), to be written as `shownAs`
+   * wherever it occurs. A configured key keeps its variable's name; one too short to replace safely is left to
+   * the masks by position and shape.
+   */
+  learn(secret: string, shownAs: string = REDACTED): void {
+    if (secret.length < MIN_REPLACED_SECRET || this.known.has(secret) || ALREADY_SAFE.test(secret) || this.learnt >= MOST_LEARNT) return;
+    this.learnt++;
+    this.known.set(secret, shownAs);
+    this.sorted = undefined;
+  }
+
+  /** Learns what a request or an answer carries by position (?x-api-key=, a cookie, a JSON "apiKey"), to mask wherever it is echoed. */
+  learnCarried(parts: CarriedParts): void {
+    for (const secret of credentialsCarried(parts)) this.learn(secret);
+  }
+
+  /** The text with every credential replaced or masked. */
   text(value: string): string {
+    // Longest first, so a key that contains another key is replaced whole.
+    this.sorted ??= [...this.known].sort((a, b) => b[0].length - a[0].length);
     let result = value;
-    for (const [key, placeholder] of this.replacements) result = result.split(key).join(placeholder);
-    return result;
+    for (const [key, shownAs] of this.sorted) if (result.includes(key)) result = result.split(key).join(shownAs);
+    return credentialsMasked(result);
   }
 
   /** An Authorization header value safe to write down: known keys by variable, any other credential masked. */
@@ -36,61 +67,83 @@ export class Redactor {
     return match ? `${match[1]}${match[2]}${REDACTED}` : REDACTED;
   }
 
-  /**
-   * Evidence safe to write down, whoever's keys it holds: the known keys by variable, then anything that looks
-   * like a credential masked wherever it travels (a query's ?api_key=, a JSON member "apiKey", a token after
-   * "Bearer" in any text).
-   */
-  evidence(value: string): string {
-    return credentialsMasked(this.text(value));
-  }
-
-  /** A copy of a report (or any JSON-like value) with every string passed through evidence(). */
+  /** A copy of a report (or any JSON-like value) with every string passed through text(), key-like members masked. */
   deep<T>(value: T): T {
     return this.walk(value, undefined) as T;
   }
 
   private walk(value: unknown, name: string | undefined): unknown {
-    if (typeof value === 'string') return name !== undefined && SECRET_MEMBER.test(name) ? REDACTED : this.evidence(value);
+    // A report's Authorization is shown already (a scheme and a pseudonym), and a token in it is masked by text().
+    if (typeof value === 'string') return name !== undefined && !isAuthorization(name) ? this.member(name, value) : this.text(value);
     if (Array.isArray(value)) return value.map((item) => this.walk(item, undefined));
     if (value === null || typeof value !== 'object' || value instanceof Date) return value;
     const copy: Record<string, unknown> = {};
-    for (const [member, inner] of Object.entries(value)) copy[member] = this.walk(inner, member);
+    // A member's name is redacted too: a server may echo a key as a name ({"<key>": …}).
+    for (const [member, inner] of Object.entries(value)) copy[this.text(member)] = this.walk(inner, member);
     return copy;
+  }
+
+  /** A value under a name (a header, a JSON member) safe to write down. */
+  member(name: string, value: string): string {
+    if (isAuthorization(name)) return this.authorization(value);
+    const text = this.text(value);
+    return secretUnder(name, text) ? REDACTED : text;
   }
 
   /** Headers safe to write down. */
   headers(headers: Readonly<Record<string, string>>): Record<string, string> {
     const safe: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      const lower = name.toLowerCase();
-      safe[name] = lower === 'authorization' || lower === 'proxy-authorization' ? this.authorization(value) : this.text(value);
-    }
+    for (const [name, value] of Object.entries(headers)) safe[name] = this.member(name, value);
     return safe;
   }
 }
 
-/** Names under which a credential travels, in a query, a form or a JSON body. */
-const CREDENTIAL_NAME = '(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|client[_-]?secret|secret|password|passwd|key)';
-const IN_QUERY = new RegExp(`((?:^|[?&;])${CREDENTIAL_NAME}=)[^&#\\s"'<>]+`, 'gi');
-const IN_JSON = new RegExp(`("${CREDENTIAL_NAME}"\\s*:\\s*")(?:[^"\\\\]|\\\\.)+(")`, 'gi');
+function isAuthorization(name: string): boolean {
+  return /^(?:proxy-)?authorization$/i.test(name);
+}
+
+/** What a redactor already wrote, or nothing at all: a variable's name, a pseudonym, a mask. */
+const ALREADY_SAFE = /^(?:|\$PETSTORE_[A-Z_]+(?:#\d+)?|<[^<>]*>|%3C[^&#]*%3E)$/i;
+
+/**
+ * Whether a value under this name is a credential. A JSON member or header "key" is also the exchange format's
+ * name of a key's pseudonym ("pro-1"): only a value that looks like a key is taken for one there; ?key= is one.
+ */
+function secretUnder(name: string, value: string, inQuery = false): boolean {
+  if (ALREADY_SAFE.test(value) || !isKeyLikeName(name)) return false;
+  return inQuery || name.toLowerCase() !== 'key' || looksLikeKey(value);
+}
+
+const IN_QUERY = /((?:^|[?&;\s])([A-Za-z0-9_.%[\]-]+)=)([^&#\s"'<>;]+)/g;
+const IN_JSON = /("((?:[^"\\]|\\.)+)"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
+/** JSON inside a JSON string, its quotes escaped: a body in a report written as JSON. */
+const IN_ESCAPED_JSON = /(\\"([^"\\]+)\\"\s*:\s*\\")([^"\\]*)(\\")/g;
 /** A token after an auth scheme (RFC 6750's b64token), not an auth-param such as realm="…". */
 const AFTER_SCHEME = /\b(Bearer|Basic|Token|ApiKey)([ \t]+)([A-Za-z0-9\-._~+/]+=*)(?![A-Za-z0-9\-._~+/=])(?!(?<==)")/gi;
-/** Members whose every value is a secret: a credential header, a cookie. */
-const SECRET_MEMBER = /^(?:(?:x-)?api[_-]?key|apikey|proxy-authorization|cookie|set-cookie|access[_-]?token|client[_-]?secret|password|secret)$/i;
 
 /**
  * A word after "Bearer" in prose ("the Bearer scheme") is no credential: a token is taken for one when it has
  * a digit or a punctuation mark of a token, or is long.
  */
-function looksLikeCredential(token: string): boolean {
+function afterSchemeIsCredential(token: string): boolean {
   return token.length >= 16 || /[0-9\-._~+/=]/.test(token);
 }
 
+function nameOf(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 function credentialsMasked(text: string): string {
-  if (!/[=:]|bearer|basic|token|apikey/i.test(text)) return text;
-  return text
-    .replace(IN_QUERY, `$1${REDACTED}`)
-    .replace(IN_JSON, `$1${REDACTED}$2`)
-    .replace(AFTER_SCHEME, (whole: string, scheme: string, space: string, token: string) => (looksLikeCredential(token) ? `${scheme}${space}${REDACTED}` : whole));
+  const byPosition = /[=:]|bearer|basic|token|apikey/i.test(text)
+    ? text
+        .replace(IN_QUERY, (whole: string, head: string, name: string, value: string) => (secretUnder(nameOf(name), value, true) ? `${head}${REDACTED}` : whole))
+        .replace(IN_JSON, (whole: string, head: string, name: string, value: string, tail: string) => (secretUnder(name, value) ? `${head}${REDACTED}${tail}` : whole))
+        .replace(IN_ESCAPED_JSON, (whole: string, head: string, name: string, value: string, tail: string) => (secretUnder(name, value) ? `${head}${REDACTED}${tail}` : whole))
+        .replace(AFTER_SCHEME, (whole: string, scheme: string, space: string, token: string) => (afterSchemeIsCredential(token) && !ALREADY_SAFE.test(token) ? `${scheme}${space}${REDACTED}` : whole))
+    : text;
+  return tokensMasked(byPosition, REDACTED);
 }

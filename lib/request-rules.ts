@@ -3,7 +3,8 @@
  * what the answer must be given what was asked. A list filtered by status holds only that status (LIST-1),
  * pages hold no more than asked (LIST-2, -3, -4), a list is a plain array (LIST-5), a valid NewPet is
  * created as sent (CREATE-1), an invalid one refused (CREATE-2, -3, -4), a request without a key refused
- * and a configured key accepted (AUTH-1, AUTH-5), and getPet's deprecation headers right (DEP-2, DEP-3).
+ * and a configured key accepted (AUTH-1, AUTH-5), getPet's deprecation headers right (DEP-2, DEP-3), and no other
+ * operation's answer signalling a deprecation (VER-3).
  * The judge and replay both call it, so a replayed answer is judged as a captured one is.
  *
  * Requests outside the contract (lib/request-kinds.ts) are left to the contract check, and nothing is
@@ -14,6 +15,7 @@ import { operation as operationById, schemaProblems, type OperationId } from './
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
 import { parseHttpDate } from './rate-limit-headers.ts';
+import { misplacedDeprecation } from './deprecation-signals.ts';
 import { classifyRequest, isCanonical } from './request-kinds.ts';
 import type { Violation } from './response-checks.ts';
 import type { JudgedExchange } from './capture/exchange.ts';
@@ -70,12 +72,17 @@ const LARGEST_PAGE = 100;
 const SUNSET_DAY = operationById('getPet').sunset ?? '2030-12-05';
 const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
 const DEPRECATION = /^@(-?\d+)$/;
+const REDACTED_QUERY = /(?:^|&)(?:<redacted>|%3Credacted%3E)(?:&|$)/i;
 /** Statuses any operation may answer whatever the request: the limiter's refusal. */
 const REFUSED = 429;
 
 export function judgeRequestAnswer(exchange: RequestAnswer): RuleFindings {
   const findings: RuleFindings = { judged: [], violations: [] };
   judgeAuthentication(exchange, findings);
+  // Any answer, a refusal too: a 401 or a 429 of listPets that says "deprecated" says it of listPets.
+  const deprecation = misplacedDeprecation(exchange.operation, exchange.status, exchange.responseHeaders);
+  if (deprecation.judged) findings.judged.push(RULE['only-getpet-deprecated']);
+  if (deprecation.breach) findings.violations.push({ rule: RULE['only-getpet-deprecated'], message: `${exchange.method} ${exchange.path}: ${deprecation.breach}` });
   if (exchange.status === 401 || exchange.status === REFUSED) return findings;
   if (exchange.operation === 'listPets') judgeList(exchange, findings);
   else if (exchange.operation === 'createPet') judgeCreation(exchange, findings);
@@ -113,10 +120,13 @@ function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
     findings.violations.push({ rule: RULE['list-plain-array'], message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
     return;
   }
-  const query = new URLSearchParams(exchange.path.includes('?') ? exchange.path.slice(exchange.path.indexOf('?') + 1) : '');
+  const rawQuery = exchange.path.includes('?') ? exchange.path.slice(exchange.path.indexOf('?') + 1) : '';
   const size = value.length;
   findings.judged.push(RULE['list-largest-page']);
   if (size > LARGEST_PAGE) findings.violations.push({ rule: RULE['list-largest-page'], message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
+  // A query a gateway's log redacted whole (it carried a credential) says nothing of what was asked.
+  if (REDACTED_QUERY.test(rawQuery)) return;
+  const query = new URLSearchParams(rawQuery);
   const limits = query.getAll('limit');
   if (limits.length === 0) {
     findings.judged.push(RULE['list-default-page']);

@@ -33,6 +33,7 @@ export const FIELD_TESTS: readonly string[] = [
   'clients/certify-client.spec.ts',
   'package/installed-cli.spec.ts',
   'package/command-line.spec.ts',
+  'judge/planted-keys.spec.ts',
 ];
 
 export type Tier = 'quick' | 'field' | 'all';

@@ -11,6 +11,7 @@ import { operationBase } from '../../lib/capture/base.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
+import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
 
@@ -84,6 +85,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     responseHeaders: headerRecord(response.headers, where, 'response.headers'),
     responseBody,
     named: undefined,
+    signalsNotLogged: [],
     authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
   });
 }
@@ -97,6 +99,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
   if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
   const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
+  const loggedNames = new Set(typeof entry.responseHeaders === 'object' && entry.responseHeaders !== null ? Object.keys(entry.responseHeaders).map((name) => name.toLowerCase()) : []);
   let named: KeyIdentity | undefined;
   if (typeof entry.key === 'string' && entry.key !== '') {
     let plan: PlanId | undefined;
@@ -117,6 +120,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
     responseBody: typeof entry.responseBody === 'string' && entry.responseBody !== '' ? entry.responseBody : undefined,
     named,
+    signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
   });
 }
@@ -134,6 +138,7 @@ interface Parts {
   named: KeyIdentity | undefined;
   /** Whether the capture says what Authorization the request carried, none included. */
   authorizationKnown: boolean;
+  signalsNotLogged: readonly string[];
 }
 
 function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
@@ -141,13 +146,15 @@ function build(number: number, method: string, url: string, where: Where, keys: 
   try {
     parsed = new URL(url, 'http://capture.invalid');
   } catch {
-    return bad(where, `has a URL that cannot be read: ${JSON.stringify(url.slice(0, 80))}`);
+    return bad(where, `has a URL that cannot be read: ${JSON.stringify(keys.redactor.text(url).slice(0, 80))}`);
   }
   const upper = method.toUpperCase();
   const base = operationBase(upper, parsed);
   if (base === undefined) return undefined;
   const basePathLength = base.length - parsed.origin.length;
   const credential = credentialOf(parts, keys);
+  keys.redactor.learnCarried({ url, headers: parts.requestHeaders, ...(parts.requestBody !== undefined ? { body: parts.requestBody } : {}) });
+  keys.redactor.learnCarried({ headers: parts.responseHeaders });
   return {
     number,
     method: upper,
@@ -162,6 +169,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     requestBody: parts.requestBody,
     responseHeaders: parts.responseHeaders,
     responseBody: parts.responseBody,
+    ...(parts.signalsNotLogged.length > 0 ? { signalsNotLogged: parts.signalsNotLogged } : {}),
   };
 }
 

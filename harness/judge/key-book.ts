@@ -2,12 +2,14 @@
  * Keys are known by plan, as in every other command (PETSTORE_API_KEY_<PLAN>, the demo keys, or the
  * placeholder a recording wrote), and never kept in anything written: each gets a pseudonym that names its
  * plan and the order it was first seen in ("pro-2"), or "unknown-3" for a key of no known plan: every key of
- * no known plan has one of its own, never one shared.
+ * no known plan has one of its own, never one shared. Every credential the book reads, configured or not, is
+ * learnt by its redactor, so an answer that echoes it ("key … is not valid") shows the pseudonym, never the key.
  */
 import { parsePlaceholder, presentedCredential, withDemoKeys } from '../../lib/capture/credentials.ts';
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { REDACTED, Redactor } from '../../lib/redact.ts';
+import { looksLikeKey } from '../../lib/credential-shape.ts';
 import type { CredentialForm, KeyIdentity } from '../../lib/capture/exchange.ts';
 
 export interface ReadCredential {
@@ -28,15 +30,14 @@ export class KeyBook {
   private readonly known: KeysByPlan;
   private readonly byToken = new Map<string, KeyIdentity>();
   private readonly seen = new Map<string, number>();
+  /** What keeps these keys, those the capture sent, and anything else that looks like a credential, out of a report. */
+  readonly redactor: Redactor;
 
   constructor(env: NodeJS.ProcessEnv) {
     this.known = withDemoKeys(keysFromEnv(env));
+    this.redactor = new Redactor(this.known);
   }
 
-  /** What keeps these keys, and anything else that looks like a credential, out of a report. */
-  get redactor(): Redactor {
-    return new Redactor(this.known);
-  }
 
   /** What an Authorization header presents: a key only in the spec's form, `Bearer <key>`. */
   read(value: string): ReadCredential {
@@ -48,6 +49,7 @@ export class KeyBook {
         return { form, key, shown: `${presented.scheme} ${key ? `<key ${key.pseudonym}>` : REDACTED}` };
       }
       case 'other-scheme':
+        if (/^basic$/i.test(presented.scheme)) for (const part of Buffer.from(presented.token, 'base64').toString('utf8').split(':')) this.redactor.learn(part);
         return { form: 'other-form', key: undefined, shown: `${presented.scheme} ${this.shown(presented.token)}` };
       case 'bare':
         return { form: 'other-form', key: undefined, shown: this.shown(presented.token) };
@@ -60,11 +62,12 @@ export class KeyBook {
 
   /**
    * A key a gateway named (its own pseudonym), with the plan it gave, if any; undefined for a name that names
-   * none. A configured key written there as it is becomes its pseudonym, never a name in the report.
+   * none. A key written there as it is (configured, or one that looks like a key) becomes its pseudonym, never
+   * a name in the report: the same key the same pseudonym, whether named here or sent as a bearer token.
    */
   named(name: string, plan: PlanId | undefined): KeyIdentity | undefined {
     if (NO_NAME.test(name.trim())) return undefined;
-    if (planOfKey(this.known, name) || parsePlaceholder(name)) return this.identify(name);
+    if (planOfKey(this.known, name) || parsePlaceholder(name) || looksLikeKey(name)) return this.identify(name, plan);
     const known = this.byToken.get(`named:${name}`);
     if (known) return known;
     const identity: KeyIdentity = { pseudonym: name, plan };
@@ -76,10 +79,13 @@ export class KeyBook {
   private shown(token: string): string {
     const known = this.byToken.get(token);
     if (known) return `<key ${known.pseudonym}>`;
-    return planOfKey(this.known, token) || parsePlaceholder(token) ? `<key ${this.identify(token).pseudonym}>` : REDACTED;
+    if (planOfKey(this.known, token) || parsePlaceholder(token)) return `<key ${this.identify(token).pseudonym}>`;
+    this.redactor.learn(token);
+    return REDACTED;
   }
 
-  private identify(token: string): KeyIdentity {
+  /** The key's identity, its plan known from configuration, a placeholder, or else as a gateway gave it. */
+  private identify(token: string, givenPlan?: PlanId): KeyIdentity {
     const earlier = this.byToken.get(token);
     if (earlier) return earlier;
     const placeholder = parsePlaceholder(token);
@@ -88,13 +94,14 @@ export class KeyBook {
     else if (placeholder?.kind === 'invalid') identity = { pseudonym: 'invalid', plan: undefined };
     else if (placeholder?.kind === 'unknown-plan') identity = { pseudonym: placeholder.ordinal > 1 ? `unknown-plan-${placeholder.ordinal}` : 'unknown-plan', plan: undefined };
     else {
-      const plan = planOfKey(this.known, token);
+      const plan = planOfKey(this.known, token) ?? givenPlan;
       const group = plan ?? 'unknown';
       const ordinal = (this.seen.get(group) ?? 0) + 1;
       this.seen.set(group, ordinal);
       identity = { pseudonym: `${group}-${ordinal}`, plan };
     }
     this.byToken.set(token, identity);
+    this.redactor.learn(token, `<key ${identity.pseudonym}>`);
     return identity;
   }
 }

@@ -131,6 +131,9 @@ export class TrafficJudge {
     }
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
+    if (exchange.signalsNotLogged && own.judged.includes(RULE['only-getpet-deprecated'])) {
+      this.tallies.unchecked(RULE['only-getpet-deprecated'], `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen`);
+    }
     if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) this.tallies.unchecked(RULE['created-as-sent'], 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
     for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
     if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);

@@ -1,6 +1,6 @@
 /**
  * One proxied exchange as a HAR 1.2 entry, with every secret already replaced: the caller passes the
- * function that scrubs text and the placeholder form of the Authorization header.
+ * functions that scrub text and a header's value, and the placeholder form of the Authorization header.
  */
 import type { HarContent, HarEntry, HarNameValue } from '../../lib/capture/types.ts';
 
@@ -23,11 +23,11 @@ export interface CapturedExchange {
   responseBody: Buffer;
 }
 
-export function harEntry(exchange: CapturedExchange, scrub: (text: string) => string, authorization: string | undefined): HarEntry {
+export function harEntry(exchange: CapturedExchange, scrub: (text: string) => string, scrubHeader: (name: string, value: string) => string, authorization: string | undefined): HarEntry {
   const headerList = (headers: Array<[string, string]>): HarNameValue[] =>
     headers.map(([name, value]) => ({
       name,
-      value: name.toLowerCase() === 'authorization' && authorization !== undefined ? authorization : scrub(value),
+      value: name.toLowerCase() === 'authorization' && authorization !== undefined ? authorization : scrubHeader(name, value),
     }));
   const url = new URL(scrub(exchange.url.href));
   const requestType = headerValue(exchange.requestHeaders, 'content-type');

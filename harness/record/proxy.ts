@@ -69,7 +69,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         outgoing.writeHead(502, { 'content-type': 'application/json' });
         outgoing.end(JSON.stringify({ code: 'bad_gateway', message: `recorder: the upstream did not answer (${describe(error)})`, status: 502 }));
       } else outgoing.destroy();
-      options.onWarning?.(`${incoming.method} ${incoming.url}: not recorded, the upstream did not answer (${describe(error)})`);
+      options.onWarning?.(`${incoming.method} ${redactor.text(incoming.url ?? '')}: not recorded, the upstream did not answer (${describe(error)})`);
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
@@ -115,6 +115,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       responseBody,
     };
     const lowerHeaders = Object.fromEntries(responseHeaders.map(([name, value]) => [name.toLowerCase(), value]));
+    // A credential the request carries by position (?x-api-key=, a cookie, a JSON "apiKey") is kept out wherever the answer echoes it.
+    redactor.learnCarried({ url: target.href, headers: Object.fromEntries(requestHeaders), body: requestBody.toString('utf8') });
     const authorization = incoming.headers.authorization;
     let scrub = (text: string): string => redactor.text(text);
     let authorizationText: string | undefined;
@@ -131,7 +133,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         authorizationText = scheme ? `${scheme} ${naming.placeholder}` : naming.placeholder;
       }
     }
-    const entry = harEntry(exchange, scrub, authorizationText);
+    const entry = harEntry(exchange, scrub, (name, value) => redactor.member(name, scrub(value)), authorizationText);
     options.writer.write(entry);
     options.onExchange?.({ method, path: scrub(target.pathname + target.search), status, entry });
   }

@@ -104,6 +104,8 @@ export class ReplayResults {
   }
 
   private retain(result: ExchangeResult): void {
+    // A credential the request carried by position (?x-api-key=, a cookie, a JSON "apiKey") is kept out wherever an answer echoes it.
+    this.redactor.learnCarried({ url: result.path, headers: Object.fromEntries(result.requestHeaders), ...(result.requestBody !== undefined ? { body: result.requestBody } : {}) });
     const isFinding = result.verdict !== 'identical' || result.throttle.retries > 0 || result.recorded429 === 'not-reproduced';
     if (!isFinding) {
       this.plainIdentical++;
@@ -139,7 +141,7 @@ export class ReplayResults {
 
   /** A recorded request header as written down: placeholders stay readable, any other credential is masked. */
   private recordedHeader(name: string, value: string): string {
-    if (name.toLowerCase() !== 'authorization') return this.redactor.text(value);
+    if (name.toLowerCase() !== 'authorization') return this.redactor.member(name, value);
     return parsePlaceholder(splitAuthorization(value).token) ? value : this.redactor.authorization(value);
   }
 

@@ -45,4 +45,9 @@ export interface JudgedExchange {
   responseHeaders: Readonly<Record<string, string>>;
   /** undefined: the capture holds no response body. */
   responseBody: string | undefined;
+  /**
+   * Deprecation signals' headers (Deprecation, Sunset, Link) a log line does not write at all, not even empty: a
+   * gateway's log writes the headers its format names, so a signal there is not seen. Absent: all are captured.
+   */
+  signalsNotLogged?: readonly string[];
 }

@@ -94,7 +94,7 @@ const CHECKS = [
   { name: 'sunset-date', rules: ['DEP-2'], need: 'one answer', traffic: 'a getPet answer with a Sunset header', judges: "getPet's Sunset, when sent, is an HTTP-date on 5 December 2030" },
   { name: 'deprecation-date', rules: ['DEP-3'], need: 'one answer', traffic: 'a getPet answer with a Deprecation header', judges: 'a Deprecation header, when sent, is an RFC 9745 date not after the sunset' },
   { name: 'successor-link', rules: ['DEP-4'], need: 'one answer', judges: "getPet's Link, when sent, is well formed and its successor-version is the list operation" },
-  { name: 'only-getpet-deprecated', rules: ['VER-3'], need: 'one answer', judges: 'no operation but getPet signals deprecation' },
+  { name: 'only-getpet-deprecated', rules: ['VER-3'], need: 'one answer', traffic: 'an answer of an operation the interface does not deprecate (any but getPet)', judges: 'no operation but getPet signals deprecation' },
   { name: 'stability-marker', rules: ['ORD-GAP-2'], need: 'one answer', traffic: 'an answer to GET /store/orders', judges: "how GET /store/orders's answers mark its stability, observed" },
   { name: 'deprecation-signals', rules: ['DEP-GAP-1'], need: 'one answer', traffic: 'a getPet answer', judges: "which deprecation headers getPet's answers carry, observed" },
   { name: 'standard-fields', rules: ['RL-GAP-3'], need: 'one answer', traffic: 'an answer with X-RateLimit headers or the standard RateLimit fields', judges: 'whether the standard RateLimit and RateLimit-Policy fields are sent, and agree with X-RateLimit-*, observed' },

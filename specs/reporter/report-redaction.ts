@@ -2,8 +2,8 @@
  * The suite already writes keys as variable names; the report redacts again, because a key that slipped into
  * an error message or a server's echo of a request must still never reach a file a reviewer shares.
  */
-import { DEMO_KEYS, keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
-import { PLAN_IDS } from '../../lib/plans.ts';
+import { keysFromEnv, type KeysByPlan } from '../../lib/keys.ts';
+import { withDemoKeys } from '../../lib/capture/credentials.ts';
 import { Redactor } from '../../lib/redact.ts';
 
 /** A redactor for every key this run may have used: the configured ones and the demo keys. */
@@ -15,21 +15,10 @@ export function reportRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
     // A malformed key variable already failed the run with a clear message; the demo keys are still redacted.
     configured = keysFromEnv({});
   }
-  const keys = {} as KeysByPlan;
-  for (const plan of PLAN_IDS) keys[plan] = [...new Set([...configured[plan], ...DEMO_KEYS[plan]])];
-  return new Redactor(keys);
+  return new Redactor(withDemoKeys(configured));
 }
 
-/** A copy of a JSON-like value with every string redacted. */
+/** A copy of a JSON-like value with every string redacted, as every part redacts (lib/redact.ts). */
 export function redactDeep<T>(value: T, redactor: Redactor = reportRedactor()): T {
-  return walk(value, redactor) as T;
-}
-
-function walk(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === 'string') return redactor.text(value);
-  if (Array.isArray(value)) return value.map((item) => walk(item, redactor));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redactor.text(key), walk(inner, redactor)]));
-  }
-  return value;
+  return redactor.deep(value);
 }

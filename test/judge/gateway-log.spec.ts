@@ -4,7 +4,8 @@
  * a broken one, driven over HTTP/2 with keys in every form a production log holds (a bearer key of each plan,
  * a configured key sent as Token, bare, as Basic and in the query, an unknown key, none). The correct server's
  * log fails no rule; each broken server's (keys accepted without Bearer; 429s without Retry-After) fails the
- * rule it breaks, and only that one. The log holds no key. The same log with its bare key written `<redacted>`, the
+ * rule it breaks, and only that one (a listPets that says it is deprecated: VER-3). The log holds no key, whatever
+ * query parameter or body member carried it. The same log with its bare key written `<redacted>`, the
  * mark a sanitizer leaves, is read as a header not captured.
  * Skipped, saying how to get nginx, where there is none.
  */
@@ -22,6 +23,10 @@ const FREE = DEMO_KEYS.free[0] as string;
 const PRO = DEMO_KEYS.pro[0] as string;
 const BUSINESS = DEMO_KEYS.business[0] as string;
 const UNKNOWN = 'a-key-no-one-issued';
+/** A secret of a well-known form, in a parameter whose name says nothing. */
+const STRANGER = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+/** Names production sends a key under in the query, besides the spec's header. */
+const KEY_PARAMETERS = ['api_key', 'x-api-key', 'apiKey', 'access_token', 'key', 'client_secret', 'X-Amz-Signature'];
 /** The gateway's key file: each key it knows by a name, never the key. */
 const NAMED = { [FREE]: 'free-1', [PRO]: 'pro-1', [BUSINESS]: 'business-1' };
 
@@ -38,11 +43,13 @@ async function drive(gateway: Gateway): Promise<void> {
   await send({ path: '/store/orders', authorization: `Bearer   ${PRO}` });
   await send({ path: '/pets?status=sold', authorization: `bearer ${BUSINESS}` });
   for (const authorization of [`Token ${PRO}`, PRO, `Basic ${Buffer.from(`${PRO}:`).toString('base64')}`, `Bearer ${UNKNOWN}`, 'Bearer']) await send({ path: '/pets', authorization });
-  await send({ path: `/pets?api_key=${PRO}` });
+  for (const name of KEY_PARAMETERS) await send({ path: `/pets?limit=5&${name}=${PRO}` });
+  await send({ path: `/pets?q=${STRANGER}` });
+  await send({ method: 'POST', path: '/pets', body: JSON.stringify({ name: 'Rex', categoryId: 1, apiKey: UNKNOWN }) });
   await send({ path: '/pets' });
 }
 
-async function gatewayLog(broken: 'correct' | 'other-schemes-served' | '429-without-retry-after'): Promise<string> {
+async function gatewayLog(broken: 'correct' | 'other-schemes-served' | '429-without-retry-after' | 'list-deprecated'): Promise<string> {
   const server = await startVariant({ timeScale: SCALE, ...(broken === 'correct' ? {} : { transforms: [faultById(broken).proxy!] }) });
   const gateway = await startNginx(server.baseUrl, NAMED);
   try {
@@ -52,7 +59,7 @@ async function gatewayLog(broken: 'correct' | 'other-schemes-served' | '429-with
     await server.close();
   }
   const log = readFileSync(gateway.accessLog, 'utf8');
-  for (const key of [FREE, PRO, BUSINESS, UNKNOWN]) expect(log, `the access log holds the key ${key}`).not.toContain(key);
+  for (const key of [FREE, PRO, BUSINESS, UNKNOWN, STRANGER]) expect(log, `the access log holds the key ${key}`).not.toContain(key);
   return gateway.accessLog;
 }
 
@@ -61,7 +68,7 @@ test("nginx's log (the how-to's configuration) of traffic to the correct server 
   const report = await judged(log);
   expect(failures(report)).toEqual({});
   expect(report.verdict.failedMust).toEqual([]);
-  for (const rule of ['RL-1', 'RL-4', 'AUTH-1', 'AUTH-3', 'AUTH-4', 'AUTH-5', 'AUTH-7']) expect.soft(verdictOf(report, rule), rule).toBe('pass');
+  for (const rule of ['RL-1', 'RL-4', 'AUTH-1', 'AUTH-3', 'AUTH-4', 'AUTH-5', 'AUTH-7', 'VER-3']) expect.soft(verdictOf(report, rule), rule).toBe('pass');
   expect(verdictOf(report, 'PLAN-FREE')).not.toBe('fail');
   // nginx logs no response bodies: the rules of bodies are not judged, never passed.
   expect(verdictOf(report, 'RESP-2')).toBe('skipped');
@@ -95,4 +102,10 @@ test("nginx's log (the how-to's configuration) of a server that accepts keys sen
 test("nginx's log (the how-to's configuration) of a server whose 429s lack Retry-After fails RL-1, and nothing else", async () => {
   const report = await judged(await gatewayLog('429-without-retry-after'));
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
+});
+
+test("nginx's log (the how-to's configuration) of a server whose listPets answers say it is deprecated fails VER-3, and nothing else", async () => {
+  const report = await judged(await gatewayLog('list-deprecated'));
+  expect(Object.keys(failures(report))).toEqual(['VER-3']);
+  expect(failures(report)['VER-3']).toMatch(/GET \/pets\?limit=5: listPets, which the interface does not deprecate \(only getPet is\), answered 200 with deprecation: @1735689600/);
 });

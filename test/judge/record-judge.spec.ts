@@ -6,12 +6,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { spawnReferenceServer } from '../../reference-server/spawn.ts';
 import { assertMatchesSchema } from '../support/report-schemas.ts';
-import { DEMO_KEY_ENV, ROOT, SAMPLE_HAR, cleanEnv, explain, finished, runCommand, tempDir } from '../replay/support.ts';
+import { DEMO_KEY_ENV, ROOT, SAMPLE_HAR, cleanEnv, explain, finished, listeningProxy, runCommand, tempDir } from '../replay/support.ts';
 import { failures } from './support.ts';
 
 test('a replay of the sample through record --judge is judged live, with no rule failed, and reported on stop', async () => {
@@ -24,13 +23,7 @@ test('a replay of the sample through record --judge is judged live, with no rule
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const done = finished(recorder);
-    const proxyUrl = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: recorder.stdout! }).on('line', (line) => {
-        const url = /listening on (http:\/\/\S+\/v1)/.exec(line)?.[1];
-        if (url) resolve(url);
-      });
-      recorder.once('exit', (code) => reject(new Error(`the recorder exited with ${code}`)));
-    });
+    const proxyUrl = await listeningProxy(recorder);
     const replayed = await runCommand('replay', [SAMPLE_HAR, '--speed', '0', '--report-dir', join(dir, 'replay')], cleanEnv({ ...DEMO_KEY_ENV, PETSTORE_BASE_URL: proxyUrl }));
     expect(replayed.code, explain(replayed)).toBe(0);
     recorder.kill('SIGINT');

@@ -120,6 +120,7 @@ const ALONE: Record<string, string> = {
   'RL-6': 'partly-checked',
   'RL-7': 'pass',
   'RL-GAP-3': 'observed',
+  'VER-3': 'pass',
 };
 /**
  * The fleet's traffic: 80 admissions under one Reset fail the plan. Two countdowns interleaved skip Remaining

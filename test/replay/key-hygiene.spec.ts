@@ -125,3 +125,18 @@ test('replay does not follow a redirect either: the key goes to the target only'
     await trap.close();
   }
 });
+
+test("the recorder's warning for an upstream that did not answer names the request without the key its query carried", async () => {
+  const gone = await listen(() => ({ status: 200 }));
+  await gone.close();
+  const writer = await CaptureWriter.open(join(tempDir('hygiene-gone'), 'capture.har'), { name: 'test', version: '1' });
+  const warnings: string[] = [];
+  const proxy = await startRecordingProxy({ upstream: `${gone.url}/v1`, port: 0, writer, keys: knownKeys({}), onWarning: (message) => warnings.push(message) });
+  try {
+    expect((await fetch(`${proxy.baseUrl}/pets?x-api-key=${OWN.unknown}`)).status).toBe(502);
+  } finally {
+    await proxy.close();
+    await writer.close();
+  }
+  expect(warnings.join('\n')).toMatch(/GET \/v1\/pets\?x-api-key=<redacted>: not recorded, the upstream did not answer/);
+});

@@ -3,6 +3,7 @@
  * with its exit code, stdout and stderr), small captures written on the fly, and the summary they leave.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,17 @@ export function finished(child: ChildProcess): Promise<CommandResult> {
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The base URL a `record` process prints once its proxy listens. */
+export function listeningProxy(recorder: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    createInterface({ input: recorder.stdout! }).on('line', (line) => {
+      const url = /listening on (http:\/\/\S+\/v1)/.exec(line)?.[1];
+      if (url) resolve(url);
+    });
+    recorder.once('exit', (code) => reject(new Error(`the recorder exited with ${code}`)));
+  });
 }
 
 export function runCommand(command: 'record' | 'replay', args: string[], env?: Record<string, string>): Promise<CommandResult> {

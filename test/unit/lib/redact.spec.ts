@@ -32,11 +32,11 @@ test.describe('credentials nobody configured', () => {
   const redactor = new Redactor({ free: ['k-free'], pro: [], business: [], enterprise: [] });
 
   test('are masked in a query, a JSON member and after an auth scheme; prose and auth-params are left alone', () => {
-    expect(redactor.evidence('/pets?limit=2&api_key=sk_live_1&access_token=abc')).toBe('/pets?limit=2&api_key=<redacted>&access_token=<redacted>');
-    expect(redactor.evidence('{"apiKey": "s3cret", "name": "Rex", "token":"t\\"x"}')).toBe('{"apiKey": "<redacted>", "name": "Rex", "token":"<redacted>"}');
-    expect(redactor.evidence('said "Bearer eyJ0.payload.sig" and Basic dXNlcjpwYXNz=')).toBe('said "Bearer <redacted>" and Basic <redacted>');
-    expect(redactor.evidence('the Bearer scheme; Bearer realm="petstore", error="invalid_token"')).toBe('the Bearer scheme; Bearer realm="petstore", error="invalid_token"');
-    expect(redactor.evidence('Bearer <key pro-1> and k-free')).toBe('Bearer <key pro-1> and $PETSTORE_API_KEY_FREE');
+    expect(redactor.text('/pets?limit=2&api_key=sk_live_1&access_token=abc')).toBe('/pets?limit=2&api_key=<redacted>&access_token=<redacted>');
+    expect(redactor.text('{"apiKey": "s3cret", "name": "Rex", "token":"t\\"x"}')).toBe('{"apiKey": "<redacted>", "name": "Rex", "token":"<redacted>"}');
+    expect(redactor.text('said "Bearer eyJ0.payload.sig" and Basic dXNlcjpwYXNz=')).toBe('said "Bearer <redacted>" and Basic <redacted>');
+    expect(redactor.text('the Bearer scheme; Bearer realm="petstore", error="invalid_token"')).toBe('the Bearer scheme; Bearer realm="petstore", error="invalid_token"');
+    expect(redactor.text('Bearer <key pro-1> and k-free')).toBe('Bearer <key pro-1> and $PETSTORE_API_KEY_FREE');
   });
 
   test('a report is copied with every string redacted, and secret members masked whole', () => {

@@ -2,7 +2,7 @@
  * `petstore-conformance judge <capture>`: the conformance report of a
  * capture's traffic, without sending a request. See harness/judge/ for what is judged and how.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { CaptureInputError } from '../lib/capture/read.ts';
@@ -73,6 +73,8 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
   }
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
+  const kind = existsSync(capture) ? (statSync(capture).isFile() ? 'file' : 'folder') : 'none';
+  if (kind !== 'file') throw new UsageError(`judge: ${positionals[0]}: ${kind === 'none' ? 'no such file' : 'a folder, not a file'}; give a capture: a .har, .ndjson, .jsonl or .log file`);
   return {
     label: values.label?.trim() || 'judged traffic',
     help: false,

@@ -1,6 +1,6 @@
 /** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
 import { commandFlags, FlagError, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
-import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
+import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_WORKERS, ENGINES, type Engine } from './engine/locust-engine.ts';
@@ -46,11 +46,11 @@ export const LOAD_FLAGS = commandFlags(
 );
 
 export const LOAD_EXIT_CODES: readonly ExitCode[] = [
-  { code: 0, when: 'every documented quota and rate-limit rule held' },
-  { code: 1, when: 'a documented quota or rate-limit rule was broken' },
-  { code: 2, when: 'bad input or an unreachable target, said in one line' },
-  { code: 3, when: 'the run itself failed (a fault of the script, said in one line)' },
-  { code: 130, when: 'Ctrl-C twice: stopped at once (once: stops early and still writes the report, with the verdict so far)' },
+  { code: EXIT.ok, when: 'every documented quota and rate-limit rule held' },
+  { code: EXIT.broken, when: 'a documented quota or rate-limit rule was broken' },
+  { code: EXIT.badInput, when: 'bad input or an unreachable target, said in one line' },
+  { code: EXIT.fault, when: 'the run itself failed (a fault of the tool, said in one line; until 0.2 this was 3)' },
+  { code: EXIT.interrupted, when: 'Ctrl-C twice: stopped at once (once: stops early and still writes the report, with the verdict so far)' },
 ];
 const DEFAULT_FLAG_RATE = '1.1x';
 const DEFAULT_FLAG_DURATION = '10s';

@@ -3,10 +3,10 @@
  * then closes the capture so that it is a complete document. Returns the exit code; throws InputError
  * (exit 2) for bad input.
  */
-import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
+import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
-import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
 import { StatusLine } from '../../lib/cli/status-line.ts';
@@ -21,11 +21,12 @@ import { startRecordingProxy } from './proxy.ts';
 import { RECORDER } from './recorder-info.ts';
 
 export const RECORD_EXIT_CODES: readonly ExitCode[] = [
-  { code: 0, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete' },
-  { code: 1, when: 'an unexpected failure, said in one line' },
-  { code: 2, when: 'bad input, said in one line: an option, an unreachable target, a port in use, a file that cannot be written' },
-  { code: 130, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
-  { code: 3, when: 'with --judge: the verdict of the traffic, as the suite gives it (0 Conforming, 1 Not conforming, 3 Not certified)' },
+  { code: EXIT.ok, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete (with --judge: Conforming)' },
+  { code: EXIT.broken, when: 'with --judge: Not conforming, as the suite gives it' },
+  { code: EXIT.badInput, when: 'bad input, said in one line: an option, an unreachable target, a port in use, a file that cannot be written' },
+  { code: EXIT.notCertified, when: 'with --judge: Not certified, as the suite gives it' },
+  { code: EXIT.fault, when: 'an unexpected failure of the tool, said in one line' },
+  { code: EXIT.interrupted, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
 ];
 
 /**
@@ -115,7 +116,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
       },
       onWarning: (message) => {
         status.clear();
-        process.stderr.write(`record: warning: ${message}\n`);
+        process.stderr.write(`${errorLine('record', `warning: ${message}`)}\n`);
       },
     });
   } catch (error) {
@@ -132,7 +133,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     let stopping = false;
     const stop = (): void => {
       if (stopping) {
-        process.stderr.write('record: stopping without waiting; the capture may be incomplete\n');
+        process.stderr.write(`${errorLine('record', 'stopping without waiting; the capture may be incomplete')}\n`);
         process.exit(130);
       }
       stopping = true;

@@ -10,7 +10,7 @@ import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from '../../lib/capture/base.ts';
-import { commandFlags } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine } from '../../lib/cli/vocabulary.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
 import { CredentialResolver } from './credentials.ts';
@@ -30,6 +30,7 @@ export const REPLAY_EXIT_CODES: readonly ExitCode[] = [
   { code: 0, when: 'no conformance violation (and, with --strict, no difference from the recording)' },
   { code: 1, when: 'a conformance violation; an exchange that got no answer or stayed refused (429) after the last retry; with --strict, a difference' },
   { code: 2, when: 'bad input, said in one line: an option, the capture, a missing key, an unreachable target' },
+  { code: 4, when: 'an unexpected failure of the tool, said in one line' },
   { code: 130, when: 'interrupted (Ctrl-C): the report covers what was replayed' },
 ];
 
@@ -71,7 +72,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   const settings = targetSettings(values['base-url'] === undefined ? env : { ...env, PETSTORE_BASE_URL: values['base-url'] });
   const credentials = new CredentialResolver(settings.keys);
   const warnings = credentials.prepare(survey.credentials, capture);
-  for (const warning of warnings) process.stderr.write(`replay: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`${errorLine('replay', `warning: ${warning}`)}\n`);
 
   const target = await startTarget(settings.baseUrl, env);
   const skipped = [...survey.otherHosts.values()].reduce((a, b) => a + b, 0) + survey.unanswered;
@@ -145,7 +146,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   process.stdout.write(`${printed}\n`);
   if (values.summary !== undefined) appendTextSummary(values.summary, `Pet Store replay: ${run.capture} against ${run.target}`, printed);
   if (stop.signal.aborted) {
-    process.stderr.write(`replay: ${outcome.aborted ?? 'interrupted'}; the report covers what was replayed\n`);
+    process.stderr.write(`${errorLine('replay', `${outcome.aborted ?? 'interrupted'}; the report covers what was replayed`)}\n`);
     return 130;
   }
   if (outcome.aborted) throw new InputError(outcome.aborted);

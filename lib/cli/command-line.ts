@@ -1,9 +1,10 @@
 /**
  * What the record and replay commands share as command-line programs: options parsed strictly, and every
- * failure said in one line (exit 2 for bad input, 1 for anything else), never as a stack trace.
+ * failure said in one line (exit 2 for bad input, 4 for a fault of the tool), never as a stack trace.
  */
 import { connect } from 'node:net';
-import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
+import { EXIT } from '../docs/exit-codes.ts';
+import { errorLine, FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
 import { CaptureInputError } from '../capture/read.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
@@ -29,9 +30,8 @@ export function runCli(command: string, main: () => Promise<number>): void {
     },
     (error: unknown) => {
       const isInput = error instanceof InputError || error instanceof CaptureInputError;
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`${command}: ${message.split('\n')[0]}\n`);
-      process.exit(isInput ? 2 : 1);
+      process.stderr.write(`${errorLine(command, error instanceof Error ? error.message : String(error))}\n`);
+      process.exit(isInput ? EXIT.badInput : EXIT.fault);
     },
   );
 }

@@ -14,7 +14,7 @@ import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
-import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
@@ -40,11 +40,13 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      (in a GitHub Actions job: --summary "$GITHUB_STEP_SUMMARY")
   --clock-skew S     how many seconds the capture's clock may be off the target's (default 1); answers this
                      close to the Reset they name are not compared within their window
-  --label WORDS      what a certificate calls this report ("production traffic"; default "judged traffic")
+  --label WORDS      what a certificate calls this report ("production traffic"; same as PETSTORE_RUN_LABEL;
+                     default "judged traffic")
   -h, --help         this text
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
 the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
 PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY.
+${notTakenHelp('judge')}
 ${exitCodeHelp(SUITE_EXIT_CODES)}`;
 
 export interface JudgeArgs {
@@ -60,7 +62,7 @@ export interface JudgeArgs {
   label: string;
 }
 
-export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
+export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): JudgeArgs {
   const { values, positionals } = parseFlags(JUDGE_FLAGS, args);
   if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '' };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
@@ -76,7 +78,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
   const kind = existsSync(capture) ? (statSync(capture).isFile() ? 'file' : 'folder') : 'none';
   if (kind !== 'file') throw new UsageError(`judge: ${positionals[0]}: ${kind === 'none' ? 'no such file' : 'a folder, not a file'}; give a capture: a .har, .ndjson, .jsonl or .log file`);
   return {
-    label: values.label?.trim() || 'judged traffic',
+    label: values.label?.trim() || env.PETSTORE_RUN_LABEL?.trim() || 'judged traffic',
     help: false,
     capture,
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
@@ -88,7 +90,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
 }
 
 export async function judge(args: readonly string[]): Promise<number> {
-  const options = parseJudgeArgs(args, process.cwd());
+  const options = parseJudgeArgs(args, process.cwd(), process.env);
   if (options.help) {
     process.stdout.write(`${JUDGE_HELP}\n`);
     return 0;

@@ -1,5 +1,6 @@
 /** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
-import { commandFlags, FlagError, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
+import { existsSync } from 'node:fs';
+import { commandFlags, FlagError, FLAGS, notTakenHelp, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
 import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
@@ -35,13 +36,15 @@ export interface CliOptions {
   exportDir: string | undefined;
   /** Judge an engine's aggregated result instead of running anything. */
   verdictsFrom: string | undefined;
+  /** --label: what a certificate calls this run's summary; undefined: PETSTORE_RUN_LABEL, else the default. */
+  label: string | undefined;
 }
 
 export const DEFAULT_OUT_DIR = 'reports/load';
 
 export const LOAD_FLAGS = commandFlags(
   'load',
-  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
+  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'label', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
   { out: 'output', behavior: 'behaviour' },
 );
 
@@ -78,6 +81,8 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
       --output DIR      where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
       --summary FILE    also append the printed summary, in Markdown, to FILE (in a GitHub Actions job:
                         --summary "$GITHUB_STEP_SUMMARY")
+      --label WORDS     what a certificate calls this run when its summary.json is evidence ("nightly
+                        load"; same as PETSTORE_RUN_LABEL)
       --seed N          fixes the operation mix and backoff jitter
   -e, --engine E        builtin (one process, the default) or locust (Locust's master and workers: the same
                         scenario from several generators, counted over all of them)
@@ -87,6 +92,7 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
       --verdicts-from F judge a Locust result (the master's petstore-result.json, in its export folder): same
                         verdicts, report and exit code as a run
   -h, --help            this text
+${notTakenHelp('load')}
 
 ${exitCodeHelp(LOAD_EXIT_CODES)}
 Examples:
@@ -111,6 +117,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (!ENGINES.includes(engine)) throw new InputError(`--engine "${values.engine}" is not one of ${ENGINES.join(', ')}`);
   if (values.export !== undefined && engine !== 'locust') throw new InputError('--export writes an engine\'s test: give --engine locust with it');
   if (values['verdicts-from'] !== undefined && values.export !== undefined) throw new InputError('give either --export (write a test) or --verdicts-from (judge its result), not both');
+  if (values['verdicts-from'] !== undefined && !existsSync(values['verdicts-from'])) throw new InputError(`--verdicts-from ${values['verdicts-from']}: no such file; give ${FLAGS['verdicts-from'].forms}`);
   const base = {
     help: values.help === true,
     outDir: values.output ?? DEFAULT_OUT_DIR,
@@ -122,6 +129,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     workers: optionalWhole(values.workers, '--workers', 1) ?? DEFAULT_WORKERS,
     exportDir: values.export,
     verdictsFrom: values['verdicts-from'],
+    label: values.label?.trim() || undefined,
   };
   if (base.help) return { ...base, scenario: loadScenario(DEFAULT_SCENARIO) };
 

@@ -29,6 +29,8 @@ import { textSummary } from './text-summary.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseCli(argv);
+  // The summary's evidence reads its label where a nightly job's environment sets it.
+  if (options.label !== undefined) process.env.PETSTORE_RUN_LABEL = options.label;
   const env: NodeJS.ProcessEnv = options.baseUrl === undefined ? process.env : { ...process.env, PETSTORE_BASE_URL: options.baseUrl };
   if (options.help) {
     process.stdout.write(`${helpText()}\n`);

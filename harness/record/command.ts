@@ -6,7 +6,7 @@
 import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
-import { commandFlags, errorLine, POSITIONAL } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine, notTakenHelp, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
 import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
 import { StatusLine } from '../../lib/cli/status-line.ts';
@@ -55,6 +55,7 @@ export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file
                    as judge's --clock-skew
   -h, --help       this text
 Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
+${notTakenHelp('record')}
 ${exitCodeHelp(RECORD_EXIT_CODES)}`;
 
 export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env, reporting?: JudgeReporting): Promise<number> {

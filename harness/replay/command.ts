@@ -10,7 +10,7 @@ import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from '../../lib/capture/base.ts';
-import { commandFlags, errorLine } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine, notTakenHelp } from '../../lib/cli/vocabulary.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
 import { InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
 import { CredentialResolver } from './credentials.ts';
@@ -49,6 +49,7 @@ export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | c
                     --summary "$GITHUB_STEP_SUMMARY")
   -h, --help        this text
 Keys: PETSTORE_API_KEY_<PLAN> (comma-separated per plan) replace the capture's placeholders.
+${notTakenHelp('replay')}
 ${exitCodeHelp(REPLAY_EXIT_CODES)}`;
 
 /** A target that has not answered by then is not going to. */

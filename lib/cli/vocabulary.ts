@@ -55,10 +55,111 @@ export const FLAGS = {
   label: { type: 'string', meaning: "the name this run's report is cited by as evidence", forms: 'a few words, e.g. "nightly run"' },
   'fail-on': { type: 'string', meaning: 'the lowest level whose breach fails the run: must (default) or should', forms: 'must or should' },
   timeout: { type: 'string', meaning: 'seconds the run may take at most', forms: 'seconds, a whole number' },
-  'clock-rate': { type: 'string', meaning: "how many times faster than real time the client's clock runs", forms: 'a number, 1 or more' },
+  'clock-rate': { type: 'string', meaning: "how many times faster than real time the server's clock runs (its Reset and Retry-After speak of that clock)", forms: 'a number of times, e.g. 60' },
+  'quota-budget': { type: 'string', meaning: 'seconds the daily-quota tests may take; a test estimated longer is skipped, named', forms: 'seconds, a whole number' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;
+
+/** Every command, as the user types it after petstore-conformance. */
+export const COMMAND_NAMES = ['certify', 'certify-client', 'serve', 'load', 'record', 'replay', 'judge'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/**
+ * A meaning several commands share: its one flag and its one variable. A command that does not take it says
+ * why in its --help (`notTakenHelp`), so a user who looks for --label on replay learns why there is none.
+ */
+export interface Meaning {
+  meaning: string;
+  flag: FlagName;
+  /** The variable that sets it when the flag is not given; every command that takes the flag names it in its help. */
+  env?: string;
+  /** The commands that do not take it, each with why, in words its --help prints. */
+  notOn: Readonly<Partial<Record<CommandName, string>>>;
+  /** The commands that take the flag but not the variable, each with why. */
+  flagOnlyOn?: Readonly<Partial<Record<CommandName, string>>>;
+}
+
+export const MEANINGS: readonly Meaning[] = [
+  {
+    meaning: 'the target',
+    flag: 'base-url',
+    env: 'PETSTORE_BASE_URL',
+    notOn: { serve: 'serve is the target: it prints its own base URL', 'certify-client': 'its target is the refusing server it starts itself' },
+    flagOnlyOn: { judge: "a job that certifies staging often judges production's log" },
+  },
+  { meaning: 'the report folder', flag: 'output', notOn: { serve: 'serve writes no report' } },
+  {
+    meaning: 'the label a certificate cites a report by',
+    flag: 'label',
+    env: 'PETSTORE_RUN_LABEL',
+    notOn: {
+      serve: 'serve writes no report',
+      'certify-client': "its report judges a client, never evidence of a service's certificate",
+      record: 'a recording is not evidence until judged: judge the capture with --label',
+      replay: "a replay's report is not evidence of a certificate",
+    },
+  },
+  {
+    meaning: "the target's clock rate",
+    flag: 'clock-rate',
+    env: 'PETSTORE_CLOCK_RATE',
+    notOn: {
+      load: "load paces by the minute window's length (--time-scale) and reads headers in real seconds",
+      record: 'a recording keeps the times it saw',
+      replay: 'a replay is paced by --speed',
+      judge: "a capture's times are judged as written; --clock-skew bounds how far apart the clocks were",
+    },
+  },
+  {
+    meaning: "the target's time scale",
+    flag: 'time-scale',
+    env: 'PETSTORE_TIME_SCALE',
+    notOn: {
+      certify: "the suite reads the target's windows from its headers; a target whose clock runs fast is --clock-rate",
+      'certify-client': "its server's clock is --clock-rate",
+      record: 'a recording keeps the times it saw',
+      replay: 'a replay is paced by --speed',
+      judge: "a capture's windows are read from its headers",
+    },
+  },
+  {
+    meaning: 'the quota budget',
+    flag: 'quota-budget',
+    env: 'PETSTORE_QUOTA_BUDGET_SECONDS',
+    notOn: {
+      'certify-client': 'it runs no quota test',
+      serve: 'serve runs no test',
+      load: 'load sends for --duration, whatever it spends',
+      record: 'a recording runs no test',
+      replay: 'a replay sends only what the capture holds',
+      judge: 'judge sends nothing',
+    },
+  },
+  {
+    meaning: 'the timeout of the whole run',
+    flag: 'timeout',
+    env: 'PETSTORE_RUN_TIMEOUT_SECONDS',
+    notOn: {
+      serve: 'serve runs until stopped',
+      load: '--duration bounds it',
+      record: 'a recording runs until Ctrl-C',
+      replay: 'each request has its own bound, and the capture bounds the whole',
+      judge: 'judge reads a file and waits on nothing',
+    },
+  },
+];
+
+/**
+ * The lines of a command's --help on the shared meanings: the variable each flag it takes can be set by, and
+ * the flags it does not take, each with why.
+ */
+export function notTakenHelp(command: CommandName): string {
+  const taken = MEANINGS.filter((meaning) => meaning.notOn[command] === undefined);
+  const variables = taken.flatMap(({ flag, env, flagOnlyOn }) => (env === undefined ? [] : [flagOnlyOn?.[command] === undefined ? `--${flag} ${env}` : `--${flag} (the flag only: ${flagOnlyOn[command]})`]));
+  const notTaken = MEANINGS.flatMap((meaning) => (meaning.notOn[command] === undefined ? [] : [`  --${meaning.flag}: ${meaning.notOn[command]}`]));
+  return [...(variables.length > 0 ? [`Each also set by its variable: ${variables.join('; ')}.`] : []), ...(notTaken.length > 0 ? ['Not taken here:', ...notTaken] : [])].join('\n');
+}
 
 /** Where an old spelling may lead: a flag of the table, or the command's positional argument. */
 export const POSITIONAL = '<positional>';
@@ -191,7 +292,8 @@ function oneLine(error: NodeJS.ErrnoException, declared: CommandFlags): string {
   const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? '';
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${quoted}`;
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${quoted}`;
-  const named = flagNamed(declared, quoted.split(' ')[0]!);
+  const long = /--([a-z][a-z-]*)/.exec(quoted)?.[0];
+  const named = flagNamed(declared, long ?? quoted.split(' ')[0]!);
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && named !== undefined) {
     return FLAGS[named].type === 'boolean' ? `--${named} takes no value` : `--${named} needs a value: ${flagForms(named)}`;
   }

@@ -1,10 +1,12 @@
 /** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { commandFlags, FlagError, FLAGS, notTakenHelp, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
 import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_WORKERS, ENGINES, type Engine } from './engine/locust-engine.ts';
+import { RUN_PLAN_FILE } from './engine/run-plan.ts';
 import { InputError } from './input-error.ts';
 import { parseRate } from './rate.ts';
 import {
@@ -117,7 +119,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (!ENGINES.includes(engine)) throw new InputError(`--engine "${values.engine}" is not one of ${ENGINES.join(', ')}`);
   if (values.export !== undefined && engine !== 'locust') throw new InputError('--export writes an engine\'s test: give --engine locust with it');
   if (values['verdicts-from'] !== undefined && values.export !== undefined) throw new InputError('give either --export (write a test) or --verdicts-from (judge its result), not both');
-  if (values['verdicts-from'] !== undefined && !existsSync(values['verdicts-from'])) throw new InputError(`--verdicts-from ${values['verdicts-from']}: no such file; give ${FLAGS['verdicts-from'].forms}`);
+  // A result without even its run plan beside it is a mistyped path; a plan without a result is said by the engine.
+  const verdictsFrom = values['verdicts-from'];
+  if (verdictsFrom !== undefined && !existsSync(verdictsFrom) && !existsSync(join(dirname(verdictsFrom), RUN_PLAN_FILE))) throw new InputError(`--verdicts-from ${values['verdicts-from']}: no such file; give ${FLAGS['verdicts-from'].forms}`);
   const base = {
     help: values.help === true,
     outDir: values.output ?? DEFAULT_OUT_DIR,

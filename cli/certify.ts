@@ -9,7 +9,7 @@ import { certifyImplementations } from './certify-implementations.ts';
 import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
 import { writeBadge } from './badge-file.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
@@ -17,7 +17,7 @@ import { UsageError } from './usage-error.ts';
 import { commandFlags, flagForms, notTakenHelp, type FlagName } from '../lib/cli/vocabulary.ts';
 
 /** certify's flags (the vocabulary: lib/cli/vocabulary.ts); a new flag of certify is added to this list. */
-export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'read-only', 'quota-tests', 'quota-budget', 'timeout', 'clock-rate', 'output', 'summary', 'evidence', 'max-age', 'out-of-scope', 'staging-url', 'label', 'help']);
+export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'keys-file', 'read-only', 'quota-tests', 'quota-budget', 'timeout', 'clock-rate', 'output', 'summary', 'evidence', 'max-age', 'out-of-scope', 'staging-url', 'label', 'help']);
 import { certificateEnv } from './certificate-flags.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
@@ -26,6 +26,7 @@ export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL
 Runs the conformance suite and prints one verdict line, e.g. "Conformance: Conforming at MUST level: ...".
   --base-url URL   the implementation to certify, /v1 included (same as PETSTORE_BASE_URL); without it,
                    the bundled reference server is started and certified
+  --keys-file F    the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --read-only      send no request that creates pets (same as PETSTORE_READ_ONLY=1): verdict "not certified"
   --quota-tests    include the tests that use up a key's daily quota (same as PETSTORE_QUOTA_TESTS=1)
   --quota-budget S seconds the daily-quota tests may take (same as PETSTORE_QUOTA_BUDGET_SECONDS); a test
@@ -101,6 +102,7 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       // One variable for one clock: a target started with PETSTORE_CLOCK_RATE in this environment runs at it.
       ...seconds('clock-rate', 'PETSTORE_TARGET_CLOCK_RATE', values['clock-rate'] ?? (env.PETSTORE_TARGET_CLOCK_RATE === undefined ? env.PETSTORE_CLOCK_RATE : undefined)),
       ...certificate,
+      ...keysFileFlag('certify', values['keys-file'], env),
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),

@@ -11,7 +11,7 @@ import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { rulesHash } from '../lib/rules.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
 import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
@@ -20,7 +20,7 @@ import { normaliseBaseUrl } from '../lib/target.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
 import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 
-export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
+export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
 
 export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS]
 
@@ -34,6 +34,7 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      capture's name), so its evidence counts in a certificate of that target (certify's
                      evidence). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
                      that certifies staging often judges production's log
+  --keys-file F      the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --format F         har or ndjson, when the file's name does not say
   --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml
   --summary FILE     also append the verdict and a table of failing rules, in Markdown, to FILE
@@ -60,11 +61,13 @@ export interface JudgeArgs {
   baseUrl: string | undefined;
   /** The name this report is cited by as evidence. */
   label: string;
+  /** The key variables of --keys-file (or PETSTORE_KEYS_FILE), over the environment's. */
+  keys: Record<string, string>;
 }
 
 export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): JudgeArgs {
   const { values, positionals } = parseFlags(JUDGE_FLAGS, args);
-  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '' };
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '', keys: {} };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
   let skewMs: number;
@@ -79,6 +82,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readon
   if (kind !== 'file') throw new UsageError(`judge: ${positionals[0]}: ${kind === 'none' ? 'no such file' : 'a folder, not a file'}; give a capture: a .har, .ndjson, .jsonl or .log file`);
   return {
     label: values.label?.trim() || env.PETSTORE_RUN_LABEL?.trim() || 'judged traffic',
+    keys: keysFileFlag('judge', values['keys-file'], env),
     help: false,
     capture,
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
@@ -96,14 +100,15 @@ export async function judge(args: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
+    const env = { ...process.env, ...options.keys };
+    const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
     const target = evidenceTarget(options.baseUrl ?? report.target.url);
     const withEvidence: CertifiedReport = {
       ...report,
       target: { ...report.target, ...(options.baseUrl ? { url: options.baseUrl, baseUrl: options.baseUrl } : {}) },
       evidence: evidenceOfRows(report, 'judge', options.label, target, 'traffic'),
     };
-    return writeJudgeReports(withEvidence, options, process.env);
+    return writeJudgeReports(withEvidence, options, env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

@@ -4,20 +4,21 @@
  * Every flag is checked here, before the server starts: a bad one is one line and exit 2.
  */
 import { runScript } from '../lib/processes/child.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SERVER_EXIT_CODES } from '../reference-server/exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 import { commandFlags, flagForms, notTakenHelp, type FlagName } from '../lib/cli/vocabulary.ts';
 
 /** serve is the target, so it takes no --base-url: it prints its own. */
-export const SERVE_FLAGS = commandFlags('serve', ['port', 'host', 'clock-rate', 'time-scale', 'help']);
+export const SERVE_FLAGS = commandFlags('serve', ['port', 'host', 'keys-file', 'clock-rate', 'time-scale', 'help']);
 
 export const SERVE_HELP = `usage: petstore-conformance serve [--port N] [--host HOST] [--clock-rate N | --time-scale N]
 
 Starts the Pet Store reference server and prints its base URL; Ctrl-C stops it.
   --port N         the port (default 8080, same as PORT; 0 picks a free one)
   --host HOST      the address to listen on (default 127.0.0.1, same as HOST)
+  --keys-file F    the keys it accepts, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --clock-rate N   run the server's clock N times faster: windows pass N times sooner and Reset and
                    Retry-After speak of that clock (same as PETSTORE_CLOCK_RATE; certify it with
                    certify --clock-rate N)
@@ -30,7 +31,7 @@ ${notTakenHelp('serve')}
 ${exitCodeHelp(SERVER_EXIT_CODES)}`;
 
 /** The server's environment from serve's flags, each checked. */
-export function serveEnv(args: readonly string[]): { help: boolean; env: Record<string, string> } {
+export function serveEnv(args: readonly string[], given: Readonly<Record<string, string | undefined>> = {}): { help: boolean; env: Record<string, string> } {
   const { values, positionals } = parseFlags(SERVE_FLAGS, args);
   if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}" (see petstore-conformance serve --help)`);
   if (values['clock-rate'] !== undefined && values['time-scale'] !== undefined) throw new UsageError('serve: --clock-rate and --time-scale both speed up time; give one of them');
@@ -49,12 +50,13 @@ export function serveEnv(args: readonly string[]): { help: boolean; env: Record<
       ...(values.host !== undefined ? { HOST: values.host } : {}),
       ...(clockRate !== undefined ? { PETSTORE_CLOCK_RATE: clockRate } : {}),
       ...(timeScale !== undefined ? { PETSTORE_TIME_SCALE: timeScale } : {}),
+      ...keysFileFlag('serve', values['keys-file'], given),
     },
   };
 }
 
 export function serve(args: readonly string[]): Promise<number> {
-  const { help, env } = serveEnv(args);
+  const { help, env } = serveEnv(args, process.env);
   if (help) {
     process.stdout.write(`${SERVE_HELP}\n`);
     return Promise.resolve(0);

@@ -1,5 +1,6 @@
 /** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
 import { existsSync } from 'node:fs';
+import { KeysFileError, keysFileEnv } from '../../lib/cli/keys-file.ts';
 import { dirname, join } from 'node:path';
 import { commandFlags, FlagError, FLAGS, notTakenHelp, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
 import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
@@ -38,6 +39,8 @@ export interface CliOptions {
   exportDir: string | undefined;
   /** Judge an engine's aggregated result instead of running anything. */
   verdictsFrom: string | undefined;
+  /** The key variables of --keys-file (or PETSTORE_KEYS_FILE), read and checked with the other flags. */
+  keys: Record<string, string>;
   /** --label: what a certificate calls this run's summary; undefined: PETSTORE_RUN_LABEL, else the default. */
   label: string | undefined;
 }
@@ -46,7 +49,7 @@ export const DEFAULT_OUT_DIR = 'reports/load';
 
 export const LOAD_FLAGS = commandFlags(
   'load',
-  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'label', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
+  ['base-url', 'keys-file', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'label', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
   { out: 'output', behavior: 'behaviour' },
 );
 
@@ -68,6 +71,7 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
 
       --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, a bundled
                         reference server with scaled time (a minute lasts 1 s) and the demo keys
+      --keys-file F     the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   -s, --scenario NAME   a scenario under fixtures/load/ (${bundledScenarioNames().join(', ')})
                         or a YAML file; default ${DEFAULT_SCENARIO}
   -p, --plan PLAN       free, pro, business or enterprise (comma-separated for several), instead of a scenario
@@ -106,7 +110,7 @@ Examples:
   petstore-conformance load --engine locust --export locust-test`;
 }
 
-export function parseCli(argv: readonly string[]): CliOptions {
+export function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): CliOptions {
   let values;
   try {
     ({ values } = parseCommandFlags(LOAD_FLAGS, argv));
@@ -134,6 +138,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     exportDir: values.export,
     verdictsFrom: values['verdicts-from'],
     label: values.label?.trim() || undefined,
+    keys: keysFileVariables(values['keys-file'], env),
   };
   if (base.help) return { ...base, scenario: loadScenario(DEFAULT_SCENARIO) };
 
@@ -190,4 +195,13 @@ function optionalWhole(text: string | undefined, flag: string, min: number): num
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < min) throw new InputError(`${flag} must be a whole number of ${min} or more, got "${text}"`);
   return value;
+}
+
+function keysFileVariables(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  try {
+    return keysFileEnv(flag, env);
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new InputError(error.message);
+    throw error;
+  }
 }

@@ -31,6 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const options = parseCli(argv);
   // The summary's evidence reads its label where a nightly job's environment sets it.
   if (options.label !== undefined) process.env.PETSTORE_RUN_LABEL = options.label;
+  // Every part of a run reads the keys where the environment holds them; the file's go there first.
+  Object.assign(process.env, options.keys);
   const env: NodeJS.ProcessEnv = options.baseUrl === undefined ? process.env : { ...process.env, PETSTORE_BASE_URL: options.baseUrl };
   if (options.help) {
     process.stdout.write(`${helpText()}\n`);

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { EXIT } from '../docs/exit-codes.ts';
 import { errorLine, FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
 import { CaptureInputError } from '../capture/read.ts';
+import { KeysFileError, keysFileEnv } from './keys-file.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
 export class InputError extends Error {
@@ -18,6 +19,16 @@ export function parseOptions<F extends FlagName>(declared: CommandFlags<F>, args
     return parseCommandFlags(declared, args, { allowPositionals });
   } catch (error) {
     if (error instanceof FlagError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+/** The environment with the keys of --keys-file (or PETSTORE_KEYS_FILE) in it; a bad file is an InputError. */
+export function withKeysFile(flag: string | undefined, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  try {
+    return { ...env, ...keysFileEnv(flag, env) };
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new InputError(error.message);
     throw error;
   }
 }

@@ -56,6 +56,7 @@ export const FLAGS = {
   'fail-on': { type: 'string', meaning: 'the lowest level whose breach fails the run: must (default) or should', forms: 'must or should' },
   timeout: { type: 'string', meaning: 'seconds the run may take at most', forms: 'seconds, a whole number' },
   'clock-rate': { type: 'string', meaning: "how many times faster than real time the server's clock runs (its Reset and Retry-After speak of that clock)", forms: 'a number of times, e.g. 60' },
+  'keys-file': { type: 'string', meaning: 'a file of the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment', forms: 'a file of PETSTORE_API_KEY_<PLAN>=key,key lines' },
   'quota-budget': { type: 'string', meaning: 'seconds the daily-quota tests may take; a test estimated longer is skipped, named', forms: 'seconds, a whole number' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
@@ -99,6 +100,12 @@ export const MEANINGS: readonly Meaning[] = [
       record: 'a recording is not evidence until judged: judge the capture with --label',
       replay: "a replay's report is not evidence of a certificate",
     },
+  },
+  {
+    meaning: 'the keys file',
+    flag: 'keys-file',
+    env: 'PETSTORE_KEYS_FILE',
+    notOn: { 'certify-client': 'it hands your client the keys of the server it starts' },
   },
   {
     meaning: "the target's clock rate",

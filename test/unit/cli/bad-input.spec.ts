@@ -24,6 +24,7 @@ import { replayCommand } from '../../../harness/replay/command.ts';
 import { CaptureInputError } from '../../../lib/capture/read.ts';
 import { InputError } from '../../../lib/cli/command-line.ts';
 import { type CommandName } from '../../../lib/cli/vocabulary.ts';
+import { keysFileEnv } from '../../../lib/cli/keys-file.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SAMPLE_HAR = path.join(ROOT, 'fixtures', 'traffic', 'sample.har');
@@ -31,8 +32,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'petstore-bad-input-'));
 mkdirSync(path.join(dir, 'empty'));
 mkdirSync(path.join(dir, 'notes-only'));
 writeFileSync(path.join(dir, 'notes-only', 'notes.txt'), 'the nightly run has not run yet\n');
+writeFileSync(path.join(dir, 'other.env'), 'PETSTORE_API_KEY_FREE=k1\nPETSTORE_BASE_URL=http://127.0.0.1:1/v1\n');
+writeFileSync(path.join(dir, 'garbled.env'), 'free key is sk_live_123\n');
 const capture = path.join(dir, 'capture.har');
 writeFileSync(capture, '{"log":{"entries":[]}}');
+
+/** A file of the test's folder; test titles show it by its name alone, so that they stay the same from run to run. */
+const at = (name: string): string => path.join(dir, name);
 
 /** Each command's parser, given the arguments a user typed after its name; it throws on bad input. */
 const PARSERS: Record<CommandName, (args: readonly string[]) => unknown> = {
@@ -84,6 +90,9 @@ const CASES: ReadonlyArray<readonly [kind: string, command: CommandName, args: r
   ['a URL that is not one', 'certify', ['--staging-url', 'staging'], /--staging-url: "staging" is not a URL; expected something like http/],
   ['a URL that is not one', 'judge', ['--base-url', 'nope'], /--base-url: "nope" is not a URL/],
   ['a URL that is not one', 'record', ['--base-url', 'localhost:8080'], /--base-url: "localhost:8080" must be an http:\/\/ or https:\/\/ URL/],
+  ...(['certify', 'serve', 'load', 'record', 'replay', 'judge'] as const).map((command) => ['a keys file that is not there', command, ['--keys-file', at('nope.env')], /--keys-file \S*nope\.env: no such file; give a file of PETSTORE_API_KEY_<PLAN>=key,key lines/] as const),
+  ['a keys file holding another variable', 'certify', ['--keys-file', at('other.env')], /--keys-file \S*other\.env: line 2 sets PETSTORE_BASE_URL, not a key/],
+  ['a keys file with a line that is no variable', 'judge', ['--keys-file', at('garbled.env')], /--keys-file \S*garbled\.env: line 1 is not NAME=VALUE/],
   ['two settings of one clock', 'serve', ['--clock-rate', '60', '--time-scale', '60'], /--clock-rate and --time-scale both speed up time; give one of them/],
 ];
 
@@ -100,7 +109,7 @@ async function refusal(command: CommandName, args: readonly string[]): Promise<s
 }
 
 for (const [kind, command, args, says] of CASES) {
-  test(`${command}: ${kind} (${args.join(' ')}) is one line naming it, before any work`, async () => {
+  test(`${command}: ${kind} (${args.map((arg) => arg.replace(`${dir}${path.sep}`, '')).join(' ')}) is one line naming it, before any work`, async () => {
     const message = await refusal(command, args);
     expect(message).not.toContain('\n');
     expect(message).toMatch(says);
@@ -132,4 +141,14 @@ test('through the CLI: --max-age -1d is refused as an age, not called ambiguous,
   const outcome = await run(['certify', '--base-url', 'http://127.0.0.1:1/v1', '--max-age', '-1d']);
   expect(outcome.code).toBe(2);
   expect(outcome.stderr).toBe('petstore-conformance certify: --max-age: "-1d" is not an age; expected a number and a unit, e.g. 7d, 36h, 90m, 2w\n');
+});
+
+test('a keys file stands in for the key variables: comments, export and quotes as a shell file has them, and the line with a key is never quoted back', () => {
+  writeFileSync(path.join(dir, 'keys.env'), '# staging keys\nexport PETSTORE_API_KEY_FREE="free-a,free-b"\n\nPETSTORE_API_KEY_PRO=pro-a\n');
+  expect(keysFileEnv(at('keys.env'), {})).toEqual({ PETSTORE_API_KEY_FREE: 'free-a,free-b', PETSTORE_API_KEY_PRO: 'pro-a' });
+  expect(keysFileEnv(undefined, { PETSTORE_KEYS_FILE: at('keys.env') }), 'PETSTORE_KEYS_FILE is the same').toEqual({ PETSTORE_API_KEY_FREE: 'free-a,free-b', PETSTORE_API_KEY_PRO: 'pro-a' });
+  expect(parseCertifyArgs(['--keys-file', at('keys.env')], { PETSTORE_API_KEY_PRO: 'old' }, dir).env).toMatchObject({ PETSTORE_API_KEY_FREE: 'free-a,free-b', PETSTORE_API_KEY_PRO: 'pro-a' });
+  expect(serveEnv(['--keys-file', at('keys.env')]).env).toMatchObject({ PETSTORE_API_KEY_FREE: 'free-a,free-b' });
+  expect(parseJudgeArgs([capture, '--keys-file', at('keys.env')], dir).keys).toEqual({ PETSTORE_API_KEY_FREE: 'free-a,free-b', PETSTORE_API_KEY_PRO: 'pro-a' });
+  expect(() => keysFileEnv(at('garbled.env'), {})).toThrow(/^--keys-file \S*garbled\.env: line 1 is not NAME=VALUE; give PETSTORE_API_KEY_<PLAN>=key,key lines$/);
 });

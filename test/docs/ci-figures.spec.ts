@@ -67,3 +67,11 @@ test('no script, workflow or code block of the manual waves Not certified throug
   expect(overrides).toEqual([]);
   expect(readFileSync(path.join(ROOT, 'scripts/representative.sh'), 'utf8')).toMatch(/PETSTORE_OUT_OF_SCOPE=/);
 });
+
+test("the README gives the bundled run's time as the benchmarks page measured it, with its conditions, not \"well under a minute\"", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  expect(readme).not.toMatch(/well under a minute/);
+  for (const fact of ['bundled-run-quiet-seconds', 'bundled-run-busy-seconds', 'bundled-run-busy-load']) expect(readme).toContain(`<!-- generated:${fact} -->`);
+  const benchmarks = readFileSync(path.join(ROOT, 'docs/benchmarks.md'), 'utf8');
+  for (const fact of ['bundled-run-quiet-seconds', 'bundled-run-busy-seconds']) expect(benchmarks).toContain(`<!-- generated:${fact} -->`);
+});

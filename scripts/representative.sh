@@ -8,7 +8,7 @@
 set -uo pipefail
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-PETSTORE_OUT_OF_SCOPE='PLAN-FREE:minute PLAN-PRO:minute PLAN-BUSINESS:minute RL-3:minute RL-6:minute RL-7:minute RL-3:windows RL-6:windows RL-7:windows' \
+PETSTORE_OUT_OF_SCOPE='PLAN-FREE:minute PLAN-PRO:minute PLAN-BUSINESS:minute RL-1:minute RL-2:minute RL-3:minute RL-4:minute RL-6:minute RL-7:minute RL-3:windows RL-6:windows RL-7:windows' \
   npm run conformance > "$log" 2>&1 &
 main=$!
 npm run replay -- fixtures/traffic/sample.har --speed 0 && npx playwright test -c test/playwright.config.ts --project unit --reporter=dot

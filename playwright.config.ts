@@ -10,6 +10,7 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { keyVariable } from './lib/keys.ts';
 import { PLAN_IDS } from './lib/plans.ts';
 import { catalogue, rulesHash } from './lib/rules.ts';
+import { errorLine } from './lib/cli/vocabulary.ts';
 import { plansSpendingADayLast } from './specs/support/key-roles.ts';
 import { planRule } from './specs/support/plan-quotas.ts';
 import { establishRun, shareSettings } from './specs/support/run.ts';
@@ -110,7 +111,7 @@ function settingsOrExit(): SuiteSettings {
   try {
     return settingsFromEnv(process.env, run);
   } catch (error) {
-    process.stderr.write(`conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${errorLine('certify', error instanceof Error ? error.message : String(error))}\n`);
     process.exit(2);
   }
 }

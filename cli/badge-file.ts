@@ -9,6 +9,7 @@ import { catalogue } from '../lib/rules.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
 import { renderBadge } from '../matrix/badge.ts';
 import { badgeSubject } from '../matrix/build-matrix.ts';
+import { errorLine } from '../lib/cli/vocabulary.ts';
 
 export function writeBadge(outputDir: string): void {
   const reportFile = path.join(outputDir, 'conformance.json');
@@ -18,6 +19,6 @@ export function writeBadge(outputDir: string): void {
     mkdirSync(outputDir, { recursive: true });
     writeFileSync(path.join(outputDir, 'badge.svg'), svg);
   } catch (error) {
-    process.stderr.write(`petstore-conformance: cannot write the badge to ${outputDir}: ${(error as Error).message}\n`);
+    process.stderr.write(`${errorLine('certify', `cannot write the badge to ${outputDir}: ${(error as Error).message}`)}\n`);
   }
 }

@@ -10,7 +10,7 @@ import { BAN_AFTER, BAN_SECONDS, CONSECUTIVE, LONG_SECONDS } from '../harness/cl
 import type { RecordedExchange } from '../harness/client-rules/refusing-server.ts';
 import { CLIENT_ENV_NAMES, ClientStartError, runClient } from '../harness/client-rules/run-client.ts';
 import { exitCodeHelp, type ExitCode } from '../lib/docs/exit-codes.ts';
-import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { writeJudgeReports } from './judge-reports.ts';
@@ -42,7 +42,8 @@ Options:
                      junit.xml, and capture.ndjson (what the client sent, for petstore-conformance judge)
   --fail-on LEVEL    should: a broken SHOULD rule (ERR-3, ERR-4 are SHOULD) fails the job (exit 1);
                      must (default): it only warns
-  --timeout S        stop the client after S seconds (default 300); it is judged on what it sent until then
+  --timeout S        stop the client after S seconds (default 300; same as PETSTORE_RUN_TIMEOUT_SECONDS);
+                     it is judged on what it sent until then
   --seed N           the plan's seed (default 1): the same seed gives the same plan
   --clock-rate N     run the server's clock N times faster (default 1); a Node client's clock runs as fast
                      (Date, timers and performance.now, through an import in NODE_OPTIONS), so the plan's waits
@@ -50,6 +51,7 @@ Options:
                      leaves the client not certified (exit 3); any other client keeps the default
   --summary FILE     also append the verdict in Markdown to FILE (--summary "$GITHUB_STEP_SUMMARY")
   -h, --help         this text
+${notTakenHelp('certify-client')}
 ${exitCodeHelp(CLIENT_EXIT_CODES)}`;
 
 export interface CertifyClientArgs {
@@ -63,13 +65,13 @@ export interface CertifyClientArgs {
   clockRate: number;
 }
 
-export function parseCertifyClientArgs(args: readonly string[], cwd: string): CertifyClientArgs {
+export function parseCertifyClientArgs(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): CertifyClientArgs {
   const { values, positionals } = parseFlags(CERTIFY_CLIENT_FLAGS, args);
   const failOn = values['fail-on'] ?? 'must';
   if (failOn !== 'should' && failOn !== 'must') throw new UsageError(`certify-client: --fail-on must be should or must, not "${failOn}"`);
-  const timeout = numberFlag('--timeout', values.timeout ?? '300', 1, 86_400);
+  const timeout = numberFlag('--timeout', values.timeout ?? (env.PETSTORE_RUN_TIMEOUT_SECONDS?.trim() || '300'), 1, 86_400);
   const seed = numberFlag('--seed', values.seed ?? '1', 0, 2 ** 32 - 1);
-  const clockRate = numberFlag('--clock-rate', values['clock-rate'] ?? '1', 1, 1_000);
+  const clockRate = numberFlag('--clock-rate', values['clock-rate'] ?? (env.PETSTORE_CLOCK_RATE?.trim() || '1'), 1, 1_000);
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify-client: --output needs a folder, e.g. --output reports/certify-client');
   const base = { outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'certify-client')), summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary), failOnShould: failOn === 'should', timeoutMs: timeout * 1000, seed: Math.floor(seed), clockRate };
   if (values.help) return { help: true, command: [], ...base };
@@ -83,7 +85,7 @@ function numberFlag(flag: string, text: string, least: number, most: number): nu
 }
 
 export async function certifyClient(args: readonly string[]): Promise<number> {
-  const options = parseCertifyClientArgs(args, process.cwd());
+  const options = parseCertifyClientArgs(args, process.cwd(), process.env);
   if (options.help) {
     process.stdout.write(`${CERTIFY_CLIENT_HELP}\n`);
     return 0;

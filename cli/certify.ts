@@ -9,15 +9,15 @@ import { certifyImplementations } from './certify-implementations.ts';
 import { reportEnv, suiteNodeArgs } from '../lib/processes/suite-process.ts';
 import { writeJobSummary } from './job-summary-file.ts';
 import { writeBadge } from './badge-file.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { MATRIX_EXIT_CODES } from '../matrix/certify-many.ts';
 import { UsageError } from './usage-error.ts';
-import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { commandFlags, flagForms, notTakenHelp, type FlagName } from '../lib/cli/vocabulary.ts';
 
 /** certify's flags (the vocabulary: lib/cli/vocabulary.ts); a new flag of certify is added to this list. */
-export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'read-only', 'quota-tests', 'output', 'summary', 'evidence', 'max-age', 'out-of-scope', 'staging-url', 'label', 'help']);
+export const CERTIFY_FLAGS = commandFlags('certify', ['base-url', 'keys-file', 'read-only', 'quota-tests', 'quota-budget', 'timeout', 'clock-rate', 'output', 'summary', 'evidence', 'max-age', 'out-of-scope', 'staging-url', 'label', 'help']);
 import { certificateEnv } from './certificate-flags.ts';
 
 export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL] [options] [-- <Playwright flags>]
@@ -26,8 +26,15 @@ export const CERTIFY_HELP = `usage: petstore-conformance certify [--base-url URL
 Runs the conformance suite and prints one verdict line, e.g. "Conformance: Conforming at MUST level: ...".
   --base-url URL   the implementation to certify, /v1 included (same as PETSTORE_BASE_URL); without it,
                    the bundled reference server is started and certified
+  --keys-file F    the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --read-only      send no request that creates pets (same as PETSTORE_READ_ONLY=1): verdict "not certified"
   --quota-tests    include the tests that use up a key's daily quota (same as PETSTORE_QUOTA_TESTS=1)
+  --quota-budget S seconds the daily-quota tests may take (same as PETSTORE_QUOTA_BUDGET_SECONDS); a test
+                   estimated longer is skipped and named. A real day: docs/how-to/certify-in-ci.md
+  --timeout S      seconds the whole run may take; it then ends with a verdict on what it checked (same as
+                   PETSTORE_RUN_TIMEOUT_SECONDS)
+  --clock-rate N   the target's clock runs N times faster than real time, as a server started with
+                   PETSTORE_CLOCK_RATE=N (serve --clock-rate N) does (same as PETSTORE_TARGET_CLOCK_RATE)
   --output DIR     where the reports go (default ./reports/conformance): index.html, conformance.json,
                    junit.xml, results.json, badge.svg, playwright/index.html
   --summary FILE   also append the verdict and a table of failing rules, in Markdown, to FILE (in a GitHub
@@ -43,10 +50,11 @@ A certificate from this run and earlier reports of the same target (docs/how-to/
   --staging-url URL  this target's staging: its reports cover what this target's own did not check (VER-2)
   --label WORDS    what a later certificate calls this run ("nightly run"; same as PETSTORE_RUN_LABEL)
   -h, --help       this text
-After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE (comma-separated per plan). Every other variable
-(PETSTORE_QUOTA_BUDGET_SECONDS, PETSTORE_FRESH_KEYS, ...) is in docs/reference/settings.md.
+(PETSTORE_FRESH_KEYS, ...) is in docs/reference/settings.md.
+${notTakenHelp('certify')}
 ${exitCodeHelp(SUITE_EXIT_CODES)}
+After --, any Playwright Test flag: --grep, --shard, --reporter, --workers, --project, ...
 
 With an implementations file, every implementation it lists is certified by the same suite, each in
 reports/certify/<name>/ with a badge.svg, and the matrix of all of them is written to reports/certify/
@@ -77,6 +85,11 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('certify: --output needs a folder, e.g. --output reports/conformance');
   if (values.summary !== undefined && values.summary.trim() === '') throw new UsageError('certify: --summary needs a file, e.g. --summary "$GITHUB_STEP_SUMMARY"');
   const certificate = certificateEnv(values, env, cwd);
+  const seconds = (flag: FlagName, variable: string, text: string | undefined): Record<string, string> => {
+    if (text === undefined) return {};
+    if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0) throw new UsageError(`certify: --${flag} takes ${flagForms(flag)} above 0, not "${text}"`);
+    return { [variable]: text.trim() };
+  };
   return {
     help: values.help === true,
     env: {
@@ -84,7 +97,12 @@ export function parseCertifyArgs(args: readonly string[], env: NodeJS.ProcessEnv
       ...(values['base-url'] ? { PETSTORE_BASE_URL: values['base-url'] } : {}),
       ...(values['read-only'] ? { PETSTORE_READ_ONLY: '1' } : {}),
       ...(values['quota-tests'] ? { PETSTORE_QUOTA_TESTS: '1' } : {}),
+      ...seconds('quota-budget', 'PETSTORE_QUOTA_BUDGET_SECONDS', values['quota-budget']),
+      ...seconds('timeout', 'PETSTORE_RUN_TIMEOUT_SECONDS', values.timeout),
+      // One variable for one clock: a target started with PETSTORE_CLOCK_RATE in this environment runs at it.
+      ...seconds('clock-rate', 'PETSTORE_TARGET_CLOCK_RATE', values['clock-rate'] ?? (env.PETSTORE_TARGET_CLOCK_RATE === undefined ? env.PETSTORE_CLOCK_RATE : undefined)),
       ...certificate,
+      ...keysFileFlag('certify', values['keys-file'], env),
     },
     outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'conformance')),
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { jobSummary, type SummaryLinks } from '../specs/reporter/job-summary.ts';
 import type { ConformanceReport } from '../lib/verdicts/model.ts';
+import { errorLine } from '../lib/cli/vocabulary.ts';
 
 export function writeJobSummary(outputDir: string, summaryFile: string, env: NodeJS.ProcessEnv): void {
   const reportFile = path.join(outputDir, 'conformance.json');
@@ -16,7 +17,7 @@ export function writeJobSummary(outputDir: string, summaryFile: string, env: Nod
   try {
     appendFileSync(summaryFile, `${markdown}\n`);
   } catch (error) {
-    process.stderr.write(`petstore-conformance: cannot write the summary to ${summaryFile}: ${(error as Error).message}\n`);
+    process.stderr.write(`${errorLine('certify', `cannot write the summary to ${summaryFile}: ${(error as Error).message}`)}\n`);
   }
 }
 

@@ -2,7 +2,7 @@
  * `petstore-conformance judge <capture>`: the conformance report of a
  * capture's traffic, without sending a request. See harness/judge/ for what is judged and how.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { CaptureInputError } from '../lib/capture/read.ts';
@@ -11,16 +11,16 @@ import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { rulesHash } from '../lib/rules.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
-import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
 import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 
-export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
+export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
 
 export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS]
 
@@ -34,17 +34,20 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      capture's name), so its evidence counts in a certificate of that target (certify's
                      evidence). Only this flag sets it: PETSTORE_BASE_URL is not read, since a job
                      that certifies staging often judges production's log
+  --keys-file F      the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --format F         har or ndjson, when the file's name does not say
   --output DIR       where the reports go (default ./reports/judge): index.html, conformance.json, junit.xml
   --summary FILE     also append the verdict and a table of failing rules, in Markdown, to FILE
                      (in a GitHub Actions job: --summary "$GITHUB_STEP_SUMMARY")
   --clock-skew S     how many seconds the capture's clock may be off the target's (default 1); answers this
                      close to the Reset they name are not compared within their window
-  --label WORDS      what a certificate calls this report ("production traffic"; default "judged traffic")
+  --label WORDS      what a certificate calls this report ("production traffic"; same as PETSTORE_RUN_LABEL;
+                     default "judged traffic")
   -h, --help         this text
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
 the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
 PETSTORE_ENTERPRISE_PER_MINUTE and PETSTORE_ENTERPRISE_PER_DAY.
+${notTakenHelp('judge')}
 ${exitCodeHelp(SUITE_EXIT_CODES)}`;
 
 export interface JudgeArgs {
@@ -58,11 +61,13 @@ export interface JudgeArgs {
   baseUrl: string | undefined;
   /** The name this report is cited by as evidence. */
   label: string;
+  /** The key variables of --keys-file (or PETSTORE_KEYS_FILE), over the environment's. */
+  keys: Record<string, string>;
 }
 
-export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs {
+export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): JudgeArgs {
   const { values, positionals } = parseFlags(JUDGE_FLAGS, args);
-  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '' };
+  if (values.help) return { help: true, capture: '', format: 'har', outputDir: cwd, summaryFile: undefined, clockSkewMs: 0, baseUrl: undefined, label: '', keys: {} };
   if (positionals.length !== 1) throw new UsageError(`judge: expected one capture file (a .har, .ndjson or .log), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   if (values.format !== undefined && values.format !== 'har' && values.format !== 'ndjson') throw new UsageError(`judge: --format must be har or ndjson, not "${values.format}"`);
   let skewMs: number;
@@ -73,8 +78,11 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
   }
   if (values.output !== undefined && values.output.trim() === '') throw new UsageError('judge: --output needs a folder, e.g. --output reports/judge');
   const capture = path.resolve(cwd, positionals[0] as string);
+  const kind = existsSync(capture) ? (statSync(capture).isFile() ? 'file' : 'folder') : 'none';
+  if (kind !== 'file') throw new UsageError(`judge: ${positionals[0]}: ${kind === 'none' ? 'no such file' : 'a folder, not a file'}; give a capture: a .har, .ndjson, .jsonl or .log file`);
   return {
-    label: values.label?.trim() || 'judged traffic',
+    label: values.label?.trim() || env.PETSTORE_RUN_LABEL?.trim() || 'judged traffic',
+    keys: keysFileFlag('judge', values['keys-file'], env),
     help: false,
     capture,
     format: (values.format as 'har' | 'ndjson' | undefined) ?? judgeFormat(capture),
@@ -86,20 +94,21 @@ export function parseJudgeArgs(args: readonly string[], cwd: string): JudgeArgs 
 }
 
 export async function judge(args: readonly string[]): Promise<number> {
-  const options = parseJudgeArgs(args, process.cwd());
+  const options = parseJudgeArgs(args, process.cwd(), process.env);
   if (options.help) {
     process.stdout.write(`${JUDGE_HELP}\n`);
     return 0;
   }
   try {
-    const { report } = await judgeCapture(options.capture, { env: process.env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
+    const env = { ...process.env, ...options.keys };
+    const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
     const target = evidenceTarget(options.baseUrl ?? report.target.url);
     const withEvidence: CertifiedReport = {
       ...report,
       target: { ...report.target, ...(options.baseUrl ? { url: options.baseUrl, baseUrl: options.baseUrl } : {}) },
       evidence: evidenceOfRows(report, 'judge', options.label, target, 'traffic'),
     };
-    return writeJudgeReports(withEvidence, options, process.env);
+    return writeJudgeReports(withEvidence, options, env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

@@ -121,7 +121,7 @@ export function createRequestHandler(config: ServerConfig, deps: HandlerDeps): R
 
 /** A bug, not a client's fault: answered without a stack trace, which goes to stderr instead. */
 function internalError(error: unknown): Reply {
-  process.stderr.write(`petstore: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`petstore-conformance serve: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return errorReply(500, 'the server failed to answer this request; the failure has been logged');
 }
 

@@ -1,9 +1,13 @@
 /** `petstore-conformance load [flags]`: the flags, their help, and the scenario they describe. */
-import { commandFlags, FlagError, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
-import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
+import { existsSync } from 'node:fs';
+import { KeysFileError, keysFileEnv } from '../../lib/cli/keys-file.ts';
+import { dirname, join } from 'node:path';
+import { commandFlags, FlagError, FLAGS, notTakenHelp, parseCommandFlags } from '../../lib/cli/vocabulary.ts';
+import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_WORKERS, ENGINES, type Engine } from './engine/locust-engine.ts';
+import { RUN_PLAN_FILE } from './engine/run-plan.ts';
 import { InputError } from './input-error.ts';
 import { parseRate } from './rate.ts';
 import {
@@ -35,22 +39,26 @@ export interface CliOptions {
   exportDir: string | undefined;
   /** Judge an engine's aggregated result instead of running anything. */
   verdictsFrom: string | undefined;
+  /** The key variables of --keys-file (or PETSTORE_KEYS_FILE), read and checked with the other flags. */
+  keys: Record<string, string>;
+  /** --label: what a certificate calls this run's summary; undefined: PETSTORE_RUN_LABEL, else the default. */
+  label: string | undefined;
 }
 
 export const DEFAULT_OUT_DIR = 'reports/load';
 
 export const LOAD_FLAGS = commandFlags(
   'load',
-  ['base-url', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
+  ['base-url', 'keys-file', 'scenario', 'plan', 'rate', 'behaviour', 'duration', 'concurrency', 'mix', 'time-scale', 'output', 'summary', 'label', 'seed', 'engine', 'workers', 'export', 'verdicts-from', 'help'],
   { out: 'output', behavior: 'behaviour' },
 );
 
 export const LOAD_EXIT_CODES: readonly ExitCode[] = [
-  { code: 0, when: 'every documented quota and rate-limit rule held' },
-  { code: 1, when: 'a documented quota or rate-limit rule was broken' },
-  { code: 2, when: 'bad input or an unreachable target, said in one line' },
-  { code: 3, when: 'the run itself failed (a fault of the script, said in one line)' },
-  { code: 130, when: 'Ctrl-C twice: stopped at once (once: stops early and still writes the report, with the verdict so far)' },
+  { code: EXIT.ok, when: 'every documented quota and rate-limit rule held' },
+  { code: EXIT.broken, when: 'a documented quota or rate-limit rule was broken' },
+  { code: EXIT.badInput, when: 'bad input or an unreachable target, said in one line' },
+  { code: EXIT.fault, when: 'the run itself failed (a fault of the tool, said in one line; until 0.2 this was 3)' },
+  { code: EXIT.interrupted, when: 'Ctrl-C twice: stopped at once (once: stops early and still writes the report, with the verdict so far)' },
 ];
 const DEFAULT_FLAG_RATE = '1.1x';
 const DEFAULT_FLAG_DURATION = '10s';
@@ -63,6 +71,7 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
 
       --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, a bundled
                         reference server with scaled time (a minute lasts 1 s) and the demo keys
+      --keys-file F     the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   -s, --scenario NAME   a scenario under fixtures/load/ (${bundledScenarioNames().join(', ')})
                         or a YAML file; default ${DEFAULT_SCENARIO}
   -p, --plan PLAN       free, pro, business or enterprise (comma-separated for several), instead of a scenario
@@ -78,6 +87,8 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
       --output DIR      where summary.json and index.html go; default ${DEFAULT_OUT_DIR}
       --summary FILE    also append the printed summary, in Markdown, to FILE (in a GitHub Actions job:
                         --summary "$GITHUB_STEP_SUMMARY")
+      --label WORDS     what a certificate calls this run when its summary.json is evidence ("nightly
+                        load"; same as PETSTORE_RUN_LABEL)
       --seed N          fixes the operation mix and backoff jitter
   -e, --engine E        builtin (one process, the default) or locust (Locust's master and workers: the same
                         scenario from several generators, counted over all of them)
@@ -87,6 +98,7 @@ plan's documented quota held. Keys: PETSTORE_API_KEY_<PLAN>.
       --verdicts-from F judge a Locust result (the master's petstore-result.json, in its export folder): same
                         verdicts, report and exit code as a run
   -h, --help            this text
+${notTakenHelp('load')}
 
 ${exitCodeHelp(LOAD_EXIT_CODES)}
 Examples:
@@ -98,7 +110,7 @@ Examples:
   petstore-conformance load --engine locust --export locust-test`;
 }
 
-export function parseCli(argv: readonly string[]): CliOptions {
+export function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): CliOptions {
   let values;
   try {
     ({ values } = parseCommandFlags(LOAD_FLAGS, argv));
@@ -111,6 +123,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (!ENGINES.includes(engine)) throw new InputError(`--engine "${values.engine}" is not one of ${ENGINES.join(', ')}`);
   if (values.export !== undefined && engine !== 'locust') throw new InputError('--export writes an engine\'s test: give --engine locust with it');
   if (values['verdicts-from'] !== undefined && values.export !== undefined) throw new InputError('give either --export (write a test) or --verdicts-from (judge its result), not both');
+  // A result without even its run plan beside it is a mistyped path; a plan without a result is said by the engine.
+  const verdictsFrom = values['verdicts-from'];
+  if (verdictsFrom !== undefined && !existsSync(verdictsFrom) && !existsSync(join(dirname(verdictsFrom), RUN_PLAN_FILE))) throw new InputError(`--verdicts-from ${values['verdicts-from']}: no such file; give ${FLAGS['verdicts-from'].forms}`);
   const base = {
     help: values.help === true,
     outDir: values.output ?? DEFAULT_OUT_DIR,
@@ -122,6 +137,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     workers: optionalWhole(values.workers, '--workers', 1) ?? DEFAULT_WORKERS,
     exportDir: values.export,
     verdictsFrom: values['verdicts-from'],
+    label: values.label?.trim() || undefined,
+    keys: keysFileVariables(values['keys-file'], env),
   };
   if (base.help) return { ...base, scenario: loadScenario(DEFAULT_SCENARIO) };
 
@@ -178,4 +195,13 @@ function optionalWhole(text: string | undefined, flag: string, min: number): num
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < min) throw new InputError(`${flag} must be a whole number of ${min} or more, got "${text}"`);
   return value;
+}
+
+function keysFileVariables(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  try {
+    return keysFileEnv(flag, env);
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new InputError(error.message);
+    throw error;
+  }
 }

@@ -9,6 +9,8 @@ import { join, relative, resolve } from 'node:path';
 import { DEMO_KEYS, keysFromEnv } from '../../lib/keys.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
+import { errorLine } from '../../lib/cli/vocabulary.ts';
+import { EXIT } from '../../lib/docs/exit-codes.ts';
 import { plans } from '../../lib/plans.ts';
 import { helpText, parseCli, type CliOptions } from './cli.ts';
 import { describeDuration } from './duration.ts';
@@ -27,6 +29,10 @@ import { textSummary } from './text-summary.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseCli(argv);
+  // The summary's evidence reads its label where a nightly job's environment sets it.
+  if (options.label !== undefined) process.env.PETSTORE_RUN_LABEL = options.label;
+  // Every part of a run reads the keys where the environment holds them; the file's go there first.
+  Object.assign(process.env, options.keys);
   const env: NodeJS.ProcessEnv = options.baseUrl === undefined ? process.env : { ...process.env, PETSTORE_BASE_URL: options.baseUrl };
   if (options.help) {
     process.stdout.write(`${helpText()}\n`);
@@ -57,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
     const controller = new AbortController();
     const interrupt = (): void => {
-      if (controller.signal.aborted) process.exit(130);
+      if (controller.signal.aborted) process.exit(EXIT.interrupted);
       process.stderr.write('\nStopping: finishing the requests in flight and writing the report (Ctrl-C again to quit at once)\n');
       controller.abort();
     };
@@ -147,11 +153,11 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof InputError) {
-      process.stderr.write(`load: ${error.message}\n`);
-      process.exit(2);
+      process.stderr.write(`${errorLine('load', error.message)}\n`);
+      process.exit(EXIT.badInput);
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`load: the run failed: ${message.split('\n')[0]}\n`);
-    process.exit(3);
+    process.stderr.write(`${errorLine('load', `the run failed: ${message}`)}\n`);
+    process.exit(EXIT.fault);
   },
 );

@@ -3,12 +3,12 @@
  * then closes the capture so that it is a complete document. Returns the exit code; throws InputError
  * (exit 2) for bad input.
  */
-import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
+import { EXIT, exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { normaliseBaseUrl } from '../../lib/target.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
-import { commandFlags, POSITIONAL } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine, notTakenHelp, POSITIONAL } from '../../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../../lib/cli/clock-skew.ts';
-import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
+import { assertReachable, InputError, parseOptions, safeUrl, wholeNumberOption, withKeysFile } from '../../lib/cli/command-line.ts';
 import { StatusLine } from '../../lib/cli/status-line.ts';
 import { knownKeys } from './credentials.ts';
 import { toJudgedExchange } from '../judge/capture-entry.ts';
@@ -21,11 +21,12 @@ import { startRecordingProxy } from './proxy.ts';
 import { RECORDER } from './recorder-info.ts';
 
 export const RECORD_EXIT_CODES: readonly ExitCode[] = [
-  { code: 0, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete' },
-  { code: 1, when: 'an unexpected failure, said in one line' },
-  { code: 2, when: 'bad input, said in one line: an option, an unreachable target, a port in use, a file that cannot be written' },
-  { code: 130, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
-  { code: 3, when: 'with --judge: the verdict of the traffic, as the suite gives it (0 Conforming, 1 Not conforming, 3 Not certified)' },
+  { code: EXIT.ok, when: 'stopped by Ctrl-C or SIGTERM, the capture closed and complete (with --judge: Conforming)' },
+  { code: EXIT.broken, when: 'with --judge: Not conforming, as the suite gives it' },
+  { code: EXIT.badInput, when: 'bad input, said in one line: an option, an unreachable target, a port in use, a file that cannot be written' },
+  { code: EXIT.notCertified, when: 'with --judge: Not certified, as the suite gives it' },
+  { code: EXIT.fault, when: 'an unexpected failure of the tool, said in one line' },
+  { code: EXIT.interrupted, when: 'Ctrl-C twice: stopped without waiting; the capture may be incomplete' },
 ];
 
 /**
@@ -40,7 +41,7 @@ export interface JudgeReporting {
   facts: Pick<JudgeRun, 'suiteVersion' | 'rulesHash' | 'gitCommit'>;
 }
 
-export const RECORD_FLAGS = commandFlags('record', ['base-url', 'port', 'judge', 'output', 'summary', 'clock-skew', 'help'], { upstream: 'base-url', out: POSITIONAL, 'report-dir': 'output' });
+export const RECORD_FLAGS = commandFlags('record', ['base-url', 'keys-file', 'port', 'judge', 'output', 'summary', 'clock-skew', 'help'], { upstream: 'base-url', out: POSITIONAL, 'report-dir': 'output' });
 
 export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file.har.ndjson> [--base-url URL] [--port N] [--judge [--output DIR] [--summary FILE] [--clock-skew S]]
   <file>           the capture to write: .har (one HAR 1.2 document) or .har.ndjson (one entry per line)
@@ -52,16 +53,19 @@ export const RECORD_USAGE = `usage: petstore-conformance record <file.har | file
   --summary FILE   with --judge, also append the verdict and a table of failing rules, in Markdown, to FILE
   --clock-skew S   with --judge, how many seconds this machine's clock may be off the target's (default 1),
                    as judge's --clock-skew
+  --keys-file F    the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   -h, --help       this text
 Keys are never written: Authorization becomes a placeholder naming the key's plan, e.g. Bearer $PETSTORE_API_KEY_FREE.
+${notTakenHelp('record')}
 ${exitCodeHelp(RECORD_EXIT_CODES)}`;
 
-export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = process.env, reporting?: JudgeReporting): Promise<number> {
+export async function recordCommand(args: string[], given: NodeJS.ProcessEnv = process.env, reporting?: JudgeReporting): Promise<number> {
   const { values, positionals } = parseOptions(RECORD_FLAGS, args, true);
   if (values.help) {
     process.stdout.write(`${RECORD_USAGE}\n`);
     return 0;
   }
+  const env = withKeysFile(values['keys-file'], given);
   const upstreamText = values['base-url'] ?? env.PETSTORE_BASE_URL;
   if (!upstreamText) throw new InputError('--base-url is required (the base URL to record, e.g. http://127.0.0.1:8080/v1), or PETSTORE_BASE_URL');
   if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to write, e.g. petstore-conformance record session.har' : `expected one capture to write, got ${positionals.join(' ')}`);
@@ -115,7 +119,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
       },
       onWarning: (message) => {
         status.clear();
-        process.stderr.write(`record: warning: ${message}\n`);
+        process.stderr.write(`${errorLine('record', `warning: ${message}`)}\n`);
       },
     });
   } catch (error) {
@@ -132,7 +136,7 @@ export async function recordCommand(args: string[], env: NodeJS.ProcessEnv = pro
     let stopping = false;
     const stop = (): void => {
       if (stopping) {
-        process.stderr.write('record: stopping without waiting; the capture may be incomplete\n');
+        process.stderr.write(`${errorLine('record', 'stopping without waiting; the capture may be incomplete')}\n`);
         process.exit(130);
       }
       stopping = true;

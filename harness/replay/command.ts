@@ -10,9 +10,9 @@ import { exitCodeHelp, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { HttpClient } from '../../lib/http/client.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { basePath } from '../../lib/capture/base.ts';
-import { commandFlags } from '../../lib/cli/vocabulary.ts';
+import { commandFlags, errorLine, notTakenHelp } from '../../lib/cli/vocabulary.ts';
 import { appendTextSummary } from '../../lib/cli/job-summary.ts';
-import { InputError, parseOptions, safeUrl, wholeNumberOption } from '../../lib/cli/command-line.ts';
+import { InputError, parseOptions, safeUrl, wholeNumberOption, withKeysFile } from '../../lib/cli/command-line.ts';
 import { CredentialResolver } from './credentials.ts';
 import { IdMap } from './id-map.ts';
 import { DEFAULT_IGNORE_FILE, IgnoreSet } from './ignore.ts';
@@ -30,10 +30,11 @@ export const REPLAY_EXIT_CODES: readonly ExitCode[] = [
   { code: 0, when: 'no conformance violation (and, with --strict, no difference from the recording)' },
   { code: 1, when: 'a conformance violation; an exchange that got no answer or stayed refused (429) after the last retry; with --strict, a difference' },
   { code: 2, when: 'bad input, said in one line: an option, the capture, a missing key, an unreachable target' },
+  { code: 4, when: 'an unexpected failure of the tool, said in one line' },
   { code: 130, when: 'interrupted (Ctrl-C): the report covers what was replayed' },
 ];
 
-export const REPLAY_FLAGS = commandFlags('replay', ['base-url', 'speed', 'concurrency', 'ignore', 'strict', 'output', 'summary', 'help'], { 'report-dir': 'output' });
+export const REPLAY_FLAGS = commandFlags('replay', ['base-url', 'keys-file', 'speed', 'concurrency', 'ignore', 'strict', 'output', 'summary', 'help'], { 'report-dir': 'output' });
 
 export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | capture.har.ndjson> [--base-url URL] [options]
   --base-url URL    the target, /v1 included (same as PETSTORE_BASE_URL); without either, the bundled
@@ -46,19 +47,22 @@ export const REPLAY_USAGE = `usage: petstore-conformance replay <capture.har | c
   --output DIR      where index.html and summary.json go (default reports/replay)
   --summary FILE    also append the printed verdict, in Markdown, to FILE (in a GitHub Actions job:
                     --summary "$GITHUB_STEP_SUMMARY")
+  --keys-file F     the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   -h, --help        this text
 Keys: PETSTORE_API_KEY_<PLAN> (comma-separated per plan) replace the capture's placeholders.
+${notTakenHelp('replay')}
 ${exitCodeHelp(REPLAY_EXIT_CODES)}`;
 
 /** A target that has not answered by then is not going to. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function replayCommand(args: string[], given: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseOptions(REPLAY_FLAGS, args, true);
   if (values.help) {
     process.stdout.write(`${REPLAY_USAGE}\n`);
     return 0;
   }
+  const env = withKeysFile(values['keys-file'], given);
   if (positionals.length !== 1) throw new InputError(positionals.length === 0 ? 'name the capture to replay, e.g. petstore-conformance replay fixtures/traffic/sample.har' : `expected one capture, got ${positionals.length}`);
   const capture = positionals[0] as string;
   const speed = speedOption(values.speed);
@@ -71,7 +75,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   const settings = targetSettings(values['base-url'] === undefined ? env : { ...env, PETSTORE_BASE_URL: values['base-url'] });
   const credentials = new CredentialResolver(settings.keys);
   const warnings = credentials.prepare(survey.credentials, capture);
-  for (const warning of warnings) process.stderr.write(`replay: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`${errorLine('replay', `warning: ${warning}`)}\n`);
 
   const target = await startTarget(settings.baseUrl, env);
   const skipped = [...survey.otherHosts.values()].reduce((a, b) => a + b, 0) + survey.unanswered;
@@ -145,7 +149,7 @@ export async function replayCommand(args: string[], env: NodeJS.ProcessEnv = pro
   process.stdout.write(`${printed}\n`);
   if (values.summary !== undefined) appendTextSummary(values.summary, `Pet Store replay: ${run.capture} against ${run.target}`, printed);
   if (stop.signal.aborted) {
-    process.stderr.write(`replay: ${outcome.aborted ?? 'interrupted'}; the report covers what was replayed\n`);
+    process.stderr.write(`${errorLine('replay', `${outcome.aborted ?? 'interrupted'}; the report covers what was replayed`)}\n`);
     return 130;
   }
   if (outcome.aborted) throw new InputError(outcome.aborted);

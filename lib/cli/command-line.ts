@@ -1,10 +1,12 @@
 /**
  * What the record and replay commands share as command-line programs: options parsed strictly, and every
- * failure said in one line (exit 2 for bad input, 1 for anything else), never as a stack trace.
+ * failure said in one line (exit 2 for bad input, 4 for a fault of the tool), never as a stack trace.
  */
 import { connect } from 'node:net';
-import { FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
+import { EXIT } from '../docs/exit-codes.ts';
+import { errorLine, FlagError, parseCommandFlags, type CommandFlags, type FlagName, type ParsedFlags } from './vocabulary.ts';
 import { CaptureInputError } from '../capture/read.ts';
+import { KeysFileError, keysFileEnv } from './keys-file.ts';
 
 /** Input the user can fix: a flag, a file, a variable, a target. Exit code 2. */
 export class InputError extends Error {
@@ -21,6 +23,16 @@ export function parseOptions<F extends FlagName>(declared: CommandFlags<F>, args
   }
 }
 
+/** The environment with the keys of --keys-file (or PETSTORE_KEYS_FILE) in it; a bad file is an InputError. */
+export function withKeysFile(flag: string | undefined, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  try {
+    return { ...env, ...keysFileEnv(flag, env) };
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
 /** Runs a command's main function and turns what it throws into one line on stderr and an exit code. */
 export function runCli(command: string, main: () => Promise<number>): void {
   main().then(
@@ -29,9 +41,8 @@ export function runCli(command: string, main: () => Promise<number>): void {
     },
     (error: unknown) => {
       const isInput = error instanceof InputError || error instanceof CaptureInputError;
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`${command}: ${message.split('\n')[0]}\n`);
-      process.exit(isInput ? 2 : 1);
+      process.stderr.write(`${errorLine(command, error instanceof Error ? error.message : String(error))}\n`);
+      process.exit(isInput ? EXIT.badInput : EXIT.fault);
     },
   );
 }

@@ -3,7 +3,8 @@
  * plain line every few seconds otherwise, so logs of CI runs show progress without thousands of lines.
  */
 export class StatusLine {
-  private lastWrite = 0;
+  /** From the start, not from 0: a process that took five seconds to load (a busy machine) wrote a line at once. */
+  private lastWrite = performance.now();
   private drawn = false;
   private readonly interactive: boolean;
 

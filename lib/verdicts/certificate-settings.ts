@@ -8,6 +8,7 @@ import type { SettingsOfPart } from '../docs/setting-docs.ts';
 import { findRule } from '../rules.ts';
 import { normaliseBaseUrl } from '../target.ts';
 import { DEFAULT_MAX_AGE } from './certificate.ts';
+import { isKnownPart, knownPartNames } from './evidence.ts';
 import { EvidenceInputError, parseMaxAge } from './evidence-files.ts';
 
 export interface CertificateSettings {
@@ -22,12 +23,19 @@ export function listOf(text: string | undefined): string[] {
   return (text ?? '').split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
 }
 
-/** Each scope item is a rule ID or RULE-ID:part; an ID the catalogue does not have is refused (a typo would leave out nothing). */
+/**
+ * Each scope item is a rule ID or RULE-ID:part; a rule the catalogue does not have, or a part no report can
+ * name, is refused: a typo (PLAN-FREE:days) would leave out nothing and say nothing.
+ */
 function parseScope(items: readonly string[], source: string): string[] {
   return items.flatMap((item) => item.split(/\s+/)).filter(Boolean).map((item) => {
-    const [rule, part, extra] = item.split(':');
-    if (!rule || !findRule(rule) || part === '' || extra !== undefined) {
+    const colon = item.indexOf(':');
+    const [rule, part] = colon === -1 ? [item, undefined] : [item.slice(0, colon), item.slice(colon + 1)];
+    if (!rule || !findRule(rule)) {
       throw new EvidenceInputError(`${source}: "${item}" is not a rule ID or a part of one (e.g. PLAN-BUSINESS or PLAN-BUSINESS:day; the IDs are in docs/reference/rules.md)`);
+    }
+    if (part !== undefined && !isKnownPart(part)) {
+      throw new EvidenceInputError(`${source}: "${item}" names no part a report has; a part is one of ${knownPartNames().join(', ')} or load:<check> (e.g. PLAN-BUSINESS:day)`);
     }
     return item;
   });

@@ -29,6 +29,8 @@ export interface PartSource {
   label: string;
   file?: string;
   source: EvidenceSource;
+  /** The target the report checked, /v1 included: this target's, or its staging's (VER-2). */
+  baseUrl: string;
   checkedAt: string;
   ageMs: number;
   /** Counted through VER-2: a report of the target's staging. */
@@ -111,17 +113,17 @@ export function makeCertificate(report: CertifiedReport, evidence: readonly Evid
 
   for (const item of own.parts) {
     know(item.rule, item.part);
-    add(item, { label: 'this run', source: own.source, checkedAt: item.checkedAt, ageMs: 0 });
+    add(item, { label: 'this run', source: own.source, baseUrl: own.target.baseUrl, checkedAt: item.checkedAt, ageMs: 0 });
   }
   for (const { file, evidence: other } of evidence) {
     const base = { file, label: other.label, source: other.source, baseUrl: other.target.baseUrl, startedAt: other.startedAt };
     const staging = options.stagingUrl !== undefined && sameTarget(other.target.baseUrl, options.stagingUrl) && !sameTarget(other.target.baseUrl, own.target.baseUrl);
     if (!staging && !sameTarget(other.target.baseUrl, own.target.baseUrl)) {
-      considered.push({ ...base, counted: false, why: `another target (${other.target.baseUrl})` });
+      considered.push({ ...base, counted: false, why: `another target, ${other.target.baseUrl}` });
       continue;
     }
     if (other.specVersion !== report.specVersion) {
-      considered.push({ ...base, counted: false, why: `another spec version (${other.specVersion})` });
+      considered.push({ ...base, counted: false, why: `another spec version, ${other.specVersion}` });
       continue;
     }
     let counted = 0;
@@ -132,7 +134,7 @@ export function makeCertificate(report: CertifiedReport, evidence: readonly Evid
       if (ageMs > options.maxAgeMs || ageMs < -DAY_MS) continue;
       // Traffic and load runs pass only the parts they share with the suite; their failures count wherever they are.
       if (other.source !== 'certify' && item.result === 'fail') know(item.rule, item.part);
-      add(item, { label: other.label, file, source: other.source, checkedAt: item.checkedAt, ageMs: Math.max(0, ageMs), ...(staging ? { staging: true } : {}) });
+      add(item, { label: other.label, file, source: other.source, baseUrl: other.target.baseUrl, checkedAt: item.checkedAt, ageMs: Math.max(0, ageMs), ...(staging ? { staging: true } : {}) });
       counted++;
     }
     considered.push(counted > 0 ? { ...base, counted: true } : { ...base, counted: false, why: `older than ${options.maxAge}` });
@@ -157,7 +159,7 @@ export function makeCertificate(report: CertifiedReport, evidence: readonly Evid
   };
   const verdict = certificateVerdict(report, rules, options);
   // A part the scope names that no report lists is a typo or a part the suite does not have: say so, it left out nothing.
-  const unknown = options.outOfScope.filter((item) => item.includes(':') && !known.get(item.split(':')[0]!)?.has(item.split(':')[1]!));
+  const unknown = options.outOfScope.filter((item) => item.includes(':') && !known.get(item.slice(0, item.indexOf(':')))?.has(item.slice(item.indexOf(':') + 1)));
   if (unknown.length > 0) verdict.notes.push(`Declared out of scope, but no report lists such a part: ${unknown.join(', ')}.`);
   return { certificate, verdict };
 }
@@ -202,12 +204,40 @@ function partWords(part: PartStanding, options: CertificateOptions): string {
   return `${part.part} ${how} by the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
 }
 
-/** "4 days old", "12 hours old", "3 minutes old": how the certificate and the job summary say an age. */
+/**
+ * An age in its largest whole unit, rounded up, so that nothing says evidence is fresher than it was: 1.93
+ * minutes is 2 minutes, 25 hours is 2 days. The badge (ageBound) and the words (ageWords) both round so.
+ */
+export function roundedAge(ms: number): { count: number; unit: 'minute' | 'hour' | 'day' } {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  if (minutes < 60) return { count: minutes, unit: 'minute' };
+  const hours = Math.ceil(minutes / 60);
+  if (hours < 24) return { count: hours, unit: 'hour' };
+  return { count: Math.ceil(hours / 24), unit: 'day' };
+}
+
+/** "4 days old", "12 hours old", "3 minutes old": how the certificate and the job summary say an age, rounded up. */
 export function ageWords(ms: number): string {
-  const hours = ms / 3_600_000;
-  if (hours >= 24) return `${Math.floor(hours / 24)} day${Math.floor(hours / 24) === 1 ? '' : 's'} old`;
-  if (hours >= 1) return `${Math.floor(hours)} hour${Math.floor(hours) === 1 ? '' : 's'} old`;
-  return `${Math.max(0, Math.floor(ms / 60_000))} minutes old`;
+  const { count, unit } = roundedAge(ms);
+  return `${count} ${unit}${count === 1 ? '' : 's'} old`;
+}
+
+/**
+ * The reports a certificate stood on, for its headline: "this run and the nightly run of 2026-11-20 (2 days
+ * old)"; "this run alone" when no earlier report counted for a part it holds.
+ */
+function evidenceUsed(rules: readonly CertificateRule[]): string {
+  const earlier = new Map<string, PartSource>();
+  for (const part of rules.flatMap((rule) => rule.parts)) {
+    const by = part.by;
+    if ((part.state !== 'held' && part.state !== 'failed') || by?.file === undefined) continue;
+    const seen = earlier.get(by.file);
+    if (!seen || by.ageMs > seen.ageMs) earlier.set(by.file, by);
+  }
+  if (earlier.size === 0) return 'this run alone';
+  const named = [...earlier.values()].sort((a, b) => b.ageMs - a.ageMs).map((by) => `the ${by.label} of ${by.checkedAt.slice(0, 10)} (${ageWords(by.ageMs)}${by.staging ? ', staging' : ''})`);
+  const shown = named.length > 3 ? [...named.slice(0, 2), `${named.length - 2} more reports`] : named;
+  return `this run and ${shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`}`;
 }
 
 function certificateVerdict(report: CertifiedReport, rules: readonly CertificateRule[], options: CertificateOptions): RunVerdict {
@@ -236,9 +266,9 @@ function certificateVerdict(report: CertifiedReport, rules: readonly Certificate
   } else if (state === 'incomplete') {
     headline = `Not certified: no report within ${counted} checked ${missing.join(', ')}`;
   } else if (notInScope.length > 0) {
-    headline = `Conforming within that scope: every MUST rule holds on evidence within ${counted}, except what was declared out of scope (${notInScope.join(', ')})`;
+    headline = `Conforming within that scope: every MUST rule holds on ${evidenceUsed(rules)}, except what was declared out of scope (${notInScope.join(', ')})`;
   } else {
-    headline = `Conforming at MUST level: all ${must.length} MUST rules hold on evidence within ${counted}`;
+    headline = `Conforming at MUST level: all ${must.length} MUST rules hold on ${evidenceUsed(rules)}`;
   }
   return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partlyCheckedMust, partiallySkipped: report.verdict.partiallySkipped, warnedShould, notes };
 }

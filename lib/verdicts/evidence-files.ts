@@ -36,20 +36,19 @@ function validatorFor(format: string): ValidateFunction {
 }
 
 /** Every report the paths name (files, and report files anywhere under folders), read and checked. */
-export function readEvidence(paths: readonly string[], cwd: string, flag = '--evidence'): { reports: EvidenceReport[]; notes: string[] } {
+export function readEvidence(paths: readonly string[], cwd: string, flag = '--evidence'): EvidenceReport[] {
   const reports: EvidenceReport[] = [];
-  const notes: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     if (!existsSync(absolute)) throw new EvidenceInputError(`${flag} ${given}: no such file or folder`);
     if (statSync(absolute).isDirectory()) {
       const found = reportFilesUnder(absolute);
-      // A folder with no report yet (the first night has not run) is no error: the certificate names what it lacks.
-      if (found.length === 0) notes.push(`${flag} ${given}: no report in this folder`);
+      // An empty folder (a download that found nothing, a path one level off) would certify with nothing and say nothing.
+      if (found.length === 0) throw new EvidenceInputError(`${flag} ${given}: no report in this folder (looked for conformance.json and summary.json under it); give a report or a folder holding one, or leave --evidence out until a run has written one`);
       for (const file of found) reports.push(readReport(file, path.relative(cwd, file) || file, flag));
     } else reports.push(readReport(absolute, given, flag));
   }
-  return { reports, notes };
+  return reports;
 }
 
 function reportFilesUnder(folder: string): string[] {

@@ -8,6 +8,7 @@
  * `RL-4:rate-limit-headers`. A part is checked when its tests ran and judged the rule whole; a part one run could
  * not check (the quota tests off, a key spent) may be checked by another.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { catalogue, type Rule, type RulesCatalogue } from '../rules.ts';
 import { ruleRow, type ConformanceReport, type RuleVerdict, type RunMetadata } from './model.ts';
@@ -57,6 +58,28 @@ function partOf(record: Pick<TestRecord, 'file' | 'project'>): string {
   if (record.project === 'judge') return 'traffic';
   const name = path.basename(record.file).replace(/\.spec\.[cm]?[jt]s$/, '');
   return PART_NAMES[name] ?? name;
+}
+
+let suiteParts: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a report of this package can name such a part: a spec file's (day, minute, auth, ...), the judge's
+ * traffic, or one of load's own checks (load:remaining-steps). A scope naming any other (PLAN-FREE:week,
+ * PLAN-FREE:days) would leave out nothing, so it is refused before anything runs.
+ */
+export function isKnownPart(part: string): boolean {
+  suiteParts ??= new Set(
+    readdirSync(new URL('../../specs', import.meta.url), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.spec\.[cm]?[jt]s$/.test(file))
+      .map((file) => partOf({ file, project: 'service' })),
+  );
+  return part === 'traffic' || /^load:[a-z][a-z-]*$/.test(part) || suiteParts.has(part);
+}
+
+/** Every part name isKnownPart accepts but load's, for the line that refuses one. */
+export function knownPartNames(): string[] {
+  isKnownPart('');
+  return [...suiteParts!, 'traffic'].sort();
 }
 
 /** A rule's parts, as the evidence names them: "PLAN-BUSINESS:day". */

@@ -3,7 +3,7 @@
  * the age of the oldest earlier check it counted, and whether the team left a MUST rule (or part) out of scope.
  * A run that certifies alone has neither, and its badge stays "conforming".
  */
-import type { CertifiedReport, PartStanding } from './certificate.ts';
+import { roundedAge, type CertifiedReport, type PartStanding } from './certificate.ts';
 
 export interface Provenance {
   /** The oldest check from an earlier report that the certificate counted; absent when this run alone stands. */
@@ -32,9 +32,6 @@ export function provenanceOf(report: CertifiedReport): Provenance | undefined {
  * "40m", "5h", "4d".
  */
 export function ageBound(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.ceil(minutes / 60);
-  if (hours < 24) return `${hours}h`;
-  return `${Math.ceil(hours / 24)}d`;
+  const { count, unit } = roundedAge(ms);
+  return `${count}${unit[0]}`;
 }

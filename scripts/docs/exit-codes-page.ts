@@ -1,5 +1,5 @@
 /** docs/reference/exit-codes.md: each command's exit codes, from the tables its --help prints. */
-import type { ExitCode } from '../../lib/docs/exit-codes.ts';
+import { EXIT_MEANINGS, type ExitCode } from '../../lib/docs/exit-codes.ts';
 import { LOAD_EXIT_CODES } from '../../harness/load/cli.ts';
 import { RECORD_EXIT_CODES } from '../../harness/record/command.ts';
 import { REPLAY_EXIT_CODES } from '../../harness/replay/command.ts';
@@ -25,11 +25,15 @@ export function exitCodesPage(): string {
 
 # Exit codes
 
-Every command says its outcome in its exit code, so a CI job can act on it without reading a report. Across
-the project, **2 is always bad input** (a flag, a file, a setting, an unreachable target), said in one line on
-stderr, never a stack trace. \`petstore-conformance\` passes each command's code through unchanged; an unknown
-command or flag of its own is also 2. Alone, or with \`--help\`, \`help <command>\` or \`--version\`, it prints what
-was asked and exits 0.
+Every command says its outcome in its exit code, so a CI job can act on it without reading a report. One
+code has one meaning in every command (\`lib/docs/exit-codes.ts\`):
+
+${table(['Code', 'Meaning'], Object.entries(EXIT_MEANINGS).map(([code, meaning]) => [code, meaning]))}
+
+Every error line starts \`petstore-conformance <command>:\`, never a stack trace. \`petstore-conformance\` passes
+each command's code through unchanged; an unknown command or option of its own is also 2. Alone, or with
+\`--help\`, \`help <command>\` or \`--version\` (after a command too: \`certify --version\`), it prints what was asked
+and exits 0. Each command uses the codes below, in its own words:
 
 ${COMMANDS.map(([names, codes]) => `## ${names}\n\n${table(['Code', 'When'], codes.map(({ code, when }) => [String(code), when]))}`).join('\n\n')}
 `;

@@ -21,6 +21,7 @@ import {
   DEFAULT_QUOTA_BUDGET_SECONDS,
   DEFAULT_RUN_TIMEOUT_SECONDS,
 } from '../../specs/support/settings.ts';
+import { BUNDLED_RUN_MEASURED, NIGHTLY_QUOTA_BUDGET_SECONDS, NIGHTLY_RUN_TIMEOUT_SECONDS } from '../../lib/docs/ci-figures.ts';
 import { FAULTS } from '../../test/suite/support/faults.ts';
 import { ownTests, suiteTests } from './listings.ts';
 import { inWords, nodeEngines, nodeLines, packedSize } from './package-facts.ts';
@@ -65,6 +66,11 @@ export async function docFacts(): Promise<Record<string, Fact>> {
     'quota-budget-seconds': { from: 'DEFAULT_QUOTA_BUDGET_SECONDS (specs/support/settings.ts)', value: count(DEFAULT_QUOTA_BUDGET_SECONDS) },
     'bundled-quota-budget-seconds': { from: 'BUNDLED_QUOTA_BUDGET_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_QUOTA_BUDGET_SECONDS) },
     'run-timeout-seconds': { from: 'DEFAULT_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(DEFAULT_RUN_TIMEOUT_SECONDS) },
+    'nightly-quota-budget-seconds': { from: 'NIGHTLY_QUOTA_BUDGET_SECONDS (lib/docs/ci-figures.ts)', value: String(NIGHTLY_QUOTA_BUDGET_SECONDS) },
+    'nightly-run-timeout-seconds': { from: 'NIGHTLY_RUN_TIMEOUT_SECONDS (lib/docs/ci-figures.ts)', value: String(NIGHTLY_RUN_TIMEOUT_SECONDS) },
+    'bundled-run-quiet-seconds': { from: 'BUNDLED_RUN_MEASURED (lib/docs/ci-figures.ts), as docs/benchmarks.md measured it', value: String(BUNDLED_RUN_MEASURED.quietSeconds) },
+    'bundled-run-busy-seconds': { from: 'BUNDLED_RUN_MEASURED (lib/docs/ci-figures.ts)', value: `${BUNDLED_RUN_MEASURED.busySeconds.least} to ${BUNDLED_RUN_MEASURED.busySeconds.most}` },
+    'bundled-run-busy-load': { from: 'BUNDLED_RUN_MEASURED (lib/docs/ci-figures.ts)', value: `${BUNDLED_RUN_MEASURED.busyLoadAverage.least} to ${BUNDLED_RUN_MEASURED.busyLoadAverage.most}` },
     'bundled-run-timeout-seconds': { from: 'BUNDLED_RUN_TIMEOUT_SECONDS (specs/support/settings.ts)', value: count(BUNDLED_RUN_TIMEOUT_SECONDS) },
     'generated-runs': { from: 'DEFAULT_GENERATED_RUNS (specs/support/settings.ts)', value: count(DEFAULT_GENERATED_RUNS) },
     'server-ban-after-refusals': { from: 'BAN_AFTER_REFUSALS (reference-server/limiter.ts)', value: count(BAN_AFTER_REFUSALS) },

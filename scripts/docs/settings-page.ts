@@ -6,9 +6,10 @@ import { SERVER_SETTINGS } from '../../reference-server/config.ts';
 import { SUITE_SETTINGS } from '../../specs/support/setting-docs.ts';
 import { CERTIFICATE_SETTINGS } from '../../lib/verdicts/certificate-settings.ts';
 import { CLIENT_SETTINGS } from '../../harness/client-rules/run-client.ts';
+import { KEYS_FILE_SETTINGS } from '../../lib/cli/keys-file.ts';
 import { generatedNotice, table } from './markdown.ts';
 
-export const SETTINGS_OF_PARTS: readonly SettingsOfPart[] = [SUITE_SETTINGS, CERTIFICATE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS, CLIENT_SETTINGS];
+export const SETTINGS_OF_PARTS: readonly SettingsOfPart[] = [SUITE_SETTINGS, CERTIFICATE_SETTINGS, KEYS_FILE_SETTINGS, SERVER_SETTINGS, LOAD_SETTINGS, RECORD_REPLAY_SETTINGS, CLIENT_SETTINGS];
 
 export function settingsPage(): string {
   const parts = SETTINGS_OF_PARTS.map((part) =>

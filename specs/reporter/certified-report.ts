@@ -25,8 +25,6 @@ export function certifiedReport(report: ConformanceReport, records: readonly Tes
   };
   if (!settings.certificate) return withEvidence;
   const { evidence: paths, ...options } = settings.certificate;
-  const { reports, notes } = readEvidence(paths, process.cwd(), 'PETSTORE_EVIDENCE');
-  const { certificate, verdict } = makeCertificate(withEvidence, reports, { ...options, now });
-  verdict.notes.push(...notes);
+  const { certificate, verdict } = makeCertificate(withEvidence, readEvidence(paths, process.cwd(), 'PETSTORE_EVIDENCE'), { ...options, now });
   return { ...withEvidence, verdict, certificate };
 }

@@ -18,6 +18,7 @@ import { exitCodeFor } from './exit-code.ts';
 import { buildReport, type RunMetadata } from '../../lib/verdicts/model.ts';
 import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { EvidenceInputError } from '../../lib/verdicts/evidence-files.ts';
+import { errorLine } from '../../lib/cli/vocabulary.ts';
 import { certifiedReport } from './certified-report.ts';
 
 /** Bad input, as everywhere in the project (a report given as evidence that is not one). */
@@ -64,7 +65,7 @@ export default class ConformanceReporter implements Reporter {
       certified = redactDeep(certifiedReport(buildReport(records, catalogue, meta, run), records, meta, process.env, new Date()));
     } catch (error) {
       if (!(error instanceof EvidenceInputError)) throw error;
-      process.stderr.write(`conformance: ${error.message}\n`);
+      process.stderr.write(`${errorLine('certify', error.message)}\n`);
       process.once('exit', () => {
         process.exitCode = USAGE_EXIT_CODE;
       });

@@ -6,7 +6,7 @@ import { VERDICT_CHART_CSS, verdictChart, verdictLegend } from '../../lib/verdic
 import { REFUSAL_WAIT_LEGEND, refusalWaitChart } from '../../lib/verdicts/refusal-wait-chart.ts';
 import type { Evidence, TestOutcome } from '../../lib/verdicts/test-record.ts';
 import { certificateSection } from './certificate-html.ts';
-import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
+import type { CertifiedReport, PartState } from '../../lib/verdicts/certificate.ts';
 import { VERDICTS, type ConformanceReport, type RuleRow, type RuleVerdict, type TestNote, type VerdictCounts } from '../../lib/verdicts/model.ts';
 
 const VERDICT_CLASS: Record<RuleVerdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', 'partly-checked': 'partial', observed: 'info', skipped: 'muted', 'not-run': 'muted' };
@@ -82,12 +82,26 @@ function verdictBlock(report: ConformanceReport): Html {
   return html`<section class="verdict ${STATE_CLASS[verdict.state]}" id="verdict">${verdict.headline}${items.length > 0 ? html`<ul class="verdict-notes">${items}</ul>` : ''}</section>`;
 }
 
-function cards(report: ConformanceReport): Html {
-  const { counts } = report;
+/**
+ * The counts under the verdict. With a certificate they are the certificate's (its rules, and their parts by
+ * standing), so that no card says "5 rules partly-checked" under a Conforming certificate that covered them;
+ * the tests are this run's own.
+ */
+function cards(report: CertifiedReport): Html {
+  const { counts, certificate } = report;
   const card = (n: number, label: string, cls = ''): Html => html`<div class="card"><div class="n ${cls}">${n}</div><div class="l">${label}</div></div>`;
+  const ruleCards = certificate
+    ? [...VERDICTS, 'not-in-scope' as const].map((verdict) => {
+        const n = certificate.rules.filter((rule) => rule.verdict === verdict).length;
+        return card(n, `rules ${verdict} (certificate)`, n > 0 ? (verdict === 'not-in-scope' ? 'info' : VERDICT_CLASS[verdict]) : 'muted');
+      })
+    : VERDICTS.map((verdict) => card(counts.rules[verdict], `rules ${verdict}`, counts.rules[verdict] > 0 ? VERDICT_CLASS[verdict] : 'muted'));
+  const parts = certificate?.rules.flatMap((rule) => rule.parts) ?? [];
+  const partCount = (state: PartState): number => parts.filter((part) => part.state === state).length;
   return html`<div class="cards">
-${VERDICTS.map((verdict) => card(counts.rules[verdict], `rules ${verdict}`, counts.rules[verdict] > 0 ? VERDICT_CLASS[verdict] : 'muted'))}
-${card(counts.tests.total, `tests: ${counts.tests.passed} passed · ${counts.tests.failed} failed · ${counts.tests.skipped} skipped`)}
+${ruleCards}
+${certificate ? card(parts.length, `parts: ${partCount('held')} held · ${partCount('failed')} failed · ${partCount('unchecked')} unchecked · ${partCount('not-in-scope')} not in scope`, partCount('failed') > 0 ? 'fail' : partCount('unchecked') > 0 ? 'warn' : '') : ''}
+${card(counts.tests.total, `${certificate ? "this run's " : ''}tests: ${counts.tests.passed} passed · ${counts.tests.failed} failed · ${counts.tests.skipped} skipped`)}
 ${card(counts.throttledTests, 'tests throttled', counts.throttledTests > 0 ? 'warn' : 'muted')}
 </div>`;
 }

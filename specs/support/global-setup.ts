@@ -17,7 +17,7 @@ export default async function globalSetup(): Promise<void> {
     await client.request({ method: 'GET', url: new URL(`${settings.baseUrl}/pets`), headers: {} });
   } catch (error) {
     const cause = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`conformance: PETSTORE_BASE_URL ${settings.baseUrl} does not answer (${cause}); is the server running?\n`);
+    process.stderr.write(`petstore-conformance certify: PETSTORE_BASE_URL ${settings.baseUrl} does not answer (${cause}); is the server running?\n`);
     process.exit(2);
   } finally {
     client.close();

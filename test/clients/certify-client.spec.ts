@@ -116,9 +116,9 @@ test('certify-client: a client whose clock does not follow --clock-rate is not c
 
 test('certify-client: bad input is one line and exit code 2', async () => {
   for (const [args, message] of [
-    [[], /^petstore-conformance: certify-client: expected the command that runs your client after --, e\.g\. certify-client -- npm test\n$/],
-    [['--fail-on', 'may', '--', 'true'], /^petstore-conformance: certify-client: --fail-on must be should or must, not "may"\n$/],
-    [['--', 'no-such-client-command-here'], /^petstore-conformance: certify-client: could not start the client "no-such-client-command-here": spawn no-such-client-command-here ENOENT\n$/],
+    [[], /^petstore-conformance certify-client: expected the command that runs your client after --, e\.g\. certify-client -- npm test\n$/],
+    [['--fail-on', 'may', '--', 'true'], /^petstore-conformance certify-client: --fail-on must be should or must, not "may"\n$/],
+    [['--', 'no-such-client-command-here'], /^petstore-conformance certify-client: could not start the client "no-such-client-command-here": spawn no-such-client-command-here ENOENT\n$/],
   ] as const) {
     const run = certifyClient([...args]);
     expect(run.status, run.stderr).toBe(2);

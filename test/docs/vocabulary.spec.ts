@@ -7,7 +7,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { COMMANDS } from '../../cli/commands.ts';
-import { FLAGS, POSITIONAL, type CommandFlags, type FlagSpec } from '../../lib/cli/vocabulary.ts';
+import { COMMAND_NAMES, FlagError, FLAGS, MEANINGS as TABLE, parseCommandFlags, POSITIONAL, type CommandFlags, type FlagSpec } from '../../lib/cli/vocabulary.ts';
+import { EXIT_MEANINGS } from '../../lib/docs/exit-codes.ts';
 
 interface Meaning {
   meaning: string;
@@ -64,9 +65,10 @@ function vocabularyProblems(commands: Readonly<Record<string, readonly CommandFl
   return problems;
 }
 
-/** The flags a help text names, leaving out the Playwright flags certify passes on after --. */
+/** The flags a help text names, leaving out the Playwright flags certify passes on after -- and the meanings it does not take. */
 function flagsNamed(help: string): Set<string> {
-  return new Set([...help.split(/\nAfter --,/)[0]!.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((match) => match[1]!));
+  const own = help.split(/\nAfter --,/)[0]!.replace(/\nNot taken here:(\n  --[^\n]*)+/g, '');
+  return new Set([...own.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((match) => match[1]!));
 }
 
 const DECLARED = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, command.flags]));
@@ -107,4 +109,69 @@ test('usage lines name petstore-conformance, never npm run', () => {
     expect(command.help, name).toMatch(new RegExp(`^usage: petstore-conformance ${name}\\b`));
     expect(command.help, name).not.toMatch(/npm run/);
   }
+});
+
+test('the table of meanings names every command, and every command is in it', () => {
+  expect([...COMMAND_NAMES].sort()).toEqual(Object.keys(COMMANDS).sort());
+});
+
+/**
+ * The table of meanings (lib/cli/vocabulary.ts MEANINGS: target, report folder, label, clock rate, time scale,
+ * quota budget, timeout), walked against every command: one that takes a meaning takes its one flag, its
+ * parser accepts it, and its --help names the flag and its variable; one that does not, refuses the flag as
+ * unknown and says in its --help why it does not take it.
+ */
+test("every command takes each meaning of the table with its one flag and variable, or says in its help why not", () => {
+  const problems: string[] = [];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    const taken = new Set<string>(command.flags.flatMap((mode) => mode.flags));
+    for (const { meaning, flag, env, notOn, flagOnlyOn = {} } of TABLE) {
+      const why = notOn[name as keyof typeof notOn];
+      const flagOnly = flagOnlyOn[name as keyof typeof flagOnlyOn];
+      const parsed = command.flags.map((mode) => {
+        try {
+          parseCommandFlags(mode, FLAGS[flag].type === 'string' ? [`--${flag}`, '1'] : [`--${flag}`], { allowPositionals: true, warn: () => undefined });
+          return 'accepted';
+        } catch (error) {
+          expect(error).toBeInstanceOf(FlagError);
+          return (error as Error).message;
+        }
+      });
+      if (why === undefined) {
+        if (!taken.has(flag)) problems.push(`${name} does not take --${flag} (${meaning}), and the table gives no reason`);
+        if (!parsed.includes('accepted')) problems.push(`${name}'s parser refuses --${flag}: ${parsed.join('; ')}`);
+        if (env !== undefined && flagOnly === undefined && !command.help.includes(`--${flag} ${env}`)) problems.push(`${name} takes --${flag} but its --help does not name ${env}`);
+        if (flagOnly !== undefined && !command.help.includes(flagOnly)) problems.push(`${name}'s --help does not say why ${env} does not set --${flag}`);
+      } else {
+        if (taken.has(flag)) problems.push(`${name} takes --${flag}, though the table says it does not: ${why}`);
+        if (!parsed.every((message) => message.startsWith(`unknown option --${flag}`))) problems.push(`${name}'s parser does not refuse --${flag} as unknown: ${parsed.join('; ')}`);
+        if (!command.help.includes(`--${flag}: ${why}`)) problems.push(`${name}'s --help does not say why it takes no --${flag}`);
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('every command exits with the codes of the one table, each in its meaning: 2 bad input everywhere, 3 only Not certified, 4 only a fault', () => {
+  const problems: string[] = [];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    const blocks = command.help.split('Exit codes:').slice(1).map((block) => [...block.matchAll(/^ {2}(\d+)\s+(.*)$/gm)].map((match) => [Number(match[1]), match[2]!] as const));
+    expect(blocks.length, `${name} prints its exit codes`).toBeGreaterThan(0);
+    for (const [code, when] of blocks.flat()) {
+      if (!Object.hasOwn(EXIT_MEANINGS, code)) problems.push(`${name} exits ${code}, which the table (lib/docs/exit-codes.ts) does not have`);
+      if (code === 2 && !/bad input|a bad setting/i.test(when)) problems.push(`${name}: 2 is "${when}", not bad input`);
+      if (code === 3 && !/Not certified/.test(when)) problems.push(`${name}: 3 is "${when}", not Not certified`);
+      if (code === 4 && !/fault|failure of the tool|failed/.test(when)) problems.push(`${name}: 4 is "${when}", not a fault of the tool`);
+    }
+    for (const codes of blocks) if (!codes.some(([code]) => code === 2)) problems.push(`${name} has a table of exit codes without 2 (bad input)`);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('an old spelling still works, with one deprecation line naming the new one', () => {
+  const warned: string[] = [];
+  const load = COMMANDS.load!.flags[0]!;
+  const { values } = parseCommandFlags(load, ['--out', 'x', '--out=y'], { warn: (line) => warned.push(line) });
+  expect(values).toMatchObject({ output: 'y' });
+  expect(warned).toEqual(['petstore-conformance load: --out is deprecated and will be removed; use --output']);
 });

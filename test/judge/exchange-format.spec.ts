@@ -130,5 +130,5 @@ test('the command writes the reports and exits 3 for a capture that cannot certi
   writeFileSync(bad, `${JSON.stringify(line(START, 200, 299))}\n${JSON.stringify({ ...line(START, 200, 298), status: 'ok' })}\n`);
   const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'judge', bad], { cwd: ROOT, encoding: 'utf8' });
   expect(refused.status).toBe(2);
-  expect(refused.stderr.trim().split('\n')).toEqual(['petstore-conformance: judge: bad.log: entry 2 has a "status" that is not an HTTP status from 100 to 599: "ok"']);
+  expect(refused.stderr.trim().split('\n')).toEqual(['petstore-conformance judge: bad.log: entry 2 has a "status" that is not an HTTP status from 100 to 599: "ok"']);
 });

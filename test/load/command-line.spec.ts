@@ -63,7 +63,7 @@ test('bad input gets one clear line on stderr and exit code 2, never a stack tra
 test('a run against the bundled server passes, writes summary.json and a report that renders, and shows no key', async () => {
   const out = mkdtempSync(join(tmpdir(), 'load-report-'));
   const outcome = await load(['--plan', 'free', '--rate', '1.1x', '--behaviour', 'both', '--duration', '3s', '--output', out]);
-  expect(outcome.stderr).not.toContain('load:');
+  expect(outcome.stderr).not.toContain('petstore-conformance load:');
   expect(outcome.code).toBe(0);
   expect(outcome.stdout).toContain('Target: the bundled reference server at http://127.0.0.1:');
   expect(outcome.stdout).toContain('✔ PASS');

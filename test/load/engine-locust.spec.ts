@@ -82,7 +82,7 @@ test('engine input errors are one line with exit code 2', async () => {
     [['--engine', 'artillery'], {}, 'load: --engine "artillery" is not one of builtin, locust'],
     [['--export', 'somewhere'], {}, "load: --export writes an engine's test: give --engine locust with it"],
     [['--engine', 'locust', '--plan', 'free'], { PETSTORE_LOCUST: '/nowhere/locust' }, 'load: PETSTORE_LOCUST names /nowhere/locust, which does not exist'],
-    [['--verdicts-from', '/nowhere/petstore-result.json'], {}, 'load: cannot read /nowhere/petstore-run.json'],
+    [['--verdicts-from', '/nowhere/petstore-result.json'], {}, 'load: --verdicts-from /nowhere/petstore-result.json: no such file; give a Locust result file (petstore-result.json)'],
     [['--verdicts-from', join(foreign, 'petstore-result.json')], {}, `load: ${join(foreign, 'petstore-run.json')} is not a run plan this version wrote`],
   ];
   for (const [args, env, expected] of cases) {

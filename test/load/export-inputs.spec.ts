@@ -1,7 +1,7 @@
 /**
  * `--engine locust --export DIR` reads the target's settings as a run does: a bad PETSTORE_BASE_URL or
  * PETSTORE_TIME_SCALE is bad input (one line naming the variable, exit code 2, nothing written), never a
- * silent time scale of 1 or a "run failed" exit 3, as the settings reference promises.
+ * silent time scale of 1 or a "run failed" exit 4, as the settings reference promises.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -23,9 +23,9 @@ function exportWith(env: Record<string, string>, dir: string): Promise<{ code: n
 }
 
 const BAD_VALUES: ReadonlyArray<readonly [Record<string, string>, string]> = [
-  [{ PETSTORE_TIME_SCALE: 'fast' }, 'load: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "fast"'],
-  [{ PETSTORE_TIME_SCALE: '0' }, 'load: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "0"'],
-  [{ PETSTORE_BASE_URL: 'ftp://example.com/v1' }, 'load: PETSTORE_BASE_URL: "ftp://example.com/v1" must be an http:// or https:// URL'],
+  [{ PETSTORE_TIME_SCALE: 'fast' }, 'petstore-conformance load: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "fast"'],
+  [{ PETSTORE_TIME_SCALE: '0' }, 'petstore-conformance load: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "0"'],
+  [{ PETSTORE_BASE_URL: 'ftp://example.com/v1' }, 'petstore-conformance load: PETSTORE_BASE_URL: "ftp://example.com/v1" must be an http:// or https:// URL'],
 ];
 
 for (const [env, line] of BAD_VALUES) {

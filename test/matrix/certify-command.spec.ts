@@ -154,7 +154,7 @@ test('bad input stops before anything runs: one line and exit 2', async () => {
   const shared = await certify(folder, ['shared.yaml', '--parallel', '2'], { SHARED_A: 'same-key', SHARED_B: 'other,same-key' });
   expect(shared.code).toBe(2);
   expect(shared.stderr.trim()).toBe(
-    "petstore-conformance: certify: --parallel: staging and production share a key; two runs on one key spend each other's quotas. Give them separate keys, or certify them one after another (no --parallel)",
+    "petstore-conformance certify: --parallel: staging and production share a key; two runs on one key spend each other's quotas. Give them separate keys, or certify them one after another (no --parallel)",
   );
   expect(shared.stdout + shared.stderr).not.toContain('same-key');
   for (const [args, message] of [

@@ -21,7 +21,7 @@ function expectOneLineError(result: CommandResult, command: 'replay' | 'record',
   expect(result.code, explain(result)).toBe(2);
   const lines = result.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('npm '));
   expect(lines, explain(result)).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^${command}: `));
+  expect(lines[0]).toMatch(new RegExp(`^petstore-conformance ${command}: `));
   expect(lines[0]).toMatch(message);
   expect(result.stderr).not.toMatch(/\n\s+at /);
 }

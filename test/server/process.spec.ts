@@ -103,8 +103,8 @@ test('PETSTORE_LOG=off silences the request log; SIGINT also stops cleanly', asy
 
 test('a bad setting is one line on stderr and exit code 2', async () => {
   for (const [env, message] of [
-    [{ PETSTORE_TIME_SCALE: '0' }, 'petstore: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "0"'],
-    [{ PORT: 'eighty' }, 'petstore: PORT must be a whole number from 0 to 65535, got "eighty"'],
+    [{ PETSTORE_TIME_SCALE: '0' }, 'petstore-conformance serve: PETSTORE_TIME_SCALE must be a positive number such as 1 or 60, got "0"'],
+    [{ PORT: 'eighty' }, 'petstore-conformance serve: PORT must be a whole number from 0 to 65535, got "eighty"'],
   ] as const) {
     const server = startMain(env);
     expect(await server.exit).toBe(2);
@@ -113,14 +113,14 @@ test('a bad setting is one line on stderr and exit code 2', async () => {
   }
 });
 
-test('a port in use is one line naming the port, exit code 1', async () => {
+test('a port in use is one line naming the port and --port, exit code 2 (bad input, as in record)', async () => {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as { port: number }).port;
   try {
     const server = startMain({ PORT: String(port) });
-    expect(await server.exit).toBe(1);
-    expect(server.stderr().trim()).toBe(`petstore: cannot listen: port ${port} on 127.0.0.1 is already in use; set PORT to another port, or 0 for a free one`);
+    expect(await server.exit).toBe(2);
+    expect(server.stderr().trim()).toBe(`petstore-conformance serve: cannot listen: port ${port} on 127.0.0.1 is already in use; pass --port (or PORT) with another port, or 0 for a free one`);
   } finally {
     blocker.close();
   }
@@ -138,6 +138,6 @@ test('spawnReferenceServer starts a server on a free port with the given environ
 
 test('spawnReferenceServer rejects with the server\'s own message when it cannot start', async () => {
   await expect(spawnReferenceServer({ env: { PETSTORE_LOG: 'loud' } })).rejects.toThrow(
-    'the reference server did not start: it exited with code 2: petstore: PETSTORE_LOG must be json or off, got "loud"',
+    'the reference server did not start: it exited with code 2: petstore-conformance serve: PETSTORE_LOG must be json or off, got "loud"',
   );
 });

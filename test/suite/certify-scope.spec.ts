@@ -65,7 +65,7 @@ test.describe.serial('a declared scope', () => {
     );
     const report = JSON.parse(readFileSync(path.join(work, 'scoped', 'conformance.json'), 'utf8')) as CertifiedReport;
     expect(outcome.code, `${report.verdict.headline}\n${outcome.output.slice(-3_000)}`).toBe(0);
-    expect(report.verdict.headline).toBe(`Conforming within that scope: every MUST rule holds on evidence within 7d, except what was declared out of scope (${DAYS.join(', ')})`);
+    expect(report.verdict.headline).toBe(`Conforming within that scope: every MUST rule holds on this run alone, except what was declared out of scope (${DAYS.join(', ')})`);
     expect(outcome.output).toContain(`Conformance: ${report.verdict.headline}`);
     expect(outcome.output).toContain('PLAN-BUSINESS: day not in scope; minute checked by this run');
     const plans = report.certificate!.rules.filter((rule) => ['PLAN-FREE', 'PLAN-PRO', 'PLAN-BUSINESS'].includes(rule.id));
@@ -111,10 +111,10 @@ test('bad evidence input is one line on stderr and exit 2, before anything runs'
   writeFileSync(path.join(work, 'index.html'), '<html></html>');
   writeFileSync(path.join(work, 'conformance.json'), JSON.stringify({ format: 'petstore-conformance-report', formatVersion: 1 }));
   const cases: Array<[string[], RegExp]> = [
-    [['--evidence', 'index.html'], /^petstore-conformance: certify: --evidence index\.html: not a report: not JSON$/],
-    [['--evidence', 'conformance.json'], /^petstore-conformance: certify: --evidence conformance\.json: does not match schemas\/conformance-report\.schema\.json: /],
-    [['--max-age', 'a week'], /^petstore-conformance: certify: --max-age: "a week" is not an age/],
-    [['--out-of-scope', 'PLAN-NOPE:day'], /^petstore-conformance: certify: --out-of-scope: "PLAN-NOPE:day" is not a rule ID/],
+    [['--evidence', 'index.html'], /^petstore-conformance certify: --evidence index\.html: not a report: not JSON$/],
+    [['--evidence', 'conformance.json'], /^petstore-conformance certify: --evidence conformance\.json: does not match schemas\/conformance-report\.schema\.json: /],
+    [['--max-age', 'a week'], /^petstore-conformance certify: --max-age: "a week" is not an age/],
+    [['--out-of-scope', 'PLAN-NOPE:day'], /^petstore-conformance certify: --out-of-scope: "PLAN-NOPE:day" is not a rule ID/],
   ];
   for (const [args, line] of cases) {
     const outcome = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

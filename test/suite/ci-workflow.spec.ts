@@ -47,7 +47,7 @@ test("the nightly job spends every plan's day with keys of its own, and its budg
 test('the per-commit job runs no day and counts the last nightly reports; production is read-only, judges its traffic and counts staging through VER-2', () => {
   const commit = certifyStep('per-commit').with ?? {};
   expect(commit['quota-tests']).toBeUndefined();
-  expect(commit.evidence).toBe('evidence');
+  expect(commit.evidence, 'the folder only when the night left a report in it: an empty one is refused').toBe('${{ steps.last-nightly-reports.outputs.folder }}');
   expect((workflow.jobs['per-commit']?.steps ?? []).find((step) => step.id === 'last-nightly-reports')?.run).toMatch(/gh run download .*--dir evidence --pattern 'conformance-\*'/);
 
   const production = certifyStep('production').with ?? {};

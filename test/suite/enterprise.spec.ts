@@ -41,5 +41,5 @@ test('a wrong agreed quota is one line and exit code 2', async () => {
     (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
   );
   expect(code).toBe(2);
-  expect(stderr.trim()).toBe('conformance: PETSTORE_ENTERPRISE_PER_MINUTE must be a whole number of requests such as 5000, got "5k"');
+  expect(stderr.trim()).toBe('petstore-conformance certify: PETSTORE_ENTERPRISE_PER_MINUTE must be a whole number of requests such as 5000, got "5k"');
 });

@@ -4,12 +4,15 @@
  * held it), what a declared scope does, the one line bad evidence gets, and the job summary's table of where
  * the evidence came from.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../lib/rules.ts';
-import { makeCertificate, type CertifiedReport } from '../../lib/verdicts/certificate.ts';
+import { ageWords, makeCertificate, type CertifiedReport } from '../../lib/verdicts/certificate.ts';
+import { certificateSettingsFromEnv } from '../../lib/verdicts/certificate-settings.ts';
+import { ageBound } from '../../lib/verdicts/provenance.ts';
+import { renderReport } from '../../specs/reporter/report-html.ts';
 import { EvidenceInputError, parseMaxAge, readEvidence, type EvidenceReport } from '../../lib/verdicts/evidence-files.ts';
 import { loadEvidence } from '../../harness/load/evidence.ts';
 import { jobSummary } from '../../specs/reporter/job-summary.ts';
@@ -28,7 +31,7 @@ test('a commit\'s run that skipped the day is conforming with a night within the
   expect(commit.verdict.state, 'alone it cannot certify').toBe('incomplete');
   const { certificate, verdict } = makeCertificate(commit, [asEvidence(run(STAGING, ago(4), 'passed', 'nightly run'), 'night.json')], SEVEN_DAYS);
   expect(verdict.state).toBe('conforming');
-  expect(verdict.headline).toMatch(/^Conforming at MUST level: all \d+ MUST rules hold on evidence within 7d$/);
+  expect(verdict.headline).toMatch(/^Conforming at MUST level: all \d+ MUST rules hold on this run and the nightly run of 2026-11-20 \(4 days old\)$/);
   expect(certificate.rules.find((rule) => rule.id === 'PLAN-FREE')?.line).toBe('PLAN-FREE: day checked by the nightly run of 2026-11-20, 4 days old; minute checked by this run');
   expect(schemaProblems('conformance-report', { ...commit, verdict, certificate })).toEqual([]);
 });
@@ -40,7 +43,7 @@ test('a report older than the age, or of another target, is not counted, and the
   expect(verdict.headline).toBe('Not certified: no report within 7d checked PLAN-FREE:day');
   expect(certificate.reports.map(({ file, counted, why }) => [file, counted, why])).toEqual([
     ['old.json', false, 'older than 7d'],
-    ['prod.json', false, `another target (${PRODUCTION})`],
+    ['prod.json', false, `another target, ${PRODUCTION}`],
   ]);
   expect(certificate.rules.find((rule) => rule.id === 'PLAN-FREE')?.line).toMatch(/^PLAN-FREE: day checked by no report within 7d \(set PETSTORE_QUOTA_TESTS=1/);
 });
@@ -88,7 +91,7 @@ test('a declared scope is reported as not in scope, never as passed: Conforming 
   expect(typo.notes).toContain('Declared out of scope, but no report lists such a part: PLAN-FREE:daily.');
 });
 
-test('bad evidence input is one line naming the file and what is wrong; a folder without reports is only a note', () => {
+test('bad evidence input is one line naming the file and what is wrong, a folder holding no report too', () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'petstore-evidence-'));
   const write = (name: string, text: string): string => {
     writeFileSync(path.join(folder, name), text);
@@ -109,7 +112,9 @@ test('bad evidence input is one line naming the file and what is wrong; a folder
   expect(problem(write('old.json', JSON.stringify(old)))).toMatch(/^--evidence old\.json: written before reports carried their evidence/);
   expect(problem(write('broken.json', JSON.stringify({ ...run(STAGING, NOW, 'passed'), verdict: { state: 'fine' } })))).toMatch(/^--evidence broken\.json: does not match schemas\/conformance-report\.schema\.json: \/verdict/);
   expect(problem('missing.json')).toBe('--evidence missing.json: no such file or folder');
-  expect(readEvidence(['.'], path.join(folder, '..', path.basename(folder))).reports).toEqual([]);
+  expect(problem('.')).toMatch(/^--evidence \.: no report in this folder \(looked for conformance\.json and summary\.json under it\)/);
+  mkdirSync(path.join(folder, 'empty'));
+  expect(problem('empty')).toMatch(/^--evidence empty: no report in this folder/);
 
   expect(parseMaxAge('7d')).toBe(7 * DAY);
   expect(parseMaxAge('36h')).toBe(36 * 3_600_000);
@@ -147,7 +152,7 @@ test('the job summary tables, part by part, what leaned on an earlier report or 
     '| `PLAN-FREE` | day | checked | the nightly run of 2026-11-20 (conformance-nightly/conformance.json) | 4 days old |',
     '| `PLAN-FREE` | minute | checked | this run | |',
   ]);
-  expect(borrowed).toContain(`- Not counted: prod.json (another target (${PRODUCTION}))`);
+  expect(borrowed).toContain(`- Not counted: prod.json (another target, ${PRODUCTION})`);
 
   expect(table(summary(commit, [], ['PLAN-FREE:day']))).toEqual([
     '| rule | part | standing | where from | age |',
@@ -158,4 +163,82 @@ test('the job summary tables, part by part, what leaned on an earlier report or 
   const alone = summary(run(STAGING, NOW, 'passed'), []);
   expect(table(alone), 'the run alone: nothing to say where from').toEqual([]);
   expect(alone.join('\n')).not.toContain('**Evidence**');
+});
+
+test('ages are rounded up everywhere: the words, the badge and the job summary never call evidence fresher than it was (issue 40)', () => {
+  const MINUTE = 60_000;
+  expect(ageWords(1.93 * MINUTE), 'floored, this said "1 minutes old"').toBe('2 minutes old');
+  expect(ageWords(0), 'this said "0 minutes old"').toBe('1 minute old');
+  expect(ageWords(61 * MINUTE)).toBe('2 hours old');
+  expect(ageWords(25 * 60 * MINUTE)).toBe('2 days old');
+  for (const ms of [0, 1.93 * MINUTE, 59.5 * MINUTE, 61 * MINUTE, 23.5 * 60 * MINUTE, 25 * 60 * MINUTE, 4 * DAY]) {
+    const [count, unit] = ageWords(ms).split(' ');
+    expect(ageBound(ms), `${ms} ms`).toBe(`${count}${unit![0]}`);
+  }
+  const commit = run(STAGING, NOW, 'skipped');
+  const night = asEvidence(run(STAGING, new Date(NOW.getTime() - 1.93 * MINUTE), 'passed', 'nightly run'), 'night.json');
+  const { certificate, verdict } = makeCertificate(commit, [night], SEVEN_DAYS);
+  expect(certificate.rules.find((rule) => rule.id === 'PLAN-FREE')?.line).toBe('PLAN-FREE: day checked by the nightly run of 2026-11-24, 2 minutes old; minute checked by this run');
+  expect(verdict.headline).toMatch(/on this run and the nightly run of 2026-11-24 \(2 minutes old\)$/);
+  expect(jobSummary({ ...commit, verdict, certificate })).toContain('| 2 minutes old |');
+});
+
+test('the headline names the evidence it used, or this run alone when a scope was all it had (issue 40)', () => {
+  const commit = run(STAGING, NOW, 'skipped');
+  const scoped = makeCertificate(commit, [], { ...SEVEN_DAYS, outOfScope: ['PLAN-FREE:day'] }).verdict;
+  expect(scoped.headline, 'this said "every MUST rule holds on evidence within 7d" with no evidence at all').toBe(
+    'Conforming within that scope: every MUST rule holds on this run alone, except what was declared out of scope (PLAN-FREE:day)',
+  );
+  const whole = makeCertificate(run(STAGING, NOW, 'passed'), [], SEVEN_DAYS).verdict;
+  expect(whole.headline).toMatch(/^Conforming at MUST level: all \d+ MUST rules hold on this run alone$/);
+  const nights = [1, 2, 3, 4].map((days) => asEvidence(run(STAGING, ago(days), 'passed', 'nightly run'), `night-${days}.json`));
+  expect(makeCertificate(commit, nights, SEVEN_DAYS).verdict.headline, 'the report whose part stands is named; the older nights held nothing').toMatch(/on this run and the nightly run of 2026-11-23 \(1 day old\)$/);
+});
+
+test("each part's by names its report's target, this target's or its staging's, and conformance.json's schema says so (issue 40)", () => {
+  const production = run(PRODUCTION, NOW, 'skipped');
+  const night = asEvidence(run(STAGING, ago(0.5), 'passed', 'nightly run'), 'night.json');
+  const { certificate, verdict } = makeCertificate(production, [night], { ...SEVEN_DAYS, stagingUrl: STAGING });
+  const parts = certificate.rules.find((rule) => rule.id === 'PLAN-FREE')!.parts;
+  expect(parts.map((part) => [part.part, part.by?.baseUrl])).toEqual([
+    ['day', STAGING],
+    ['minute', PRODUCTION],
+  ]);
+  expect(schemaProblems('conformance-report', { ...production, verdict, certificate })).toEqual([]);
+  const schema = JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object;
+  expect(JSON.stringify(schema)).toContain('"baseUrl":{"type":"string","description":"The target the report that gave this standing checked');
+});
+
+test("the HTML report's cards count the certificate's rules and parts, not the run's own (issue 40)", () => {
+  const commit = run(STAGING, NOW, 'skipped');
+  const { certificate, verdict } = makeCertificate(commit, [asEvidence(run(STAGING, ago(1), 'passed', 'nightly run'), 'night.json')], SEVEN_DAYS);
+  expect(commit.counts.rules['partly-checked'] + commit.counts.rules.skipped, 'alone, the run left something unchecked').toBeGreaterThan(0);
+  const page = renderReport({ ...commit, verdict, certificate });
+  const card = (label: string): number | undefined => {
+    const match = new RegExp(`<div class="n[^"]*">(\\d+)</div><div class="l">${label}</div>`).exec(page);
+    return match ? Number(match[1]) : undefined;
+  };
+  expect(card('rules partly-checked \\(certificate\\)')).toBe(0);
+  expect(card('rules skipped \\(certificate\\)')).toBe(0);
+  expect(card('rules partly-checked'), "the run's own count is not shown as a card").toBeUndefined();
+  expect(card('rules pass \\(certificate\\)')).toBe(certificate.rules.filter((rule) => rule.verdict === 'pass').length);
+  const parts = certificate.rules.flatMap((rule) => rule.parts);
+  expect(card(`parts: ${parts.length} held · 0 failed · 0 unchecked · 0 not in scope`)).toBe(parts.length);
+});
+
+test('a scope naming a part no report has is refused before anything runs: PLAN-FREE:week, PLAN-FREE:days (issue 40)', () => {
+  const refused = (scope: string): string => {
+    try {
+      certificateSettingsFromEnv({ PETSTORE_OUT_OF_SCOPE: scope });
+      return 'accepted';
+    } catch (error) {
+      expect(error).toBeInstanceOf(EvidenceInputError);
+      return (error as Error).message;
+    }
+  };
+  expect(refused('PLAN-FREE:week')).toMatch(/^PETSTORE_OUT_OF_SCOPE: "PLAN-FREE:week" names no part a report has; a part is one of .*\bday\b.*\bminute\b.* or load:<check>/);
+  expect(refused('PLAN-FREE:days')).toMatch(/"PLAN-FREE:days" names no part a report has/);
+  expect(refused('PLAN-FREE:')).toMatch(/"PLAN-FREE:" names no part a report has/);
+  expect(refused('PLAN-NOPE')).toMatch(/"PLAN-NOPE" is not a rule ID/);
+  for (const scope of ['PLAN-FREE', 'PLAN-FREE:day', 'PLAN-BUSINESS:minute', 'RL-6:load:remaining-steps', 'RL-6:traffic']) expect(refused(scope), scope).toBe('accepted');
 });

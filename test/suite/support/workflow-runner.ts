@@ -56,11 +56,14 @@ export interface RunJobOptions {
   /** Artifacts uploaded so far, by name: folders. Steps of this job add theirs. */
   artifacts: Map<string, string>;
   /** Stand-ins for steps only GitHub or the team's infrastructure can run, by step id. */
-  standIns: Record<string, (workspace: string, artifacts: ReadonlyMap<string, string>) => Promise<void> | void>;
+  /** A stand-in may return the step's outputs (what it wrote to $GITHUB_OUTPUT), for later steps' `${{ steps.ID.outputs.NAME }}`. */
+  standIns: Record<string, (workspace: string, artifacts: ReadonlyMap<string, string>) => Promise<StepOutputs | void> | StepOutputs | void>;
   /** The environment every command gets beside the step's own (the target's fast clock). */
   env: Record<string, string>;
   timeoutMs: number;
 }
+
+export type StepOutputs = Record<string, string>;
 
 export async function runJob(name: string, options: RunJobOptions): Promise<JobRun> {
   const job = workflow.jobs[name];
@@ -68,11 +71,12 @@ export async function runJob(name: string, options: RunJobOptions): Promise<JobR
   const workspace = mkdtempSync(path.join(tmpdir(), `petstore-workflow-${name}-`));
   const summary = path.join(workspace, '.step-summary.md');
   const codes: JobRun['codes'] = [];
+  const outputs = new Map<string, StepOutputs>();
   for (const step of job.steps) {
     const label = step.name ?? step.id ?? step.uses ?? 'step';
     if (step.uses?.startsWith('actions/checkout@')) continue;
     if (step.id && options.standIns[step.id]) {
-      await options.standIns[step.id]!(workspace, options.artifacts);
+      outputs.set(step.id, (await options.standIns[step.id]!(workspace, options.artifacts)) ?? {});
       continue;
     }
     if (step.uses?.startsWith('actions/download-artifact@')) {
@@ -82,7 +86,7 @@ export async function runJob(name: string, options: RunJobOptions): Promise<JobR
       continue;
     }
     if (step.uses === './') {
-      const inputs = actionInputs(step.with ?? {}, options.environment);
+      const inputs = actionInputs(step.with ?? {}, options.environment, outputs);
       const outcome = await runAction(inputs, workspace, { ...options.env, GITHUB_STEP_SUMMARY: summary }, options.timeoutMs);
       codes.push({ step: label, ...outcome });
       options.artifacts.set(inputs['artifact-name']!, path.join(workspace, inputs.output!));
@@ -93,9 +97,11 @@ export async function runJob(name: string, options: RunJobOptions): Promise<JobR
   return { workspace, codes, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };
 }
 
-/** `${{ vars.X }}` and `${{ secrets.X }}` from the job's GitHub Environment. */
-export function expand(value: string, environment: GitHubEnvironment): string {
-  return value.replace(/\$\{\{\s*(vars|secrets)\.([A-Z0-9_]+)\s*\}\}/g, (_, kind: 'vars' | 'secrets', name: string) => environment[kind][name] ?? '');
+/** `${{ vars.X }}` and `${{ secrets.X }}` from the job's GitHub Environment, `${{ steps.ID.outputs.NAME }}` from earlier steps ('' when unset, as GitHub gives it). */
+export function expand(value: string, environment: GitHubEnvironment, outputs: ReadonlyMap<string, StepOutputs> = new Map()): string {
+  return value
+    .replace(/\$\{\{\s*(vars|secrets)\.([A-Z0-9_]+)\s*\}\}/g, (_, kind: 'vars' | 'secrets', name: string) => environment[kind][name] ?? '')
+    .replace(/\$\{\{\s*steps\.([a-z0-9_-]+)\.outputs\.([a-z0-9_-]+)\s*\}\}/gi, (_, step: string, output: string) => outputs.get(step)?.[output] ?? '');
 }
 
 /** One step of the Action, as a workflow gives it (`with`), run in `cwd`: its exit code and output. */
@@ -105,12 +111,12 @@ export function runActionStep(given: Record<string, string>, environment: GitHub
 }
 
 /** The Action's inputs as the step gives them, each missing one at its default. */
-function actionInputs(given: Record<string, string>, environment: GitHubEnvironment): Record<string, string> {
+function actionInputs(given: Record<string, string>, environment: GitHubEnvironment, outputs: ReadonlyMap<string, StepOutputs> = new Map()): Record<string, string> {
   const inputs: Record<string, string> = {};
   for (const [input, declared] of Object.entries(action.inputs)) inputs[input] = declared.default ?? '';
   for (const [input, value] of Object.entries(given)) {
     if (!(input in action.inputs)) throw new Error(`the workflow gives the Action an input it does not declare: ${input}`);
-    inputs[input] = expand(String(value), environment);
+    inputs[input] = expand(String(value), environment, outputs);
   }
   return inputs;
 }

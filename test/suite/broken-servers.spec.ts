@@ -34,7 +34,7 @@ const GROUPS: readonly FaultGroup[] = [
   },
   {
     name: 'gets-and-errors',
-    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'list-deprecated', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found'],
+    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'list-deprecated', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found', 'resets-every-9th-list'],
   },
   {
     name: 'statuses-and-429s',

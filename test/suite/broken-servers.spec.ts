@@ -68,7 +68,7 @@ const GROUPS: readonly FaultGroup[] = [
   },
   {
     name: 'generated-c',
-    faults: ['exotic-id-500', 'plain-short-name-refused'],
+    faults: ['exotic-id-500', 'plain-short-name-refused', 'null-for-repeated-status'],
     controls: [ruleTitle('GET-3', 'generated int64 ids'), ruleTitle('GET-GAP-1'), ruleTitle('RESP-1', 'every response status')],
   },
   // What OWASP's testing guide tries first, and a mock whose lookups answer its example: issue 24.

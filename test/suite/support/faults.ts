@@ -787,6 +787,17 @@ export const FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'null-for-repeated-status',
+    rule: 'RESP-2',
+    tests: [ruleTitle('RESP-1', 'generated list queries with a parameter given twice')],
+    description: 'GET /pets?status=sold&status=pending answers [null]: a list whose item is no Pet, to a query only generated requests send',
+    proxy: onOperation('listPets', (response, request) => {
+      const statuses = queryOf(request).getAll('status');
+      const canonicalTwice = statuses.length > 1 && statuses.every((status) => ['available', 'pending', 'sold'].includes(status));
+      return canonicalTwice ? { ...response, status: 200, body: '[null]' } : response;
+    }),
+  },
+  {
     id: 'repeated-status-ignored',
     rule: 'LIST-1',
     tests: [ruleTitle('RESP-1', 'generated list queries with a parameter given twice')],

@@ -17,6 +17,7 @@ export const NEEDS: Readonly<Record<string, string>> = {
   'SVC-1': 'an answer whose body the capture holds',
   'RESP-1': "an exchange of one of the contract's operations",
   'RESP-2': 'an answer whose body the capture holds',
+  'RESP-3': "an exchange of one of the contract's operations",
   'ERR-1': 'a client error whose body the capture holds',
   'ERR-2': 'a client error whose body the capture holds',
   'RL-1': 'a 429 (no request in the capture was refused)',

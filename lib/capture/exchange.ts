@@ -45,4 +45,13 @@ export interface JudgedExchange {
   responseHeaders: Readonly<Record<string, string>>;
   /** undefined: the capture holds no response body. */
   responseBody: string | undefined;
+  /** Set when the capture holds the request without an answer (RESP-3): `status` is then what the capture wrote (0, 444, 499). */
+  noAnswer?: NoAnswer;
+}
+
+/** What a capture says of a request it holds no answer to. */
+export interface NoAnswer {
+  /** False when the client may have ended the request itself (a browser navigating away, a short 499). */
+  certain: boolean;
+  why: string;
 }

@@ -14,7 +14,7 @@ import { expect, test } from '@playwright/test';
 import type { HarEntry } from '../../lib/capture/types.ts';
 import { NEEDS } from '../../harness/judge/report.ts';
 import { FAULTS, faultById, type Fault } from '../suite/support/faults.ts';
-import { isProxyResponse, type ProxyRequest, type ProxyResponse } from '../support/fault-proxy.ts';
+import { isProxyResponse, RESET_CONNECTION, type ProxyRequest, type ProxyResponse } from '../support/fault-proxy.ts';
 import { harEntries, SAMPLE_HAR } from '../replay/support.ts';
 import { failures, judged, tempDir } from './support.ts';
 
@@ -41,9 +41,11 @@ async function asAnsweredBy(fault: Fault): Promise<HarEntry[] | undefined> {
       // The fault asks the upstream itself (no upstream answers here): a recording cannot show it.
       return undefined;
     }
+    // A connection reset is what a browser's HAR records so: status 0, and the cause.
+    const reset = response.status === RESET_CONNECTION.status ? { _error: 'net::ERR_CONNECTION_RESET' } : {};
     edited.push({
       ...entry,
-      response: { ...entry.response, status: response.status, headers: Object.entries(response.headers).map(([name, value]) => ({ name, value })), content: { ...entry.response.content, text: response.body } },
+      response: { ...entry.response, status: response.status, headers: Object.entries(response.headers).map(([name, value]) => ({ name, value })), content: { ...entry.response.content, text: response.body }, ...reset },
     });
   }
   return edited;
@@ -73,6 +75,7 @@ const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
   'no-reset-on-errors': 'the error answers without X-RateLimit-Reset',
   'reset-wobbles': 'Reset moving within a window, one key, in order',
   'category-cut-to-int32': 'a created categoryId past int32 answered cut',
+  'resets-every-9th-list': 'seven list requests whose connection was reset (status 0, net::ERR_CONNECTION_RESET)',
 };
 
 /**
@@ -80,7 +83,6 @@ const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
  * reason, so the list shrinks as the judge learns, and none hides among the faults traffic cannot show.
  */
 const MISSED_BY_THE_JUDGE: Readonly<Record<string, string>> = {
-  'resets-every-9th-list': 'seven list requests without an answer (status 0): the judge drops exchanges without a response (harness/judge/capture-entry.ts) and judges no RESP-3',
   'list-deprecated': 'Deprecation on every listPets answer: the judge leaves VER-3 to the suite (taken up by s4-keys)',
   'remaining-stuck': 'Remaining that never falls over 79 answers of one key in one window: RL-6 is not failed',
   'remaining-at-limit': 'Remaining equal to the Limit on every answer: RL-6 is not failed',

@@ -4,7 +4,8 @@
  *   recorder or any HAR tool;
  * - a line of the NDJSON exchange format (schemas/exchange.schema.json): flat, what a gateway's access log
  *   can write (docs/how-to/judge-traffic.md).
- * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged.
+ * An entry outside the contract's paths (a page, a script, another API) gives undefined and is not judged. An
+ * entry without an answer (HAR status 0, nginx's 444 and 499) is kept, marked `noAnswer`, for RESP-3 alone.
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
 import { operationBase } from '../../lib/capture/base.ts';
@@ -12,14 +13,17 @@ import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
 import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
-import type { CredentialForm, JudgedExchange, KeyIdentity } from '../../lib/capture/exchange.ts';
+import type { CredentialForm, JudgedExchange, KeyIdentity, NoAnswer } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
+import { noAnswerOf } from './unanswered.ts';
 
 interface LooseHarEntry {
   startedDateTime?: unknown;
   time?: unknown;
   request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown; mimeType?: unknown } };
-  response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
+  response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown }; _error?: unknown };
+  /** A browser's cause for a request without a response (Chrome: net::ERR_CONNECTION_RESET). */
+  _error?: unknown;
 }
 
 interface LooseExchange {
@@ -67,10 +71,11 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
   if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
-  if (response.status === 0) return undefined;
   const started = typeof entry.startedDateTime === 'string' ? captureTimeMs(entry.startedDateTime) : NaN;
   if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
   const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
+  const cause = [response._error, entry._error].find((each): each is string => typeof each === 'string' && each !== '');
+  const noAnswer = noAnswerOf(response.status as number, typeof entry.time === 'number' && entry.time >= 0 ? entry.time : undefined, cause);
   const requestHeaders = headerRecord(request.headers, where, 'request.headers');
   const content = response.content;
   const responseBody = typeof content?.text === 'string' ? (content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text) : undefined;
@@ -87,6 +92,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     named: undefined,
     signalsNotLogged: [],
     authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
+    noAnswer,
   });
 }
 
@@ -122,6 +128,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     named,
     signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
+    noAnswer: noAnswerOf(status as number, duration === undefined ? undefined : duration * 1000, undefined),
   });
 }
 
@@ -139,6 +146,7 @@ interface Parts {
   /** Whether the capture says what Authorization the request carried, none included. */
   authorizationKnown: boolean;
   signalsNotLogged: readonly string[];
+  noAnswer: NoAnswer | undefined;
 }
 
 function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
@@ -170,6 +178,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     responseHeaders: parts.responseHeaders,
     responseBody: parts.responseBody,
     ...(parts.signalsNotLogged.length > 0 ? { signalsNotLogged: parts.signalsNotLogged } : {}),
+    ...(parts.noAnswer ? { noAnswer: parts.noAnswer } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } fr
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential, type RequestAnswer } from '../../lib/request-rules.ts';
 import { RuleTallies } from './rule-tally.ts';
+import { UnansweredRequests } from './unanswered.ts';
 
 export interface JudgeOptions {
   env: NodeJS.ProcessEnv;
@@ -60,6 +61,7 @@ export class TrafficJudge {
   private readonly standardFields = new StandardFieldsSeen(this.tallies);
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
   private readonly clients: ClientRuleJudge;
+  private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -96,6 +98,9 @@ export class TrafficJudge {
     this.firstAnswer ??= exchange.answeredAt;
     const keyName = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
     const plan = typeof exchange.key === 'object' ? exchange.key.plan : undefined;
+    // A request without an answer shows nothing of any rule but RESP-3, judged when the capture ends.
+    if (exchange.noAnswer) return this.unanswered.add(operation.id, exchange, exchange.noAnswer, keyName);
+    this.unanswered.answered(operation.id, keyName);
     const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
 
     const outside = exchange.method === 'POST' && exchange.requestBody === undefined
@@ -167,6 +172,7 @@ export class TrafficJudge {
     }
     this.standardFields.finish();
     this.clients.finish();
+    this.unanswered.finish();
     return this.tallies;
   }
 

@@ -50,4 +50,13 @@ export interface JudgedExchange {
    * gateway's log writes the headers its format names, so a signal there is not seen. Absent: all are captured.
    */
   signalsNotLogged?: readonly string[];
+  /** Set when the capture holds the request without an answer (RESP-3): `status` is then what the capture wrote (0, 444, 499). */
+  noAnswer?: NoAnswer;
+}
+
+/** What a capture says of a request it holds no answer to. */
+export interface NoAnswer {
+  /** False when the client may have ended the request itself (a browser navigating away, a short 499). */
+  certain: boolean;
+  why: string;
 }

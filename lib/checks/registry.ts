@@ -74,6 +74,7 @@ const CHECKS = [
   { name: 'json-body', rules: ['SVC-1'], need: 'one answer', traffic: 'an answer whose body the capture holds', judges: 'a response with a body declares Content-Type application/json and its body is JSON' },
   { name: 'documented-status', rules: ['RESP-1'], need: 'one answer', traffic: 'an exchange of one of the contract\'s operations', judges: 'the status is one the spec documents for the operation (any client error with an Error body, for a request outside the contract)' },
   { name: 'body-shape', rules: ['RESP-2'], need: 'one answer', traffic: 'an answer whose body the capture holds', judges: 'a body has its documented shape (Pet, an array of Pet)' },
+  { name: 'request-answered', rules: ['RESP-3'], need: 'a whole run', traffic: "an exchange of one of the contract's operations", judges: 'every request gets an answer within the bounded wait, while others to its operation are answered' },
   { name: 'error-body', rules: ['ERR-1'], need: 'one answer', traffic: 'a client error whose body the capture holds', judges: 'a 400, 401, 404 (or a client error to a request outside the contract) carries an Error' },
   { name: 'error-status', rules: ['ERR-2'], need: 'one answer', traffic: 'a client error whose body the capture holds', judges: "an Error's status equals the response's" },
   { name: 'rate-limit-headers-present', rules: ['RL-4'], need: 'one answer', traffic: 'an exchange of one of the contract\'s operations', judges: 'every answer carries X-RateLimit-Limit, -Remaining and -Reset' },

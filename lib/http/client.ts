@@ -118,7 +118,9 @@ class Connection {
     this.pending = undefined;
     this.alive = false;
     this.socket.destroy();
-    if (wasAlive || pending) this.onDead(this, pending, error, pending !== undefined && pending.retryable && !this.receivedAny);
+    // A request that waited out the timeout reached the server, which kept silent: it is not sent again.
+    const retry = pending !== undefined && pending.retryable && !this.receivedAny && error.code !== 'ETIMEDOUT';
+    if (wasAlive || pending) this.onDead(this, pending, error, retry);
   }
 }
 

@@ -3,9 +3,11 @@
  * checked against the contract (lib/response-checks.ts, the same checks the replay harness runs) and every
  * finding is judged by its rule; bodies are parsed losslessly, so an id above 2^53 survives. Outside the
  * tests that measure a limit, a 429 is waited out per Retry-After with exponential backoff and jitter
- * (lib/backoff.ts), never retried at once, and noted as throttling. A request that gets no answer to judge by
- * (no response, or a 429 that cannot be waited out in the test's time) fails no rule: the test ends "could not
- * complete" with the cause, or a collecting client throws NoAnswer for its caller to say so.
+ * (lib/backoff.ts), never retried at once, and noted as throttling. A request sent that got no response (none
+ * within the bounded wait, or its connection closed without one) fails RESP-3 and is sent once more, so the test
+ * judges its own rules on the answer. Any other request without an answer to judge by (a 429 that cannot be
+ * waited out in the test's time, a refused connection) fails no rule: the test ends "could not complete" with
+ * the cause, or a collecting client throws NoAnswer for its caller to say so.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { OperationId } from '../../lib/contract.ts';
@@ -20,6 +22,7 @@ import type { Exchange, Method, ReceivedResponse, SentRequest, Transport } from 
 import type { RuleJudge } from './judge.ts';
 import type { KeyRest } from './key-rest.ts';
 import { NoAnswer } from './no-answer.ts';
+import { NO_RESPONSE_STATUS, Unanswered, UNANSWERED_RULE } from './unanswered.ts';
 import { quotaInRun } from './plan-quotas.ts';
 
 /** wait: a 429 is waited out and the request sent again. measure: a 429 is handed to the caller. */
@@ -48,6 +51,8 @@ export interface ClientOptions {
   deferJudgement?: boolean;
   /** What the run remembers of the key's refusals (key-rest.ts): waited for before every request, kept up by every 429. */
   rest?: KeyRest;
+  /** The operations that have answered a request: this worker's by default (a request to one that gets none was dropped). */
+  answeredOperations?: Set<OperationId>;
   backoff?: BackoffPolicy;
   random?: () => number;
   wait?: (ms: number) => Promise<void>;
@@ -71,6 +76,10 @@ export class PetStoreClient {
 
   get authorization(): string | undefined {
     return this.options.authorization;
+  }
+
+  private get answeredOperations(): Set<OperationId> {
+    return this.options.answeredOperations ?? answeredInWorker;
   }
 
   get clock(): TargetClock {
@@ -187,13 +196,25 @@ export class PetStoreClient {
     if (authorization !== undefined) headers.Authorization = authorization;
     if (contentType !== undefined) headers['Content-Type'] = contentType;
     const request: SentRequest = { method, url: `${baseUrl}${path}`, headers, ...(body !== undefined ? { body } : {}) };
-    const sentAt = this.clock.now();
-    const response = await this.answerTo(request, transport);
+    const kind = classifyRequest({ operation, method, path, contentType, body });
+    let sentAt = this.clock.now();
+    let response: ReceivedResponse;
+    let dropped: { exchange: Exchange; error: Unanswered } | undefined;
+    try {
+      response = await this.answerTo(request, transport);
+    } catch (error) {
+      if (!(error instanceof Unanswered)) throw error;
+      const lost: Exchange = { operation, request, response: { status: NO_RESPONSE_STATUS, headers: {}, body: '' }, json: undefined, plan, sentAt, receivedAt: this.clock.now(), kind };
+      dropped = { exchange: lost, error };
+      sentAt = this.clock.now();
+      response = await this.sendAgain(lost, error);
+    }
     const receivedAt = this.clock.now();
     // Parsed once, for the exchange's tree and the contract check alike.
     const answer = new JsonBody(response.body);
-    const kind = classifyRequest({ operation, method, path, contentType, body });
     const exchange: Exchange = { operation, request, response, json: answer.value, plan, sentAt, receivedAt, kind };
+    this.answeredOperations.add(operation);
+    if (dropped) this.judgeDropped(dropped.exchange, dropped.error, `the same request sent again was answered ${response.status}`, exchange);
     // Only a quota agreed for this run is handed over: a documented plan's is the contract's own.
     const quota = plan === undefined || plans[plan].documented ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
     const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt, outsideContract: kind.kind === 'outside' });
@@ -202,13 +223,42 @@ export class PetStoreClient {
     return exchange;
   }
 
+  /** The answer to `request`; a request without one throws Unanswered, any other failure ends the test saying so. */
   private async answerTo(request: SentRequest, transport: Transport): Promise<ReceivedResponse> {
     try {
       return await transport.send(request);
     } catch (error) {
+      if (error instanceof Unanswered) throw error;
       // The transports' messages name the request and the cause, never a header (a key).
       return this.unanswered(`no answer: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /**
+   * A request that got no answer (unanswered.ts) is sent once more, so the test goes on judging its own rules on
+   * the answer (a create may then have been made twice, which no rule forbids a client). A measurement is not:
+   * one more request changes what it counts, so it stops as partly checked. Without an answer to the operation
+   * in this run, a request unanswered twice is a target that went away: not judged, the test could not complete.
+   */
+  private async sendAgain(dropped: Exchange, error: Unanswered): Promise<ReceivedResponse> {
+    const where = `${dropped.request.method} ${new URL(dropped.request.url).pathname}`;
+    if (this.options.politeness === 'measure') {
+      if (this.answeredOperations.has(dropped.operation)) this.judgeDropped(dropped, error, `other requests to ${dropped.operation} were answered`);
+      return this.unanswered(`the target gave a measuring request no answer (${error.message}), so this measurement could not finish; look at the target's logs`);
+    }
+    try {
+      return await this.options.transport.send(dropped.request);
+    } catch (again) {
+      if (again instanceof Unanswered && this.answeredOperations.has(dropped.operation)) this.judgeDropped(dropped, error, `other requests to ${dropped.operation} were answered; sent again, it got none either`);
+      return this.unanswered(`no answer to ${where}, sent twice: ${again instanceof Error ? again.message : String(again)}`);
+    }
+  }
+
+  /** RESP-3 fails on the request that got no answer, beside the answered request that shows the operation answers. */
+  private judgeDropped(dropped: Exchange, error: Unanswered, others: string, answered?: Exchange): void {
+    const waited = Math.round(this.clock.toRealMs(dropped.receivedAt - dropped.sentAt));
+    const message = `expected an answer to every request of ${dropped.operation}, got none (${error.how}) after ${waited} ms: ${error.message}; ${others}`;
+    this.options.judge.expect(false, message, { rule: UNANSWERED_RULE, evidence: answered ? [dropped, answered] : dropped, byContractCheck: true });
   }
 
   /** A request the target gave no answer to judge by: the caller of a collecting client decides, any other test ends saying so. */
@@ -217,6 +267,9 @@ export class PetStoreClient {
     return this.options.judge.couldNotComplete(cause);
   }
 }
+
+/** The operations this worker has had an answer to: a request to one of them that gets none is dropped, not a target gone. */
+const answeredInWorker = new Set<OperationId>();
 
 function queryString(query: Query): string {
   const entries = Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((each: string) => [name, each]) : [[name, String(value)]]));

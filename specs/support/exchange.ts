@@ -9,6 +9,8 @@ import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import type { Classification } from '../../lib/request-kinds.ts';
 import type { Violation } from '../../lib/response-checks.ts';
+import { DEFAULT_ANSWER_TIMEOUT_SECONDS } from './settings.ts';
+import { sendFailure, Unanswered } from './unanswered.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -49,27 +51,53 @@ export interface Transport {
   send(request: SentRequest): Promise<ReceivedResponse>;
 }
 
-const REQUEST_TIMEOUT_MS = 15_000;
+/** How long a request waits for its answer by default (PETSTORE_ANSWER_TIMEOUT_SECONDS sets the run's). */
+const DEFAULT_ANSWER_TIMEOUT_MS = DEFAULT_ANSWER_TIMEOUT_SECONDS * 1000;
 
-/** Playwright's `request` fixture: its calls appear as steps in Playwright's HTML report. */
-export function playwrightTransport(context: APIRequestContext): Transport {
+/**
+ * A kept-alive connection idle this long may have been closed by the server just as it was reused (Node's
+ * documented race): its request never arrived, so it is sent once more before it counts as unanswered. Servers
+ * keep idle connections seconds or more (Node 5 s, nginx 75 s); after a shorter idle time the connection in use
+ * was one the server had just answered on, and a close is the server's doing.
+ */
+const KEPT_ALIVE_IDLE_MS = 1_000;
+
+/**
+ * Playwright's `request` fixture: its calls appear as steps in Playwright's HTML report. A request that gets no
+ * answer rejects with Unanswered (unanswered.ts).
+ */
+export function playwrightTransport(context: APIRequestContext, timeoutMs: number = DEFAULT_ANSWER_TIMEOUT_MS): Transport {
+  let lastSettledAt: number | undefined;
+  let inFlight = 0;
+  const fetchOnce = async (request: SentRequest) => {
+    try {
+      return await context.fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        // A string `data` with a JSON Content-Type is JSON-encoded when it does not parse: a Buffer goes out as written.
+        ...(request.body !== undefined ? { data: Buffer.from(request.body, 'utf8') } : {}),
+        maxRedirects: 0,
+        failOnStatusCode: false,
+        timeout: timeoutMs,
+      });
+    } catch (error) {
+      // Playwright's message ends in a call log that lists every request header, the key included.
+      throw sendFailure(request, (error instanceof Error ? error.message : String(error)).split('\n')[0]!);
+    }
+  };
   return {
     async send(request) {
+      const idle = inFlight === 0 && lastSettledAt !== undefined && performance.now() - lastSettledAt >= KEPT_ALIVE_IDLE_MS;
+      inFlight++;
       let response;
       try {
-        response = await context.fetch(request.url, {
-          method: request.method,
-          headers: request.headers,
-          // A string `data` with a JSON Content-Type is JSON-encoded when it does not parse: a Buffer goes out as written.
-          ...(request.body !== undefined ? { data: Buffer.from(request.body, 'utf8') } : {}),
-          maxRedirects: 0,
-          failOnStatusCode: false,
-          timeout: REQUEST_TIMEOUT_MS,
+        response = await fetchOnce(request).catch((error: unknown) => {
+          if (idle && error instanceof Unanswered && error.how === 'connection closed') return fetchOnce(request);
+          throw error;
         });
-      } catch (error) {
-        // Playwright's message ends in a call log that lists every request header, the key included.
-        const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-        throw new Error(`${request.method} ${request.url} failed: ${reason}`);
+      } finally {
+        inFlight--;
+        lastSettledAt = performance.now();
       }
       try {
         return { status: response.status(), headers: response.headers(), body: await response.text() };
@@ -86,8 +114,8 @@ export function playwrightTransport(context: APIRequestContext): Transport {
  * request context (about 480 requests/s here) and Node's fetch (about 4,500) cannot hold; see
  * bench/suite for the figures. Its connections stay open until `close`.
  */
-export function socketTransport(baseUrl: string, connections: number): Transport & { close(): void } {
-  const client = new HttpClient(new URL(baseUrl), { maxConnections: connections, timeoutMs: REQUEST_TIMEOUT_MS });
+export function socketTransport(baseUrl: string, connections: number, timeoutMs: number = DEFAULT_ANSWER_TIMEOUT_MS): Transport & { close(): void } {
+  const client = new HttpClient(new URL(baseUrl), { maxConnections: connections, timeoutMs });
   return {
     async send(request) {
       let response;
@@ -99,7 +127,8 @@ export function socketTransport(baseUrl: string, connections: number): Transport
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
       } catch (error) {
-        throw new Error(`${request.method} ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`);
+        // The shared client sends a request once more itself when a kept-alive connection was closed as it was reused.
+        throw sendFailure(request, error instanceof Error ? error.message : String(error));
       }
       return { status: response.status, headers: response.headers, body: response.body.toString('utf8') };
     },

@@ -12,6 +12,7 @@ import { PAGE_SIZE } from '../../lib/page-size.ts';
 import { isCanonical, lenientInteger } from '../../lib/request-kinds.ts';
 import type { Exchange } from './exchange.ts';
 import type { Problem } from './generated/property.ts';
+import { isObject } from './pets.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -43,7 +44,7 @@ export type SentQuery = Readonly<Record<string, string | readonly string[]>>;
  */
 export function listSuccessProblems(query: SentQuery, exchange: Exchange): Problem[] {
   if (exchange.response.status !== 200 || !Array.isArray(exchange.json)) return [];
-  const pets = exchange.json as Array<Record<string, LosslessValue>>;
+  const pets: readonly LosslessValue[] = exchange.json;
   const problems: Problem[] = [];
   const asked = JSON.stringify(query);
   const limits = valuesOf(query.limit);
@@ -55,7 +56,8 @@ export function listSuccessProblems(query: SentQuery, exchange: Exchange): Probl
   const statuses = valuesOf(query.status);
   // A status outside the contract may also be ignored: only canonical ones must filter.
   if (statuses.length > 0 && statuses.every((status) => isCanonical(statusSchema, status))) {
-    const other = pets.find((pet) => typeof pet.status !== 'string' || !statuses.includes(pet.status));
+    // An item that is no object is no pet: RESP-2 judges its shape, and nothing of it is a status to filter by.
+    const other = pets.filter(isObject).find((pet) => typeof pet.status !== 'string' || !statuses.includes(pet.status));
     const wanted = [...new Set(statuses)].join(' or ');
     if (other) problems.push({ rule: RULE['list-status-filter'], message: `expected only ${wanted} animals for ${asked}${statuses.length > 1 ? ' (each reading of the repeated filter filters)' : ''}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
   }

@@ -4,6 +4,7 @@
  * for measuring clients: what a functional request gets back (or not) is judged by its own rule.
  */
 import type { Transport } from './exchange.ts';
+import { Unanswered } from './unanswered.ts';
 
 const LOST = /closed the connection|reset the connection|connection refused|no answer within|socket hang up|EPIPE/;
 
@@ -13,6 +14,8 @@ export function lostConnectionsUnmeasured(transport: Transport, stop: (reason: s
       try {
         return await transport.send(request);
       } catch (error) {
+        // A request sent and not answered is RESP-3's evidence: the client judges it, then stops the measurement.
+        if (error instanceof Unanswered) throw error;
         const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
         if (LOST.test(message)) stop(`the target cut a measuring request short (${message}), so this measurement could not finish; run again, and look at the target's logs if it keeps happening`);
         throw error;

@@ -8,6 +8,7 @@ import {
   BUNDLED_ENTERPRISE_QUOTA,
   BUNDLED_QUOTA_BUDGET_SECONDS,
   BUNDLED_RUN_TIMEOUT_SECONDS,
+  DEFAULT_ANSWER_TIMEOUT_SECONDS,
   DEFAULT_GENERATED_RUNS,
   DEFAULT_QUOTA_BUDGET_SECONDS,
   DEFAULT_RUN_TIMEOUT_SECONDS,
@@ -68,6 +69,13 @@ export const SUITE_SETTINGS: SettingsOfPart = {
       check: 'a positive number of seconds',
       meaning: 'The bound on the whole run: however the target behaves, the run stops then and gives its verdict ("Not certified" or "Not conforming", never silence).',
       refused: '-5',
+    },
+    {
+      name: 'PETSTORE_ANSWER_TIMEOUT_SECONDS',
+      default: String(DEFAULT_ANSWER_TIMEOUT_SECONDS),
+      check: 'a positive number of seconds',
+      meaning: 'How long a request waits for its answer. A request not answered within it, or whose connection is closed without an answer, while other requests to its operation are answered, fails RESP-3; the suite sends it once more and goes on with that answer.',
+      refused: 'soon',
     },
     {
       name: 'PETSTORE_ENTERPRISE_PER_MINUTE, PETSTORE_ENTERPRISE_PER_DAY',

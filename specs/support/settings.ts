@@ -24,6 +24,8 @@ export interface SuiteSettings {
   quotaBudgetSeconds: number;
   /** PETSTORE_RUN_TIMEOUT_SECONDS: however the target behaves, the run stops then and gives its verdict. */
   runTimeoutSeconds: number;
+  /** PETSTORE_ANSWER_TIMEOUT_SECONDS: a request not answered within this got no answer (RESP-3). */
+  answerTimeoutSeconds: number;
   /** PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY: the Enterprise quota agreed for the run's Enterprise keys. */
   enterpriseQuota: Quota | undefined;
   /**
@@ -66,6 +68,12 @@ export const BUNDLED_QUOTA_BUDGET_SECONDS = 300;
 /** The bound on a whole run: every daily quota within its budget, and the rest of the suite, with room. */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 1_800;
 export const BUNDLED_RUN_TIMEOUT_SECONDS = 600;
+/**
+ * The bounded wait for one answer: the spec gives no time, so it is long, far beyond what any request of the
+ * suite costs a working target (tens of milliseconds), and still lets a run that meets several unanswered
+ * requests end within its bound.
+ */
+export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 15;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -103,6 +111,7 @@ export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): S
   const readOnly = flag(env, 'PETSTORE_READ_ONLY');
   const enterpriseQuota = agreedEnterpriseQuota(env);
   const runTimeoutSeconds = positiveNumber(env, 'PETSTORE_RUN_TIMEOUT_SECONDS', baseUrl === undefined ? BUNDLED_RUN_TIMEOUT_SECONDS : DEFAULT_RUN_TIMEOUT_SECONDS);
+  const answerTimeoutSeconds = positiveNumber(env, 'PETSTORE_ANSWER_TIMEOUT_SECONDS', DEFAULT_ANSWER_TIMEOUT_SECONDS);
   if (baseUrl !== undefined) {
     return {
       baseUrl,
@@ -113,6 +122,7 @@ export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): S
       freshKeys: flag(env, 'PETSTORE_FRESH_KEYS'),
       quotaBudgetSeconds,
       runTimeoutSeconds,
+      answerTimeoutSeconds,
       enterpriseQuota,
       clock: { rate: positiveNumber(env, 'PETSTORE_TARGET_CLOCK_RATE', 1, 'number'), anchorMs: wholeNumber(env, 'PETSTORE_TARGET_CLOCK_ANCHOR_MS', 0) },
       generated,
@@ -128,6 +138,7 @@ export function settingsFromEnv(env: Env, bundled: BundledServer | undefined): S
     freshKeys: true,
     quotaBudgetSeconds,
     runTimeoutSeconds,
+    answerTimeoutSeconds,
     enterpriseQuota: enterpriseQuota ?? BUNDLED_ENTERPRISE_QUOTA,
     clock: { rate: BUNDLED_CLOCK_RATE, anchorMs: bundled.clockAnchorMs },
     generated,

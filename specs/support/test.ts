@@ -125,7 +125,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
     // Functional tests judge nothing by the key's plan: a key that answers as another plan's is only named.
-    const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
+    const watched = spent.watch(leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
       await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key)));
@@ -135,7 +135,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
-    const leased = leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE));
+    const leased = leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE));
     const transport = longWaitsUnchecked(leased, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     await use(client(transport, target, check, testInfo, undefined, undefined, 'wait'));
   },
@@ -150,7 +150,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     };
     const measuringClient = (lease: Lease, plan: PlanId, politeness: Politeness, onSpent: 'skip' | 'note' | 'own-day'): PetStoreClient => {
       leases.push(lease);
-      const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY);
+      const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY, answerTimeoutMs(target));
       transports.push(socket);
       const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip');
       const stop = (reason: string): void => testInfo.skip(true, reason);
@@ -301,6 +301,8 @@ function client(
     timeLeftMs: timeLeft(testInfo),
   });
 }
+
+const answerTimeoutMs = (target: Target): number => target.settings.answerTimeoutSeconds * 1000;
 
 /** The real time a test has left to wait out a 429, with two seconds to spare. */
 function timeLeft(testInfo: TestInfo): () => number {

@@ -13,9 +13,10 @@ import type { HarCreator, HarEntry } from '../../lib/capture/types.ts';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { failures, judged, tempDir, verdictOf } from './support.ts';
 
-test.skip(chromiumPath() === undefined, INSTALL_HINT);
+skipWithout(chromiumPath() !== undefined, INSTALL_HINT);
 
 const KEY = DEMO_KEYS.pro[0] as string;
 const SENSITIVE = new Set(['authorization', 'cookie', 'set-cookie']);

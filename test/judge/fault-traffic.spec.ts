@@ -1,17 +1,20 @@
 /**
  * The broken servers of the suite's own proof (test/suite/support/faults.ts), shown traffic: the shipped
  * sample's exchanges, each passed through a fault's edits as its fault proxy would pass them, then judged.
- * Every fault that traffic like the sample's can show fails the rule it breaks (or one it cannot help
- * breaking too), and no other; a fault of a rule traffic cannot judge (VER-1: the operations moved away)
- * fails the rules its answers break instead; the correct server's sample fails nothing.
+ * Every fault is named here by what the sample shows of it: a breach the judge must fail by the fault's own rule
+ * (and no rule the fault does not break), a breach only other rules can show (the rule is about something a
+ * recording does not hold), answers changed in a way traffic cannot tell from a correct server's, or nothing at
+ * all (the sample sends no request the fault changes, or the fault rewrites requests, which a recording cannot
+ * ask again). A fault the judge misses is listed as such, with why, never left to look like one traffic cannot
+ * show. The correct server's sample fails nothing.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { HarEntry } from '../../lib/capture/types.ts';
 import { NEEDS } from '../../harness/judge/report.ts';
-import { FAULTS, type Fault } from '../suite/support/faults.ts';
-import { isProxyResponse, type ProxyRequest, type ProxyResponse } from '../support/fault-proxy.ts';
+import { FAULTS, faultById, type Fault } from '../suite/support/faults.ts';
+import { isProxyResponse, RESET_CONNECTION, type ProxyRequest, type ProxyResponse } from '../support/fault-proxy.ts';
 import { harEntries, SAMPLE_HAR } from '../replay/support.ts';
 import { failures, judged, tempDir } from './support.ts';
 
@@ -38,9 +41,11 @@ async function asAnsweredBy(fault: Fault): Promise<HarEntry[] | undefined> {
       // The fault asks the upstream itself (no upstream answers here): a recording cannot show it.
       return undefined;
     }
+    // A connection reset is what a browser's HAR records so: status 0, and the cause.
+    const reset = response.status === RESET_CONNECTION.status ? { _error: 'net::ERR_CONNECTION_RESET' } : {};
     edited.push({
       ...entry,
-      response: { ...entry.response, status: response.status, headers: Object.entries(response.headers).map(([name, value]) => ({ name, value })), content: { ...entry.response.content, text: response.body } },
+      response: { ...entry.response, status: response.status, headers: Object.entries(response.headers).map(([name, value]) => ({ name, value })), content: { ...entry.response.content, text: response.body }, ...reset },
     });
   }
   return edited;
@@ -56,24 +61,107 @@ async function judgeEntries(entries: readonly HarEntry[]): Promise<Record<string
   return failures(await judged(file));
 }
 
+/** Faults the sample shows, with what shows them: each fails its own rule, and no rule the fault does not break. */
+const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
+  'list-not-json-content-type': 'every list answer says text/plain',
+  'list-category-as-string': 'every listed pet has a string categoryId',
+  'list-answers-203': 'every list answer is a 203',
+  'list-wrapped-in-object': 'every list answer is an object around the array',
+  'created-without-status': 'the 201s to creations with a status answer none',
+  'sunset-wrong-date': "the getPet answers' Sunset",
+  'orders-refuse-valid-key': 'the 401 to GET /store/orders with a valid key',
+  'error-without-message': 'the Error bodies without message',
+  'error-status-always-400': "the Error bodies' status field",
+  'no-reset-on-errors': 'the error answers without X-RateLimit-Reset',
+  'reset-wobbles': 'Reset moving within a window, one key, in order',
+  'category-cut-to-int32': 'a created categoryId past int32 answered cut',
+  'resets-every-9th-list': 'seven list requests whose connection was reset (status 0, net::ERR_CONNECTION_RESET)',
+};
+
+/**
+ * Faults the sample shows that the judge does not fail by their rule (yet): each is a test marked fixme with the
+ * reason, so the list shrinks as the judge learns, and none hides among the faults traffic cannot show.
+ */
+const MISSED_BY_THE_JUDGE: Readonly<Record<string, string>> = {
+  'list-deprecated': 'Deprecation on every listPets answer: the judge leaves VER-3 to the suite (taken up by s4-keys)',
+  'remaining-stuck': 'Remaining that never falls over 79 answers of one key in one window: RL-6 is not failed',
+  'remaining-at-limit': 'Remaining equal to the Limit on every answer: RL-6 is not failed',
+  'orders-not-found': 'a 404 to GET /store/orders with a valid key: the judge fails RESP-1, not ORD-1',
+  'get-renames-pet': 'getPet of pets 7 to 10, created in the sample, answers another name: the judge does not compare a get with its creation (GET-1)',
+  'get-pet-removed': 'getPet of pets created in the sample answers as if the operation were gone: DEP-1 is not judged from traffic',
+  'list-frozen-at-start': 'lists after the creations leave the created pets out: LIST-7 is not judged from traffic',
+  'static-example-mock': 'getPet of created pets answers a fixed example pet: GET-1 is not judged from traffic (the judge fails CREATE-1 only)',
+};
+
+/** Faults whose own rule a recording cannot show (which base path or which operations are deployed), caught by the rules their answers break. */
+const CAUGHT_BY_OTHER_RULES: Readonly<Record<string, string>> = {
+  'served-under-v2': 'VER-1: the sample asked /v1, and every answer is a 404 there',
+  'create-not-deployed': 'VER-2: the creations are answered 404',
+};
+
+/** Faults that change the sample's answers in ways traffic cannot tell from a correct server's. */
+const NOT_SHOWN: Readonly<Record<string, string>> = {
+  'unknown-id-placeholder': 'a 200 to an id the sample never created: another client may have created it',
+};
+
+async function judgedFailures(fault: Fault): Promise<string[]> {
+  const entries = await asAnsweredBy(fault);
+  if (!entries) throw new Error(`${fault.id}: the sample cannot be answered as this fault answers`);
+  return Object.keys(await judgeEntries(entries));
+}
+
+/** How many of the sample's answers the fault changes; undefined when it rewrites requests. */
+async function changedAnswers(fault: Fault): Promise<number | undefined> {
+  const entries = await asAnsweredBy(fault);
+  if (!entries) return undefined;
+  const answer = (entry: HarEntry): string => JSON.stringify([entry.response.status, entry.response.content.text ?? '', Object.entries(lower(entry.response.headers)).sort()]);
+  return entries.filter((entry, index) => answer(entry) !== answer(SAMPLE[index]!)).length;
+}
+
 test("the correct server's sample fails nothing", async () => {
   expect(await judgeEntries(SAMPLE)).toEqual({});
 });
 
-test('every broken server whose fault the sample traffic shows fails that rule, and no other', async () => {
-  const caught: string[] = [];
-  const wrong: string[] = [];
-  for (const fault of FAULTS) {
-    const entries = await asAnsweredBy(fault);
-    if (!entries) continue;
-    const failed = Object.keys(await judgeEntries(entries));
-    if (failed.length === 0) continue;
-    const allowed = new Set([fault.rule, ...(fault.alsoBreaks ?? [])]);
-    if (NEEDS[fault.rule] === undefined) caught.push(`${fault.id} (${fault.rule}, which traffic cannot judge) → ${failed.join(', ')}`);
-    else if (failed.some((rule) => allowed.has(rule)) && failed.every((rule) => allowed.has(rule))) caught.push(`${fault.id} → ${failed.join(', ')}`);
-    else wrong.push(`${fault.id} (breaks ${fault.rule}) → ${failed.join(', ')}`);
+test('every fault the sample shows is named here; every other fault changes none of its answers, or rewrites requests', async () => {
+  const named = new Set([...Object.keys(CAUGHT_BY_ITS_RULE), ...Object.keys(MISSED_BY_THE_JUDGE), ...Object.keys(CAUGHT_BY_OTHER_RULES), ...Object.keys(NOT_SHOWN)]);
+  expect([...named].filter((id) => !FAULTS.some((fault) => fault.id === id)), 'named faults that do not exist').toEqual([]);
+  const unnamed: string[] = [];
+  for (const fault of FAULTS.filter((each) => !named.has(each.id))) {
+    const changed = await changedAnswers(fault);
+    if (changed !== undefined && changed > 0) unnamed.push(`${fault.id} (${fault.rule}) changes ${changed} of the sample's answers`);
   }
-  expect(wrong).toEqual([]);
-  test.info().annotations.push({ type: 'caught', description: caught.join('; ') });
-  expect(caught.length, caught.join('\n')).toBeGreaterThanOrEqual(15);
+  expect(unnamed, 'name each in one of the lists above').toEqual([]);
 });
+
+for (const [id, shownBy] of Object.entries(CAUGHT_BY_ITS_RULE)) {
+  const fault = faultById(id);
+  test(`${id} (${shownBy}) fails ${fault.rule}, and no rule it does not break`, async () => {
+    const failed = await judgedFailures(fault);
+    expect(failed).toContain(fault.rule);
+    const allowed = new Set([fault.rule, ...(fault.alsoBreaks ?? [])]);
+    expect(failed.filter((rule) => !allowed.has(rule))).toEqual([]);
+  });
+}
+
+for (const [id, why] of Object.entries(MISSED_BY_THE_JUDGE)) {
+  const fault = faultById(id);
+  test.fixme(`${id} fails ${fault.rule}: missed by the judge, ${why}`, async () => {
+    expect(await judgedFailures(fault)).toContain(fault.rule);
+  });
+}
+
+for (const [id, why] of Object.entries(CAUGHT_BY_OTHER_RULES)) {
+  const fault = faultById(id);
+  test(`${id} (${why}) fails the rules its answers break`, async () => {
+    expect(NEEDS[fault.rule], `${fault.rule} is a rule the judge cannot show`).toBeUndefined();
+    expect(await judgedFailures(fault)).not.toEqual([]);
+  });
+}
+
+for (const [id, why] of Object.entries(NOT_SHOWN)) {
+  test(`${id} fails nothing: ${why}`, async () => {
+    const fault = faultById(id);
+    expect(await changedAnswers(fault)).toBeGreaterThan(0);
+    expect(await judgedFailures(fault)).toEqual([]);
+  });
+}

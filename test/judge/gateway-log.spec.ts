@@ -15,6 +15,7 @@ import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import { faultById } from '../suite/support/faults.ts';
 import { startVariant } from '../suite/support/variant-target.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { h2Request, NGINX_HINT, nginxPath, OPENSSL_HINT, opensslPath, startNginx, type Gateway } from './nginx.ts';
 import { failures, judged, tempDir, verdictOf } from './support.ts';
 
@@ -30,8 +31,8 @@ const KEY_PARAMETERS = ['api_key', 'x-api-key', 'apiKey', 'access_token', 'key',
 /** The gateway's key file: each key it knows by a name, never the key. */
 const NAMED = { [FREE]: 'free-1', [PRO]: 'pro-1', [BUSINESS]: 'business-1' };
 
-test.skip(nginxPath() === undefined, NGINX_HINT);
-test.skip(opensslPath() === undefined, OPENSSL_HINT);
+skipWithout(nginxPath() !== undefined, NGINX_HINT);
+skipWithout(opensslPath() !== undefined, OPENSSL_HINT);
 
 async function drive(gateway: Gateway): Promise<void> {
   const send = (request: Parameters<typeof h2Request>[2]) => h2Request(gateway.baseUrl, gateway.ca, request);

@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import pLimit from 'p-limit';
 import { overLimit } from '../load/support/run.ts';
 import { MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from '../load/support/limiters.ts';
+import type { LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
 import { GcraLimiter } from '../support/gcra-limiter.ts';
@@ -28,14 +29,32 @@ const TRAFFIC = [
 ];
 const FAST_FREE = [{ plan: 'free' as const, keyNumber: 1, behaviour: 'compliant' as const, rate: overLimit(2) }];
 
-/** The legitimate limiters of the model's work, each with the kind its traffic may show (RL-GAP-2). */
-const VARIANTS: Array<[string, () => RateLimiter, RegExp]> = [
-  ['a sliding log', () => new SlidingWindowLimiter(SCALE), /sliding-log|fixed-first-use|unknown/],
-  ['a token bucket', () => new TokenBucketLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
-  ['GCRA', () => new GcraLimiter(SCALE), /Limit 60, as far as this traffic shows: bucket/],
-  ['a sliding counter', () => new SlidingCounterLimiter(SCALE), /sliding-counter|sliding-log|unknown/],
-  ['fixed windows on the clock', () => new ClockWindowLimiter(SCALE), /fixed|sliding-log|unknown/],
-  ['a minute and a day limiter stacked', () => new MinuteAndDayLimiters(), /Limit 1000, as far as this traffic shows: /],
+/**
+ * The legitimate limiters of the model's work, each with the kind its traffic shows (RL-GAP-2), required of every
+ * key's observation; `missed` when the judge names another kind today (the test is then fixme, with why). The
+ * stacked minute and day show only the day's headers, whose window never ends in a recording of seconds: the
+ * judge must say the kind is unknown and why, not guess one.
+ */
+interface Variant {
+  name: string;
+  limiter: () => RateLimiter;
+  kind: LimiterKind;
+  /** What an unknown kind must give as its reason. */
+  because?: RegExp;
+  missed?: string;
+}
+const VARIANTS: readonly Variant[] = [
+  { name: 'a sliding log', limiter: () => new SlidingWindowLimiter(SCALE), kind: 'sliding-log' },
+  { name: 'a token bucket', limiter: () => new TokenBucketLimiter(SCALE), kind: 'bucket' },
+  { name: 'GCRA', limiter: () => new GcraLimiter(SCALE), kind: 'bucket' },
+  { name: 'a sliding counter', limiter: () => new SlidingCounterLimiter(SCALE), kind: 'sliding-counter', missed: 'the judge reads it as a sliding log ("only part of the quota came back once Reset had come")' },
+  {
+    name: 'fixed windows on the clock',
+    limiter: () => new ClockWindowLimiter(SCALE),
+    kind: 'fixed-clock',
+    missed: 'the judge reads it as fixed-first-use, "its windows are not aligned to the clock": windows of the 6-s minute this clock runs at, aligned to it',
+  },
+  { name: 'a minute and a day limiter stacked', limiter: () => new MinuteAndDayLimiters(), kind: 'unknown', because: /no window ended, and no token came back, while the run watched/ },
 ];
 
 const RECORDINGS: Record<string, () => RecordOptions> = {
@@ -45,7 +64,7 @@ const RECORDINGS: Record<string, () => RecordOptions> = {
   'no Retry-After': () => ({ limiter: new NoRetryAfterLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 5_000 }),
   'moving Reset': () => ({ limiter: new MovingResetLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 4_000 }),
   'repeated Remaining': () => ({ limiter: new RepeatingRemainingLimiter(SCALE), timeScale: SCALE, keys: FAST_FREE, durationMs: 8_000 }),
-  ...Object.fromEntries(VARIANTS.map(([name, limiter]) => [name, () => ({ limiter: limiter(), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS })])),
+  ...Object.fromEntries(VARIANTS.map(({ name, limiter }) => [name, () => ({ limiter: limiter(), timeScale: SCALE, keys: TRAFFIC, durationMs: DURATION_MS })])),
 };
 
 /**
@@ -121,12 +140,20 @@ test('a fixed window that says a Remaining twice fails RL-6, with the kind its t
   expect(failures(report)['RL-6']).toMatch(/Limit 60: expected X-RateLimit-Remaining to fall from (\d+) to \d+, got \1 .*the limiter is fixed-first-use: .*\(key free-1; exchanges \d+, \d+\)/);
 });
 
-for (const [name, , kind] of VARIANTS) {
-  test(`${name}, a legitimate limiter, fails nothing, whole or cut in half, and its kind is observed`, async () => {
+for (const { name, kind, because, missed } of VARIANTS) {
+  test(`${name}, a legitimate limiter, fails nothing, whole or cut in half`, async () => {
     const capture = await recorded(name);
-    const report = await judged(capture);
-    expect(failures(report)).toEqual({});
-    expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).toMatch(kind);
+    expect(failures(await judged(capture))).toEqual({});
     expect(failures(await judged(everyOtherOfEachKey(capture)))).toEqual({});
+  });
+
+  (missed ? test.fixme : test)(`${name}: every key's observation names its kind, ${kind}${missed ? ` (missed: ${missed})` : ''}`, async () => {
+    const report = await judged(await recorded(name));
+    const byKey = (report.rules.find((row) => row.id === 'RL-GAP-2')?.observations ?? []).map((note) => note.text).filter((text) => text.startsWith('key '));
+    expect(byKey, 'one observation per key of the recording').toHaveLength(TRAFFIC.length);
+    for (const text of byKey) {
+      expect(text).toContain(`as far as this traffic shows: ${kind} (`);
+      if (because) expect(text).toMatch(because);
+    }
   });
 }

@@ -18,6 +18,7 @@ import { REORDER_MS } from '../../harness/judge/traffic-judge.ts';
 import { DEMO_KEYS } from '../../lib/keys.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { startVariant, type VariantTarget } from '../suite/support/variant-target.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { h2Request, NGINX_HINT, nginxPath, OPENSSL_HINT, opensslPath, startNginx, type Gateway } from './nginx.ts';
 import { failures, tempDir } from './support.ts';
 
@@ -30,8 +31,8 @@ const EACH = 40;
 /** Both gateways run on this machine's clock. */
 const CLOCK_SKEW_MS = 0;
 
-test.skip(nginxPath() === undefined, NGINX_HINT);
-test.skip(opensslPath() === undefined, OPENSSL_HINT);
+skipWithout(nginxPath() !== undefined, NGINX_HINT);
+skipWithout(opensslPath() !== undefined, OPENSSL_HINT);
 test.setTimeout(40_000);
 
 async function judged(log: string): Promise<ConformanceReport> {

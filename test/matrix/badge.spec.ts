@@ -11,6 +11,7 @@ import { badgeSubject } from '../../matrix/build-matrix.ts';
 import type { MatrixImplementation } from '../../matrix/model.ts';
 import { asEvidence, certifiedRun, DAY_MS } from '../support/certified-run.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { HOSTILE, implementation } from './support/matrix-builder.ts';
 
 interface BadgeCase {
@@ -137,7 +138,7 @@ test('a hostile spec version is escaped in the text, the title and the aria-labe
 });
 
 test('every badge, hostile text included, is well-formed standalone SVG that Chromium parses', async () => {
-  test.skip(!chromiumPath(), INSTALL_HINT);
+  skipWithout(chromiumPath() !== undefined, INSTALL_HINT);
   const badges = [...[...CASES.map((item) => item.implementation), ...PROVENANCE_CASES.map((item) => item.subject)].map((subject) => renderBadge(subject, '1.0.0')), renderBadge(CONFORMING.implementation, HOSTILE)];
   const browser = await launchChromium();
   try {

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { renderMatrix } from '../../matrix/render-html.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { AGREEING, DISAGREEING, quietMatrix, sampleMatrix, SECTIONS } from './support/matrix-builder.ts';
 
 /** The opening tag of a rule's row, which carries its classes. */
@@ -105,7 +106,7 @@ test('with a baseline, each implementation says what changed since; without one,
 });
 
 test('the page renders in Chromium, fetches nothing, filters to the disagreements without JavaScript, and prints every row', async ({}, testInfo) => {
-  test.skip(!chromiumPath(), INSTALL_HINT);
+  skipWithout(chromiumPath() !== undefined, INSTALL_HINT);
   const file = testInfo.outputPath('index.html');
   writeFileSync(file, renderMatrix(sampleMatrix()));
   const browser = await launchChromium();

@@ -34,7 +34,7 @@ const GROUPS: readonly FaultGroup[] = [
   },
   {
     name: 'gets-and-errors',
-    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'list-deprecated', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found'],
+    faults: ['get-renames-pet', 'unknown-id-placeholder', 'sunset-wrong-date', 'list-deprecated', 'error-without-message', 'error-status-always-400', 'list-not-json-content-type', 'orders-not-found', 'resets-every-9th-list'],
   },
   {
     name: 'statuses-and-429s',
@@ -68,7 +68,7 @@ const GROUPS: readonly FaultGroup[] = [
   },
   {
     name: 'generated-c',
-    faults: ['exotic-id-500', 'plain-short-name-refused'],
+    faults: ['exotic-id-500', 'plain-short-name-refused', 'null-for-repeated-status'],
     controls: [ruleTitle('GET-3', 'generated int64 ids'), ruleTitle('GET-GAP-1'), ruleTitle('RESP-1', 'every response status')],
   },
   // What OWASP's testing guide tries first, and a mock whose lookups answer its example: issue 24.

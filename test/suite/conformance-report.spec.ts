@@ -15,6 +15,7 @@ import { exitCodeFor } from '../../specs/reporter/exit-code.ts';
 import { jobSummary } from '../../specs/reporter/job-summary.ts';
 import { buildReport, type ConformanceReport, type RunInfo, type RunMetadata } from '../../lib/verdicts/model.ts';
 import { chromiumPath, INSTALL_HINT, launchChromium } from '../support/chromium.ts';
+import { skipWithout } from '../support/installed-tools.ts';
 import { PLAYWRIGHT_CLI, REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { findSecrets } from './support/find-secrets.ts';
 import { VARIANTS_OUTPUT } from './support/run-suite.ts';
@@ -108,7 +109,7 @@ test.describe.serial('a run with known outcomes', () => {
   });
 
   test('the HTML report renders in Chromium, fetches nothing, and leads with the verdict', async ({}, testInfo) => {
-    test.skip(!chromiumPath(), INSTALL_HINT);
+    skipWithout(chromiumPath() !== undefined, INSTALL_HINT);
     const page_ = path.join(OUT, 'live', 'index.html');
     const browser = await launchChromium();
     try {

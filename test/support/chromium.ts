@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, test, type Browser } from '@playwright/test';
+import { UNDER_CI } from './installed-tools.ts';
 
 /** Where a Chromium may be, in order: Playwright's own download, then the system's (Debian, Ubuntu, Google's). */
 const CANDIDATES = [() => chromium.executablePath(), () => '/usr/bin/chromium', () => '/usr/bin/chromium-browser', () => '/usr/bin/google-chrome'];
@@ -27,9 +28,10 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * Runs a render check in Chromium. On a machine without one the check is skipped, noted on the test (it shows
- * in the report) and said in one line; the rest of the test still runs.
+ * in the report) and said in one line; the rest of the test still runs. Under CI a missing Chromium fails it.
  */
 export async function inChromium(check: (browser: Browser) => Promise<void>): Promise<void> {
+  if (!chromiumPath() && UNDER_CI) throw new Error(`under CI a render check is never skipped: ${INSTALL_HINT}`);
   if (!chromiumPath()) {
     test.info().annotations.push({ type: 'render check skipped', description: INSTALL_HINT });
     process.stderr.write(`render check skipped: ${INSTALL_HINT}\n`);

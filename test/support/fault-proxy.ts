@@ -24,6 +24,13 @@ export interface ProxyResponse {
   body: string;
 }
 
+/**
+ * A response that is none: the proxy resets the client's connection instead of answering (status 0, as a HAR
+ * entry of a request that got no response). A request the proxy should never answer: return a promise that
+ * never settles.
+ */
+export const RESET_CONNECTION: ProxyResponse = Object.freeze({ status: 0, headers: {}, body: '' });
+
 export interface ExchangeTransform {
   /**
    * Sees every request before it goes upstream. Return a (changed) request to forward it, or a response
@@ -58,6 +65,10 @@ export async function startFaultProxy(upstreamBaseUrl: string, transform: Exchan
     requests++;
     void handle(incoming).then(
       (response) => {
+        if (response.status === RESET_CONNECTION.status) {
+          incoming.socket.resetAndDestroy();
+          return;
+        }
         outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
         outgoing.end(response.body);
       },

@@ -3,7 +3,8 @@
  * client and judged by a check of its own, paced by the target's X-RateLimit-Remaining. A failing request is
  * shrunk by fast-check to the smallest one that still fails, and only that one is judged, with its evidence,
  * its rule and the seed that replays the run. A request that gets no answer to judge by (NoAnswer) ends the
- * property without a verdict on it: its rule is left partly checked, with the cause.
+ * property without a verdict on it: its rule is left partly checked, with the cause. So does a value whose
+ * judging threw (fast-check counts the throw as a failure with no finding to report): never a silent pass.
  */
 import fc from 'fast-check';
 import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
@@ -61,6 +62,8 @@ export async function checkProperty<T>(
 ): Promise<number> {
   let sent = 0;
   let unanswered: NoAnswer | undefined;
+  /** The first value whose judging threw, and what it threw: the property then checked less than it says. */
+  let unjudged: { value: T; error: unknown } | undefined;
   /** The value's findings beyond the incidental ones, which are judged at once; undefined when nothing was sent. */
   const judge = async (value: T, shrinking: boolean): Promise<{ problems: Problem[]; exchange: Exchange } | undefined> => {
     if (unanswered) return undefined;
@@ -68,8 +71,8 @@ export async function checkProperty<T>(
     try {
       checked = await send(value, shrinking);
     } catch (error) {
-      if (!(error instanceof NoAnswer)) throw error;
-      unanswered = error;
+      if (error instanceof NoAnswer) unanswered = error;
+      else unjudged ??= { value, error };
       return undefined;
     }
     const { exchange, problems, requests = 1 } = checked;
@@ -113,6 +116,13 @@ export async function checkProperty<T>(
     for (const problem of smallest.problems) check.expect(false, `${problem.message} (${replay})`, { rule: problem.rule, evidence: smallest.exchange });
   }
   if (unanswered) check.unchecked(`${path}: stopped after ${sent} requests, as one got no answer to judge by (${unanswered.message})`);
+  if (unjudged) {
+    const cause = unjudged.error instanceof Error ? unjudged.error.message : String(unjudged.error);
+    check.unchecked(`${path}: the answer to ${fc.stringify(unjudged.value)} could not be judged (${cause}); PETSTORE_GENERATED_SEED=${seed} replays the run`);
+  } else if (result.failed && !smallest) {
+    // A failure fast-check found that no judged value explains: said, never taken for a pass.
+    check.unchecked(`${path}: the property failed without a judged request (${String(result.errorInstance ?? 'no cause given')}); PETSTORE_GENERATED_SEED=${seed} replays the run`);
+  }
   return sent;
 }
 

@@ -31,6 +31,20 @@ export function operationOf(request: ProxyRequest): OperationId | undefined {
   return matchOperation(request.method, path.slice(BASE_PATH.length))?.operation.id;
 }
 
+/** Every `nth` request to `operationId` (counted across the run) gets `treatment` instead of being forwarded as it came. */
+export function everyNth(operationId: OperationId, nth: number, treatment: (request: ProxyRequest) => ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>): () => ExchangeTransform {
+  return () => {
+    let seen = 0;
+    return {
+      request(request) {
+        if (operationOf(request) !== operationId) return request;
+        seen++;
+        return seen % nth === 0 ? treatment(request) : request;
+      },
+    };
+  };
+}
+
 export function petIdOf(request: ProxyRequest): string | undefined {
   const path = pathOf(request);
   return path.startsWith(`${BASE_PATH}/pets/`) ? decodeURIComponent(path.slice(`${BASE_PATH}/pets/`.length)) : undefined;

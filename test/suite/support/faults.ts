@@ -9,9 +9,9 @@ import { stringifyLossless, tryParseLossless, type LosslessValue } from '../../.
 import { PLAN_IDS, type Quota } from '../../../lib/plans.ts';
 import { retryAfterMs } from '../../../lib/rate-limiter/retry-after.ts';
 import type { RateDecision, RateLimiter } from '../../../reference-server/limiter.ts';
-import type { ExchangeTransform, ProxyRequest, ProxyResponse } from '../../support/fault-proxy.ts';
+import { RESET_CONNECTION, type ExchangeTransform, type ProxyRequest, type ProxyResponse } from '../../support/fault-proxy.ts';
 import { ruleTitle } from './run-suite.ts';
-import { editJsonBody, eachPet, isErrorBody, isObject, jsonResponse, operationOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
+import { editJsonBody, eachPet, everyNth, isErrorBody, isObject, jsonResponse, operationOf, petIdOf, queryOf, withQuery } from './exchange-edits.ts';
 
 export interface Fault {
   /** Short, stable name for the table. */
@@ -128,6 +128,13 @@ export const FAULTS: readonly Fault[] = [
     alsoBreaks: ['RESP-1'],
     description: 'GET /store/orders answers 404, as if the orders area did not exist',
     proxy: onOperation('listOrders', (response) => (response.status === 200 ? errorBody(404, 'not_found', 'no route /store/orders', response.headers) : response)),
+  },
+  {
+    id: 'resets-every-9th-list',
+    rule: 'RESP-3',
+    description: 'resets the connection of every 9th GET /pets instead of answering it',
+    tests: [ruleTitle('RESP-3')],
+    proxy: everyNth('listPets', 9, () => RESET_CONNECTION),
   },
   // Resources and their fields
   {
@@ -777,6 +784,17 @@ export const FAULTS: readonly Fault[] = [
     proxy: onOperation('listPets', (response, request) => {
       const names = [...queryOf(request).keys()];
       return new Set(names).size === names.length ? response : errorBody(500, 'internal', 'limit.trim is not a function', response.headers);
+    }),
+  },
+  {
+    id: 'null-for-repeated-status',
+    rule: 'RESP-2',
+    tests: [ruleTitle('RESP-1', 'generated list queries with a parameter given twice')],
+    description: 'GET /pets?status=sold&status=pending answers [null]: a list whose item is no Pet, to a query only generated requests send',
+    proxy: onOperation('listPets', (response, request) => {
+      const statuses = queryOf(request).getAll('status');
+      const canonicalTwice = statuses.length > 1 && statuses.every((status) => ['available', 'pending', 'sold'].includes(status));
+      return canonicalTwice ? { ...response, status: 200, body: '[null]' } : response;
     }),
   },
   {

@@ -28,8 +28,12 @@ test('the parser reads Content-Length bodies split across chunks, chunked bodies
 
 test('the client reuses kept-alive connections, survives a server closing idle ones, and reports failures as RequestError', async () => {
   let connections = 0;
+  let slowRequests = 0;
   const server = http.createServer({ keepAliveTimeout: 100 }, (req, res) => {
-    if (req.url === '/slow') return void setTimeout(() => res.end('late'), 1_000);
+    if (req.url === '/slow') {
+      slowRequests++;
+      return void setTimeout(() => res.end('late'), 1_000);
+    }
     res.setHeader('x-ratelimit-remaining', '7');
     res.end(req.url);
   });
@@ -50,6 +54,7 @@ test('the client reuses kept-alive connections, survives a server closing idle o
     const slow = await client.send(request('/slow')).catch((error: unknown) => error);
     expect(slow).toBeInstanceOf(RequestError);
     expect((slow as RequestError).code).toBe('ETIMEDOUT');
+    expect(slowRequests, 'a request that timed out on a kept-alive connection reached the server: it is not sent again').toBe(1);
   } finally {
     client.close();
     server.closeAllConnections();

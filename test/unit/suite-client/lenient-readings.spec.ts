@@ -6,7 +6,7 @@ import { listSuccessProblems, type SentQuery } from '../../../specs/support/leni
 
 const pet = (id: number, status: string) => ({ id, name: `pet ${id}`, categoryId: 1, status });
 
-function listed(pets: ReturnType<typeof pet>[]): Exchange {
+function listed(pets: Array<ReturnType<typeof pet> | null>): Exchange {
   const body = JSON.stringify(pets);
   return {
     operation: 'listPets',
@@ -27,6 +27,11 @@ test('a status given twice is read as either of its values: another status in th
   expect(rulesOf({ status: ['sold', 'pending'] }, [pet(1, 'sold'), pet(2, 'pending')])).toEqual([]);
   expect(rulesOf({ status: ['sold', 'pending'] }, [pet(1, 'sold'), pet(2, 'available')]), 'the filter dropped').toEqual(['LIST-1']);
   expect(listSuccessProblems({ status: ['sold', 'sold'] }, listed([pet(3, 'available')]))[0]?.message).toContain('got 3 with status "available"');
+});
+
+test('an item that is no pet fails no filter here (RESP-2 judges its shape), and reading it throws nothing', () => {
+  expect(listSuccessProblems({ status: ['sold', 'pending'] }, listed([null])), '[null] to a status given twice').toEqual([]);
+  expect(listSuccessProblems({ status: ['sold', 'sold'] }, listed([null, pet(2, 'available')])).map((problem) => problem.rule)).toEqual(['LIST-1']);
 });
 
 test('a limit given twice may be read as either value or ignored: at most the larger of the two and the default page', () => {

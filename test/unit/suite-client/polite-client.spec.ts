@@ -181,7 +181,7 @@ test('a measuring client hands a 429 back at once, to be judged and waited out b
   expect(script.events).toEqual(['send']);
 });
 
-test('in a test of the suite, a request without an answer ends the test skipped with the cause: no rule is failed for it', async () => {
+test('in a test of the suite, a request that failed otherwise than unanswered (RESP-3, unanswered.spec.ts) ends the test skipped with the cause: no rule is failed for it', async () => {
   const skips: string[] = [];
   const annotations: Array<{ type: string; description?: string }> = [];
   const testInfo = {

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
-import { classifyRequest } from '../../../lib/request-kinds.ts';
+import { classifyRequest } from '../../../lib/contract.ts';
 import { Redactor } from '../../../lib/redact.ts';
 import { PetStoreClient } from '../../../specs/support/client.ts';
 import type { Exchange } from '../../../specs/support/exchange.ts';

@@ -15,6 +15,7 @@ import { Redactor } from '../../lib/redact.ts';
 import { targetClock, type TargetClock } from '../../lib/target-clock.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { PetStoreClient, type Politeness } from './client.ts';
+import { countingCreations, createdAnnotation, type CreatedPets } from './created-pets.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
@@ -28,6 +29,7 @@ import { currentRun, runSettings } from './run.ts';
 import type { SuiteSettings } from './settings.ts';
 import { misconfiguredAnnotation, misconfiguredReason, MISCONFIGURED_KEY, parseMisconfiguration, watchedPlan, type Misconfiguration } from './misconfigured-keys.ts';
 import { quotaInRun } from './plan-quotas.ts';
+import { settleStatusThatDoesNotMatter } from './store-growth.ts';
 import { BANNED_KEY, bannedReason, keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
@@ -113,6 +115,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const judge = new RuleJudge(testInfo, primaryRule(testInfo), target.redactor);
     await use(judge);
     judge.finish();
+    const created = createdAnnotation(createdBy(testInfo));
+    if (created) testInfo.annotations.push(created);
   },
 
   api: async ({ request, target, check, leaseBook }, use, testInfo) => {
@@ -128,7 +132,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const watched = spent.watch(leasedTransport(playwrightTransport(request), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
-      await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key)));
+      const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key));
+      if (!target.settings.readOnly) await settleStatusThatDoesNotMatter(api);
+      await use(api);
     } finally {
       lease.release();
     }
@@ -289,7 +295,7 @@ function client(
   rest?: KeyRest,
 ): PetStoreClient {
   return new PetStoreClient({
-    transport,
+    transport: countingCreations(transport, createdBy(testInfo)),
     baseUrl: target.baseUrl,
     authorization,
     plan,
@@ -305,6 +311,14 @@ function client(
 /** The real time a test has left to wait out a 429, with two seconds to spare. */
 function timeLeft(testInfo: TestInfo): () => number {
   return () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000);
+}
+
+/** The animals each test's clients created, for the report's count of what the run added to the store. */
+const creations = new WeakMap<TestInfo, CreatedPets>();
+function createdBy(testInfo: TestInfo): CreatedPets {
+  let tally = creations.get(testInfo);
+  if (!tally) creations.set(testInfo, (tally = new Map()));
+  return tally;
 }
 
 /** When each test's fixtures began, for the time it has left to wait out a 429. */

@@ -15,6 +15,7 @@ import { Redactor } from '../../lib/redact.ts';
 import { targetClock, type TargetClock } from '../../lib/target-clock.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { PetStoreClient, type Politeness } from './client.ts';
+import { dayUsedUpEarlier, rememberDayUsedUp } from './days-used-up.ts';
 import { countingCreations, createdAnnotation, type CreatedPets } from './created-pets.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
@@ -278,7 +279,12 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
         return false;
       };
       const quota = quotaInRun(plan, target.settings.enterpriseQuota);
-      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
+      const days = {
+        admittedBefore: leaseBook.admittedInRun(key),
+        usedUp: (untilMs: number) => rememberDayUsedUp(target.baseUrl, key, untilMs),
+        usedUpEarlier: (untilMs: number) => dayUsedUpEarlier(target.baseUrl, key, untilMs, target.clock.toRealMs(1_000)),
+      };
+      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key), ...days }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
       return watchedPlan(watched, plan, quota, keyName(target.keys, plan, key), misconfigured);
     },
   };

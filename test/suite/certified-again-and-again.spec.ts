@@ -55,7 +55,7 @@ test.describe.serial('one staging, certified again and again', () => {
 });
 
 test('a server that never lists a new animal fails LIST-7 on the one status whose list is not full', async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const test7 = await list7('again-list-frozen', SOLD_NOT_FULL, 'list-frozen-at-start');
   expect(failed(test7), 'LIST-7 fails').toBe(true);
   expect(test7.namedRules).toEqual(['LIST-7']);
@@ -63,7 +63,7 @@ test('a server that never lists a new animal fails LIST-7 on the one status whos
 });
 
 test('one status short of a full page: LIST-7 is checked on it, the full ones are named, and one animal is added', async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const test7 = await list7('populated-sold-not-full', SOLD_NOT_FULL);
   expect(test7.status, test7.errors.join('\n')).toBe('passed');
   expect(notes(test7, 'unchecked')).toEqual([]);

@@ -10,7 +10,7 @@ import { CREATED_PETS } from '../../specs/support/created-pets.ts';
 import { EVERY_STATUS_FULL, list7, notes } from './support/populated-store.ts';
 
 test('every status full: LIST-7 is left unchecked, naming the way to check it (a status under 100, or the scope), and nothing is created', async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const test7 = await list7('populated-every-status-full', EVERY_STATUS_FULL);
   expect(test7.status, test7.errors.join('\n')).toBe('passed');
   const [unchecked, ...more] = notes(test7, 'unchecked');

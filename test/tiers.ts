@@ -17,6 +17,8 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/daily-quota-new-day.spec.ts',
   'suite/daily-quota-short-windows.spec.ts',
   'suite/certify-scope.spec.ts',
+  'suite/certified-again-and-again.spec.ts',
+  'suite/usage-plan-bucket.spec.ts',
   'suite/same-verdict.spec.ts',
   'suite/two-limiters-with-days.spec.ts',
   'suite/unanswered-requests.spec.ts',

@@ -68,7 +68,17 @@ test(...rule('LIST-6', 'when more animals match than the page size, the page is 
 });
 
 test(...rule('LIST-7', 'an animal just created is in every list by its status that is not full', { tag: [CREATES] }), async ({ api, check }) => {
+  // A full list binds the rule to nothing (the animal may rightly be on another page): such a status is left
+  // alone, no animal is added to it, and the rule is checked on the others. A staging certified run after run
+  // fills up; only when every status is full is the rule left unchecked, with what to do.
+  const checked: string[] = [];
+  const full: string[] = [];
   for (const status of PET_STATUSES) {
+    const before = petsIn(await api.listPets({ status, limit: MAX_PAGE }));
+    if (before !== undefined && before.length >= MAX_PAGE) {
+      full.push(status);
+      continue;
+    }
     const created = await api.createPet(newPet({ status }));
     const id = idOf(created.json);
     if (!check.expect(created.response.status === 201 && id !== undefined, `expected a ${status} animal to be created, got ${answer(created)}`, { rule: RULE['created-as-sent'], evidence: created })) continue;
@@ -76,11 +86,16 @@ test(...rule('LIST-7', 'an animal just created is in every list by its status th
     const pets = petsIn(list);
     if (pets === undefined) continue;
     if (pets.length >= MAX_PAGE) {
-      check.unchecked(`that a created ${status} animal is listed: ${pets.length} ${status} animals fill the page, so pet ${id} may rightly be on another`);
+      full.push(status);
       continue;
     }
+    checked.push(status);
     check.expect(pets.some((pet) => idOf(pet) === id), `expected pet ${id}, created ${status}, in the list of ${pets.length} ${status} animals (fewer than the limit ${MAX_PAGE}), but it is not there`, { evidence: list });
   }
+  if (full.length === 0) return;
+  const fullText = `${full.length === PET_STATUSES.length ? 'every status' : full.join(' and ')} fill${full.length === 1 ? 's' : ''} a page of ${MAX_PAGE}, so a new animal may rightly be on another page`;
+  if (checked.length > 0) check.observe(`checked on the ${checked.join(' and ')} list${checked.length === 1 ? '' : 's'}; the animals ${fullText}, where the rule does not bind`);
+  else check.unchecked(`that a created animal is listed by its status: the animals of ${fullText}. To check it, keep one status under ${MAX_PAGE} animals on the target (e.g. remove its sold animals before the run), or declare it out of scope (--out-of-scope LIST-7:list)`);
 });
 
 const OUT_OF_RANGE = ['101', '1000', '2147483648', '0', '-1', 'abc', '1.5', ''];

@@ -11,7 +11,7 @@
  */
 import { RULE } from '../../lib/checks/registry.ts';
 import fc from 'fast-check';
-import { requestShape, resolveSchema, type ContractParameter } from '../../lib/contract.ts';
+import { requestShape, resolveSchema, type ContractParameter, type ContractSchema } from '../../lib/contract.ts';
 import { keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS } from '../../lib/plans.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
@@ -38,6 +38,7 @@ import { repeatedQuery, unusualKinds, validQuery, type Query } from '../support/
 import { INT64_MAX, validValue } from '../support/generated/valid-values.ts';
 import type { RuleJudge } from '../support/judge.ts';
 import { listSuccessProblems, petIdSuccessProblem } from '../support/lenient-readings.ts';
+import { statusThatDoesNotMatter } from '../support/pets.ts';
 import { CREATES, rule, test } from '../support/test.ts';
 
 const createShape = requestShape('createPet');
@@ -121,6 +122,17 @@ function zip(columns: Record<string, ReadonlyArray<Tagged<LosslessValue | undefi
 
 const absent = { value: undefined, inputClass: 'absent' };
 
+/**
+ * NewPet whose status is the one a run creates animals under when their status does not matter (store-growth.ts):
+ * the seeded random creations then leave the other statuses short of a full page for LIST-7, run after run.
+ * Every status is still sent by the input classes' examples.
+ */
+function withAnyStatus(schema: ContractSchema): ContractSchema {
+  const status = schema.properties?.status;
+  if (!status) return schema;
+  return { ...schema, properties: { ...schema.properties, status: { ...resolveSchema(status), enum: [statusThatDoesNotMatter()] } } };
+}
+
 test.describe('createPet', () => {
   const examples = zip({
     name: tagged(STRING_CLASSES),
@@ -132,7 +144,7 @@ test.describe('createPet', () => {
     const accepted = new Map<string, Set<string>>();
     const refused = new Map<string, Set<string>>();
     const note = (into: Map<string, Set<string>>, gap: string, what: string): void => void into.set(gap, (into.get(gap) ?? new Set()).add(what));
-    await run(check, api, 'createPet with a valid NewPet', seeded(validValue(newPet) as fc.Arbitrary<Fields>), examples, async (client, pet) => {
+    await run(check, api, 'createPet with a valid NewPet', seeded(validValue(withAnyStatus(newPet)) as fc.Arbitrary<Fields>), examples, async (client, pet) => {
       const create = (fields: Fields): Promise<Exchange> => client.createPetRaw({ body: stringifyLossless(fields), contentType: 'application/json' });
       const exchange = await create(pet);
       const refusal = await refusalAtGap(newPet, pet, exchange, create);
@@ -164,7 +176,9 @@ test.describe('createPet', () => {
     const words = breach.expect === 'refused' ? `generated bodies with ${breach.name} are answered 400 with an Error` : `generated bodies with ${breach.name} (outside the contract) get a client error with an Error, or are read leniently`;
     test(...rule(breach.rule, words, { tag: breach.expect === 'refused' ? [] : [CREATES], also: breach.gap ? [breach.gap, RULE['created-as-sent'], RULE['invalid-value-refused']] : [] }), async ({ api, check, target }) => {
       const examples = (breach.examples ?? []).map((value) => ({ value, inputClass: value.why }));
-      const tally = await run(check, api, `createPet with ${breach.name}`, seeded(breach.body), examples, (client, body) => sendBreach(client, breach, body), target.settings.generated);
+      // A body outside the contract may be created: its random ones, as the valid ones, with the status that does not matter.
+      const bodies = breach.expect === 'outside' ? bodyBreaches(withAnyStatus(newPet)).find((narrowed) => narrowed.name === breach.name)!.body : breach.body;
+      const tally = await run(check, api, `createPet with ${breach.name}`, seeded(bodies), examples, (client, body) => sendBreach(client, breach, body), target.settings.generated);
       if (breach.gap) check.observe(`${breach.name}: answered ${tally.answersText()}`, breach.gap);
     });
   }

@@ -11,6 +11,7 @@ import { catalogue } from '../../lib/rules.ts';
 import { renderReport } from './report-html.ts';
 import { redactDeep, reportRedactor } from './report-redaction.ts';
 import type { TestRecord } from '../../lib/verdicts/test-record.ts';
+import { createdPetsNote } from './created-pets.ts';
 import { misconfiguredKeysNote } from './misconfigured-keys.ts';
 import { bannedKeysNote, spentKeysNote } from './spent-keys.ts';
 import { finishedRecord, plannedRecord } from './test-records.ts';
@@ -78,6 +79,8 @@ export default class ConformanceReporter implements Reporter {
     if (misconfigured) report.verdict.notes.push(misconfigured);
     const banned = bannedKeysNote(this.annotations);
     if (banned) report.verdict.notes.push(banned);
+    const created = createdPetsNote(this.annotations);
+    if (created) report.verdict.notes.push(created);
     const redactor = reportRedactor();
     const folder = this.outputFolder();
     mkdirSync(folder, { recursive: true });
@@ -86,7 +89,7 @@ export default class ConformanceReporter implements Reporter {
     if (this.options.announce !== false) {
       const partly = report.verdict.partlyCheckedMust.map(({ rule, reason, setting }) => `  ${rule} partly checked: ${reason}${setting ? ` (to check it: ${setting})` : ''}\n`);
       const provenance = (report.certificate?.rules ?? []).filter((rule) => rule.parts.some((part) => part.by && part.by.label !== 'this run') || rule.verdict === 'not-in-scope').map((rule) => `  ${rule.line}\n`);
-      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${provenance.join('')}${spent ? `${spent}\n` : ''}${misconfigured ? `${misconfigured}\n` : ''}${banned ? `${banned}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
+      process.stdout.write(`\nConformance: ${report.verdict.headline}\n${partly.join('')}${provenance.join('')}${spent ? `${spent}\n` : ''}${misconfigured ? `${misconfigured}\n` : ''}${banned ? `${banned}\n` : ''}${created ? `${created}\n` : ''}Report: ${path.relative(process.cwd(), path.join(folder, 'index.html'))}\n`);
     }
     const code = exitCodeFor(report.verdict.state, result.status, process.env);
     // Playwright ends with process.exit(its own code); Node emits 'exit' first and then exits with process.exitCode.

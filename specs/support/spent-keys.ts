@@ -85,21 +85,45 @@ export interface KeyWatch {
   admitted(): void;
   /** The key is banned until `untilMs` (real time): whether to wait it out and send the request again. */
   banned?(untilMs: number): boolean;
+  /** Requests the run's other tests were admitted on the key before this client's first: its day's count so far. */
+  admittedBefore?: number;
+  /** This run's count used up the key's day, which ends at `untilMs` (real time): remembered for the next run. */
+  usedUp?(untilMs: number): void;
+  /** Whether an earlier run's count used up the key's day, ending at `untilMs` (real time): a refusal until then is that day. */
+  usedUpEarlier?(untilMs: number): boolean;
 }
 
 /**
  * Watches a client's answers for a spent key, and counts those its key was charged for (the daily test on a key
  * other tests used adds them to its day). `untilAdmitted`: only a refusal before any admitted answer counts as
  * spent (a test that uses a day up itself meets the day's refusal later, and that one is its own doing).
+ *
+ * A refusal beyond any minute window that the count explains is the day used up, whatever window its headers
+ * describe (they may name the minute: Limit 60, Remaining 20, Reset seconds away): the run was admitted the key's
+ * whole day, or an earlier run was, and the wait ends when that day does. Only what the count cannot explain is
+ * told from a day by its headers (bannedUntil), and may be a ban.
  */
 export function watchedKey(transport: Transport, clock: TargetClock, watch: KeyWatch, { untilAdmitted = false, quota }: { untilAdmitted?: boolean; quota?: Quota } = {}): Transport {
   let admitted = false;
+  let admittedHere = 0;
   const send: Transport['send'] = async (request) => {
     const response = await transport.send(request);
     if (response.status !== 429) {
       admitted = true;
-      if (response.status !== 401) watch.admitted();
+      if (response.status !== 401) {
+        admittedHere++;
+        watch.admitted();
+      }
       return response;
+    }
+    const dayEnds = quota === undefined ? undefined : spentUntil(response, clock);
+    if (dayEnds !== undefined) {
+      const countedHere = (watch.admittedBefore ?? 0) + admittedHere >= quota!.perDay;
+      if (countedHere) watch.usedUp?.(dayEnds);
+      if (countedHere || watch.usedUpEarlier?.(dayEnds)) {
+        if (!(untilAdmitted && admitted)) watch.spent(dayEnds);
+        return response;
+      }
     }
     const ban = quota === undefined ? undefined : bannedUntil(response, clock, quota);
     if (ban !== undefined) {

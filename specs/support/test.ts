@@ -15,6 +15,8 @@ import { Redactor } from '../../lib/redact.ts';
 import { targetClock, type TargetClock } from '../../lib/target-clock.ts';
 import { ruleById } from '../../lib/rules.ts';
 import { PetStoreClient, type Politeness } from './client.ts';
+import { dayUsedUpEarlier, rememberDayUsedUp } from './days-used-up.ts';
+import { countingCreations, createdAnnotation, type CreatedPets } from './created-pets.ts';
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
@@ -28,6 +30,7 @@ import { currentRun, runSettings } from './run.ts';
 import type { SuiteSettings } from './settings.ts';
 import { misconfiguredAnnotation, misconfiguredReason, MISCONFIGURED_KEY, parseMisconfiguration, watchedPlan, type Misconfiguration } from './misconfigured-keys.ts';
 import { quotaInRun } from './plan-quotas.ts';
+import { settleStatusThatDoesNotMatter } from './store-growth.ts';
 import { BANNED_KEY, bannedReason, keyName, SPENT_KEY, spentReason, watchedKey, whenBack } from './spent-keys.ts';
 
 export interface Target {
@@ -113,6 +116,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const judge = new RuleJudge(testInfo, primaryRule(testInfo), target.redactor);
     await use(judge);
     judge.finish();
+    const created = createdAnnotation(createdBy(testInfo));
+    if (created) testInfo.annotations.push(created);
   },
 
   api: async ({ request, target, check, leaseBook }, use, testInfo) => {
@@ -128,7 +133,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const watched = spent.watch(leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
-      await use(client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key)));
+      const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key));
+      if (!target.settings.readOnly) await settleStatusThatDoesNotMatter(api);
+      await use(api);
     } finally {
       lease.release();
     }
@@ -272,7 +279,12 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
         return false;
       };
       const quota = quotaInRun(plan, target.settings.enterpriseQuota);
-      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key) }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
+      const days = {
+        admittedBefore: leaseBook.admittedInRun(key),
+        usedUp: (untilMs: number) => rememberDayUsedUp(target.baseUrl, key, untilMs),
+        usedUpEarlier: (untilMs: number) => dayUsedUpEarlier(target.baseUrl, key, untilMs, target.clock.toRealMs(1_000)),
+      };
+      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key), ...days }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
       return watchedPlan(watched, plan, quota, keyName(target.keys, plan, key), misconfigured);
     },
   };
@@ -289,7 +301,7 @@ function client(
   rest?: KeyRest,
 ): PetStoreClient {
   return new PetStoreClient({
-    transport,
+    transport: countingCreations(transport, createdBy(testInfo)),
     baseUrl: target.baseUrl,
     authorization,
     plan,
@@ -307,6 +319,14 @@ const answerTimeoutMs = (target: Target): number => target.settings.answerTimeou
 /** The real time a test has left to wait out a 429, with two seconds to spare. */
 function timeLeft(testInfo: TestInfo): () => number {
   return () => (testInfo.timeout === 0 ? Number.POSITIVE_INFINITY : testInfo.timeout - (Date.now() - testStart(testInfo)) - 2_000);
+}
+
+/** The animals each test's clients created, for the report's count of what the run added to the store. */
+const creations = new WeakMap<TestInfo, CreatedPets>();
+function createdBy(testInfo: TestInfo): CreatedPets {
+  let tally = creations.get(testInfo);
+  if (!tally) creations.set(testInfo, (tally = new Map()));
+  return tally;
 }
 
 /** When each test's fixtures began, for the time it has left to wait out a 429. */

@@ -16,19 +16,9 @@ import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { certifiedRun, DAY_MS } from '../support/certified-run.ts';
 import { startVariant, type VariantTarget } from './support/variant-target.ts';
-import { runActionStep } from './support/workflow-runner.ts';
-import { parse } from 'yaml';
+import { readmeSnippet, runActionStep } from './support/workflow-runner.ts';
 
 const DAYS = ['PLAN-FREE:day', 'PLAN-PRO:day', 'PLAN-BUSINESS:day', 'RL-1:day'];
-
-/** The README's Action step: the YAML block that uses the Action. */
-function readmeSnippet(): Record<string, string> {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).find((yaml) => yaml.includes('/petstore-conformance@'));
-  if (!block) throw new Error('the README shows no step of the Action');
-  const [step] = parse(block) as Array<{ uses: string; with: Record<string, string> }>;
-  return step!.with;
-}
 
 function certify(args: readonly string[], target: VariantTarget, cwd: string): Promise<{ code: number; output: string }> {
   const kept = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PETSTORE_|PW_|PLAYWRIGHT_|TEST_|GITHUB_|NODE_OPTIONS$|npm_)/.test(name)));

@@ -41,9 +41,9 @@ export interface RunOutcome {
 }
 
 /**
- * Each run meets the server as started afresh: the same implementation in the same state. (On one long-lived
- * store, lists by status fill up past 100 animals after a few runs, and LIST-7 is rightly reported partly
- * checked from then on: the target changed, not the suite's requests.)
+ * Each run meets the server as started afresh: the same implementation in the same state, so that what a run
+ * created cannot change the next one's requests (one long-lived store certified again and again:
+ * certified-again-and-again.spec.ts).
  */
 export async function repeatRuns(
   server: RepeatServer,

@@ -146,3 +146,12 @@ function runAction(inputs: Record<string, string>, cwd: string, env: Record<stri
     );
   });
 }
+
+/** The README's Action step: the YAML block that uses the Action. */
+export function readmeSnippet(): Record<string, string> {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).find((yaml) => yaml.includes('/petstore-conformance@'));
+  if (!block) throw new Error('the README shows no step of the Action');
+  const [step] = parse(block) as Array<{ uses: string; with: Record<string, string> }>;
+  return step!.with;
+}

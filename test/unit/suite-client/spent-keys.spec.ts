@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { targetClock, WALL_CLOCK } from '../../../lib/target-clock.ts';
 import { spentKeysNote } from '../../../specs/reporter/spent-keys.ts';
+import { dayUsedUpEarlier, rememberDayUsedUp } from '../../../specs/support/days-used-up.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
 import { bannedUntil, keyName, SPENT_KEY, spentUntil, watchedKey } from '../../../specs/support/spent-keys.ts';
 
@@ -70,4 +71,42 @@ test("a long 429 whose headers say the day goes on is a ban; one that names the 
   expect(bannedUntil(dayEnds, WALL_CLOCK, free)).toBeUndefined();
   expect(bannedUntil(refusal({ 'retry-after': '600' }), WALL_CLOCK, free), 'no Limit: nothing tells a ban from the day').toBeUndefined();
   expect(bannedUntil(refusal({ 'retry-after': '30', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowS + 30) }), WALL_CLOCK, free), "a minute's refusal").toBeUndefined();
+});
+
+test("a long 429 right after the run was admitted the key's whole day is that day, whatever window its headers name; short of the count it may be a ban", async () => {
+  const free = { perMinute: 60, perDay: 1_000 };
+  const nowS = Math.floor(Date.now() / 1000);
+  // The day's refusal of a server whose headers name the minute: Limit 60, Remaining 20, Reset two seconds away.
+  const dayInMinuteHeaders = refusal({ 'retry-after': '20000', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '20', 'x-ratelimit-reset': String(nowS + 2) });
+  const admitted = { status: 200, headers: {}, body: '[]' };
+  const run = async (admittedBefore: number, untilAdmitted: boolean) => {
+    const answers = [admitted, admitted, dayInMinuteHeaders];
+    let index = 0;
+    const seen = { spent: 0, banned: 0, usedUp: 0 };
+    const watch = { admittedBefore, spent: () => void seen.spent++, admitted: () => undefined, banned: () => (seen.banned++, false), usedUp: () => void seen.usedUp++ };
+    const watched = watchedKey({ send: async () => answers[index++]! }, WALL_CLOCK, watch, { untilAdmitted, quota: free });
+    for (let sent = 0; sent < answers.length; sent++) await watched.send(request);
+    return seen;
+  };
+  expect(await run(998, true), "the daily test's own day: remembered, neither spent before nor banned").toEqual({ spent: 0, banned: 0, usedUp: 1 });
+  expect(await run(998, false), 'another test on the key: spent, by this run').toEqual({ spent: 1, banned: 0, usedUp: 1 });
+  expect(await run(500, false), 'the count cannot explain it: a ban').toEqual({ spent: 0, banned: 1, usedUp: 0 });
+});
+
+test("a run meeting first the refusal an earlier run's count ended the key's day with names it spent, not banned", async () => {
+  const free = { perMinute: 60, perDay: 1_000 };
+  const nowS = Math.floor(Date.now() / 1000);
+  const baseUrl = `http://127.0.0.1:1/v1/${Date.now()}`;
+  const dayEnd = Date.now() + 20_000_000;
+  rememberDayUsedUp(baseUrl, 'demo-free-1', dayEnd);
+  const answer = (retryAfter: number) => refusal({ 'retry-after': String(retryAfter), 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '20', 'x-ratelimit-reset': String(nowS + 2) });
+  const meet = async (key: string, retryAfter: number) => {
+    const seen = { spent: 0, banned: 0 };
+    const watch = { spent: () => void seen.spent++, admitted: () => undefined, banned: () => (seen.banned++, false), usedUpEarlier: (untilMs: number) => dayUsedUpEarlier(baseUrl, key, untilMs, 1_000) };
+    await watchedKey({ send: async () => answer(retryAfter) }, WALL_CLOCK, watch, { quota: free }).send(request);
+    return seen;
+  };
+  expect(await meet('demo-free-1', 20_000), 'the wait ends when the remembered day does').toEqual({ spent: 1, banned: 0 });
+  expect(await meet('demo-free-1', 7_200), 'a wait that ends at another moment is no day of ours').toEqual({ spent: 0, banned: 1 });
+  expect(await meet('demo-free-2', 20_000), 'another key').toEqual({ spent: 0, banned: 1 });
 });

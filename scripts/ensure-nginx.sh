@@ -1,28 +1,4 @@
 #!/usr/bin/env bash
 # The judge's gateway-log test puts nginx in front of the reference server and judges nginx's own access log.
-# Runs before `npm test`: a no-op when nginx is there; as root with apt-get it installs Debian's nginx (its
-# service is kept from starting: the test runs its own nginx on 127.0.0.1, with its own prefix); otherwise it
-# says how to get it and that test is skipped. It never fails: a machine without nginx runs every other test.
-set -uo pipefail
-for nginx in "$(command -v nginx 2>/dev/null)" /usr/sbin/nginx; do
-  if [ -n "$nginx" ] && [ -x "$nginx" ]; then exit 0; fi
-done
-if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-  echo "ensure-nginx: installing Debian's nginx for the judge's gateway-log test…"
-  export DEBIAN_FRONTEND=noninteractive
-  # No service is started by the package: policy-rc.d answers "not now" to its postinst.
-  policy=/usr/sbin/policy-rc.d
-  restore=""
-  if [ ! -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && restore=yes
-  fi
-  if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends nginx >/dev/null; then
-    [ -n "$restore" ] && rm -f "$policy"
-    echo "ensure-nginx: $(/usr/sbin/nginx -v 2>&1)"
-    exit 0
-  fi
-  [ -n "$restore" ] && rm -f "$policy"
-  echo "ensure-nginx: apt-get could not install nginx." >&2
-fi
-echo "ensure-nginx: no nginx found; the judge's gateway-log test will be skipped. Install your system's nginx package (Debian: apt-get install nginx) to run it." >&2
-exit 0
+# Runs before `npm test`; a machine without nginx runs every other test.
+exec bash "$(dirname "$0")/ensure-debian-package.sh" nginx nginx "the judge's gateway-log test"

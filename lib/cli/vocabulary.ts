@@ -53,6 +53,8 @@ export const FLAGS = {
   label: { type: 'string', meaning: "the name this run's report is cited by as evidence" },
   'fail-on': { type: 'string', meaning: 'the lowest level whose breach fails the run: must (default) or should' },
   timeout: { type: 'string', meaning: 'seconds the run may take at most' },
+  state: { type: 'string', meaning: 'the file a long-running command keeps its position in, to resume after a restart' },
+  'max-keys': { type: 'string', meaning: 'how many keys are named one by one in the metrics; the rest are counted together' },
   'clock-rate': { type: 'string', meaning: "how many times faster than real time the client's clock runs" },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 

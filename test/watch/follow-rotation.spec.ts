@@ -6,7 +6,7 @@
  * fails no rule. The metrics it serves count what its judge judged, in OpenMetrics text, with no key in them.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ensureJudgeCapture } from '../../bench/judge/capture.ts';
@@ -66,3 +66,23 @@ for (const mode of ['create', 'copytruncate'] as const) {
     expect(failing).toEqual([[], []]);
   });
 }
+
+test('a rotated file gone before its rest was read (compressed while the watcher was down) is reported as lost lines, never guessed at', async () => {
+  const dir = tempDir('watch-gap');
+  const lines = await capturedLines(dir);
+  const log = join(dir, 'access.log');
+  writeFileSync(log, `${lines.slice(0, 100).join('\n')}\n`);
+  const warnings: string[] = [];
+  const start = (): Watcher => new Watcher({ log, stateFile: join(dir, 'state.json'), env: {}, clockSkewMs: 1_000, maxKeys: 100, warn: (line) => warnings.push(line) });
+  start().poll();
+  appendFileSync(log, `${lines.slice(100, 200).join('\n')}\n`);
+  // The watcher is down; the log is rotated and compressed at once: a new file, the old one unlinked.
+  writeFileSync(`${log}.1.gz`, readFileSync(log));
+  unlinkSync(log);
+  writeFileSync(log, `${lines.slice(200, 300).join('\n')}\n`);
+  const watcher = start();
+  watcher.poll();
+  expect(watcher.counts.lines).toBe(100);
+  expect(warnings).toEqual([expect.stringMatching(/^petstore-conformance watch: a rotated file of access\.log was gone/)]);
+  expect(await watcher.metrics.text()).toContain('petstore_watch_lines_lost_total 1');
+});

@@ -9,6 +9,7 @@ import { JUDGE_FLAGS, JUDGE_HELP, judge } from './judge.ts';
 import { CERTIFY_CLIENT_FLAGS, CERTIFY_CLIENT_HELP, certifyClient } from './certify-client.ts';
 import { record } from './record.ts';
 import { SERVE_FLAGS, SERVE_HELP, serve } from './serve.ts';
+import { WATCH_FLAGS, WATCH_HELP, watch } from './watch.ts';
 import { runScript } from '../lib/processes/child.ts';
 
 export interface Command {
@@ -34,6 +35,7 @@ export const COMMANDS: Record<string, Command> = {
   record: { summary: 'record traffic to a target through a proxy, keys left out; --judge judges it as it passes', help: RECORD_USAGE, flags: [RECORD_FLAGS], run: record },
   replay: tool('harness/replay/main.ts', 'replay a recording against a target and check every response', REPLAY_USAGE, REPLAY_FLAGS),
   judge: { summary: 'judge recorded traffic (HAR, NDJSON, a gateway log) against every rule traffic can show', help: JUDGE_HELP, flags: [JUDGE_FLAGS], run: judge },
+  watch: { summary: "judge a gateway's access log live, through rotations and restarts, with Prometheus metrics on /metrics", help: WATCH_HELP, flags: [WATCH_FLAGS], run: watch },
 };
 
 export const HELP = `usage: petstore-conformance <command> [options]

@@ -7,6 +7,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { junitXml } from '../harness/judge/junit.ts';
 import type { ConformanceReport } from '../lib/verdicts/model.ts';
+import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
+import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 import { exitCodeFor } from '../specs/reporter/exit-code.ts';
 import { jobSummary } from '../specs/reporter/job-summary.ts';
 import { redactDeep, reportRedactor } from '../specs/reporter/report-redaction.ts';
@@ -31,4 +33,14 @@ export function writeJudgeReports(raw: ConformanceReport, places: ReportPlaces, 
   const failing = report.rules.filter((row) => row.verdict === 'fail').map((row) => `  ${row.id} failed: ${row.failures[0]?.text ?? ''}\n`);
   process.stdout.write(`\nJudged: ${report.verdict.headline}\n${failing.join('')}Report: ${path.relative(process.cwd(), path.join(places.outputDir, 'index.html')) || 'index.html'}\n`);
   return exitCodeFor(report.verdict.state, 'passed', env);
+}
+
+/** A report of judged traffic as evidence a certificate counts: of --base-url's target when given, under `label`. */
+export function asTrafficEvidence(report: ConformanceReport, baseUrl: string | undefined, label: string): CertifiedReport {
+  const target = evidenceTarget(baseUrl ?? report.target.url);
+  return {
+    ...report,
+    target: { ...report.target, ...(baseUrl ? { url: baseUrl, baseUrl } : {}) },
+    evidence: evidenceOfRows(report, 'judge', label, target, 'traffic'),
+  };
 }

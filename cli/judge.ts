@@ -12,13 +12,11 @@ import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { rulesHash } from '../lib/rules.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { keysFileFlag, parseFlags } from './flags.ts';
-import { writeJudgeReports } from './judge-reports.ts';
+import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
 import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
-import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
-import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
 
 export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
 
@@ -102,13 +100,7 @@ export async function judge(args: readonly string[]): Promise<number> {
   try {
     const env = { ...process.env, ...options.keys };
     const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
-    const target = evidenceTarget(options.baseUrl ?? report.target.url);
-    const withEvidence: CertifiedReport = {
-      ...report,
-      target: { ...report.target, ...(options.baseUrl ? { url: options.baseUrl, baseUrl: options.baseUrl } : {}) },
-      evidence: evidenceOfRows(report, 'judge', options.label, target, 'traffic'),
-    };
-    return writeJudgeReports(withEvidence, options, env);
+    return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label), options, env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

@@ -28,6 +28,7 @@ export default defineConfig({
     { name: 'replay', testDir: 'replay', ...selection },
     { name: 'judge', testDir: 'judge', ...selection },
     { name: 'clients', testDir: 'clients', ...selection },
+    { name: 'watch', testDir: 'watch', ...selection },
     { name: 'fixtures', testDir: 'fixtures', ...selection },
     { name: 'package', testDir: 'package', ...selection },
     { name: 'matrix', testDir: 'matrix', ...selection },

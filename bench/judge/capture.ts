@@ -2,7 +2,9 @@
  * A generated capture for the judge's benchmark, in the NDJSON exchange format a gateway writes: `keys` Pro
  * keys, each behind a correct fixed-window limiter (300 a minute), sending faster than that, so every window
  * runs out and refuses; lists filtered by status, fetches and creations with their bodies, a thousand
- * exchanges a second of the capture's clock. The same arguments give the same file.
+ * exchanges a second of the capture's clock while some key may send. Its clients are correct too: a key
+ * refused sends nothing more until its Retry-After has passed (ERR-3, ERR-4), the other keys go on; when every
+ * key is resting, the clock moves on to the first that may send again. The same arguments give the same file.
  */
 import { createWriteStream, existsSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -17,7 +19,12 @@ const STATUSES = ['available', 'pending', 'sold'] as const;
 interface KeyState {
   windowEnd: number;
   admitted: number;
+  /** When the key's client may send again: after its last 429's Retry-After, plus the time a request takes. */
+  restsUntil: number;
 }
+
+/** Beyond Retry-After, what a client's timer and its request's way to the gateway take. */
+const RESUME_SLACK_MS = 20;
 
 export async function ensureJudgeCapture(path: string, exchanges: number, keys: number, log: (line: string) => void): Promise<void> {
   if (existsSync(path) && (await countLines(path)) === exchanges) {
@@ -28,12 +35,16 @@ export async function ensureJudgeCapture(path: string, exchanges: number, keys: 
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
   const random = seededRandom(7);
-  const states: KeyState[] = Array.from({ length: keys }, () => ({ windowEnd: 0, admitted: 0 }));
+  const states: KeyState[] = Array.from({ length: keys }, () => ({ windowEnd: 0, admitted: 0, restsUntil: 0 }));
   let nextId = 1;
   let chunk: string[] = [];
-  for (let n = 0; n < exchanges; n++) {
-    const at = START_MS + (n * 1000) / PER_SECOND;
-    const keyIndex = Math.floor(random() * keys);
+  let at = START_MS;
+  for (let n = 0; n < exchanges; n++, at += 1000 / PER_SECOND) {
+    let keyIndex = firstAwake(states, Math.floor(random() * keys), at);
+    if (keyIndex === undefined) {
+      at = Math.min(...states.map((key) => key.restsUntil));
+      keyIndex = firstAwake(states, Math.floor(random() * keys), at) as number;
+    }
     const state = states[keyIndex] as KeyState;
     if (at >= state.windowEnd) {
       state.windowEnd = at + 60_000;
@@ -52,7 +63,9 @@ export async function ensureJudgeCapture(path: string, exchanges: number, keys: 
     const authorization = { authorization: 'Bearer <gateway-redacted>' };
     let line: object;
     if (!admitted) {
-      headers['retry-after'] = String(Math.max(1, reset - Math.floor(at / 1000)));
+      const retryAfterS = Math.max(1, reset - Math.floor(at / 1000));
+      headers['retry-after'] = String(retryAfterS);
+      state.restsUntil = at + retryAfterS * 1000 + RESUME_SLACK_MS;
       line = { ...base, method: 'GET', url: '/v1/pets?limit=3', status: 429, requestHeaders: authorization, responseHeaders: headers, responseBody: '{"code":"rate_limited","message":"Too many requests","status":429}' };
     } else {
       const pick = random();
@@ -76,4 +89,13 @@ export async function ensureJudgeCapture(path: string, exchanges: number, keys: 
   out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
   await once(out, 'finish');
   renameSync(partial, path);
+}
+
+/** The first key from `start` on (round the ring) whose client may send at `at`. */
+function firstAwake(states: readonly KeyState[], start: number, at: number): number | undefined {
+  for (let step = 0; step < states.length; step++) {
+    const index = (start + step) % states.length;
+    if ((states[index] as KeyState).restsUntil <= at) return index;
+  }
+  return undefined;
 }

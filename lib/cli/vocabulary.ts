@@ -58,6 +58,8 @@ export const FLAGS = {
   'clock-rate': { type: 'string', meaning: "how many times faster than real time the server's clock runs (its Reset and Retry-After speak of that clock)", forms: 'a number of times, e.g. 60' },
   'keys-file': { type: 'string', meaning: 'a file of the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment', forms: 'a file of PETSTORE_API_KEY_<PLAN>=key,key lines' },
   'quota-budget': { type: 'string', meaning: 'seconds the daily-quota tests may take; a test estimated longer is skipped, named', forms: 'seconds, a whole number' },
+  state: { type: 'string', meaning: 'the file a long-running command keeps its position in, to resume after a restart', forms: 'a file, e.g. /var/lib/petstore/watch.state' },
+  'max-keys': { type: 'string', meaning: 'how many keys are named one by one in the metrics; the rest are counted together', forms: 'a whole number, 1 or more' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -14,11 +14,13 @@ const LAYER: Readonly<Record<string, number>> = { lib: 0, specs: 1, 'reference-s
 const BESIDE: ReadonlyArray<readonly [string, string]> = [['harness', 'reference-server']];
 /**
  * Harness parts that build on another: the recorder judges what it records (--judge), and certify-client judges
- * a client's run with the judge's client rules and report. The judge itself builds on no harness part.
+ * a client's run with the judge's client rules and report, and the watcher judges a live log with the judge's own
+ * TrafficJudge and writes its report. The judge itself builds on no harness part.
  */
 const BUILDS_ON: ReadonlyArray<readonly [string, string]> = [
   ['harness/record', 'harness/judge'],
   ['harness/client-rules', 'harness/judge'],
+  ['harness/watch', 'harness/judge'],
 ];
 
 function sources(dir: string): string[] {

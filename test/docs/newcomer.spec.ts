@@ -13,7 +13,7 @@ const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 /** What each ensure script of pretest gets, as the README must name it. */
-const NAMES: Readonly<Record<string, RegExp>> = { chromium: /Chromium/, locust: /Python 3 with its `venv` module/, nginx: /nginx/ };
+const NAMES: Readonly<Record<string, RegExp>> = { chromium: /Chromium/, locust: /Python 3 with its `venv` module/, nginx: /nginx/, prometheus: /Prometheus's `promtool`/, logrotate: /logrotate/ };
 
 function section(title: string): string {
   const start = readme.indexOf(`## ${title}\n`);

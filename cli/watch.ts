@@ -1,0 +1,143 @@
+/**
+ * `petstore-conformance watch <access.log>`: the judge on a live log (harness/watch/). It judges the log's
+ * lines as they come, serves what it found on /metrics (OpenMetrics), and at exit (SIGTERM, Ctrl-C) writes the
+ * judged period as the judge's report, whose exit code it returns.
+ */
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
+import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { clockSkewMs } from '../lib/cli/clock-skew.ts';
+import { normaliseBaseUrl } from '../lib/target.ts';
+import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
+import { Watcher } from '../harness/watch/watcher.ts';
+import { parseFlags } from './flags.ts';
+import { runFacts } from './judge.ts';
+import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
+import { UsageError } from './usage-error.ts';
+
+export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'help']);
+
+const PREFIX = 'petstore-conformance watch:';
+const POLL_MS = 250;
+const TOOL_FAULT = 4;
+
+export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS]
+
+Judges a gateway's access log as it grows (the format of docs/how-to/judge-traffic.md), with the judge's own
+rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
+(docs/how-to/watch-production.md; alerting rules: fixtures/alerts/petstore-watch.rules.yml). At exit
+(SIGTERM, Ctrl-C) it writes the judged period as the judge's report.
+  <access.log>       the log to follow; read from its start, or from --state's position
+  --port N           where /metrics is served (default 9464; 0 picks a free one)
+  --host HOST        the address it listens on (default 127.0.0.1)
+  --state FILE       keeps the position in the log here, so a restart judges every line once (default: none)
+  --max-keys N       keys named one by one in the metrics (default 100); later keys are counted as key="other"
+  --base-url URL     the service the log's traffic went to, /v1 included: the report's target
+  --output DIR       where the report goes at exit (default ./reports/watch)
+  --summary FILE     also append the verdict, in Markdown, to FILE
+  --clock-skew S     how many seconds the log's clock may be off the target's (default 1)
+  --label WORDS      what a certificate calls this report (default "watched traffic")
+  -h, --help         this text
+Keys: PETSTORE_API_KEY_<PLAN> name each key's plan, as for judge; metrics and reports name keys only by
+pseudonyms (free-1, pro-2).
+${exitCodeHelp([...SUITE_EXIT_CODES, { code: TOOL_FAULT, when: 'tool fault: the metrics port could not be opened, or the log could not be read' }])}`;
+
+interface WatchArgs {
+  log: string;
+  port: number;
+  host: string;
+  state: string | undefined;
+  maxKeys: number;
+  baseUrl: string | undefined;
+  outputDir: string;
+  summaryFile: string | undefined;
+  clockSkewMs: number;
+  label: string;
+}
+
+function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undefined {
+  const { values, positionals } = parseFlags(WATCH_FLAGS, args);
+  if (values.help) return undefined;
+  if (positionals.length !== 1) throw new UsageError(`expected one access log to follow, got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
+  const whole = (text: string | undefined, flag: string, fallback: number, least: number): number => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < least) throw new UsageError(`${flag} must be a whole number of at least ${least}, not "${text}"`);
+    return value;
+  };
+  let skewMs: number;
+  let baseUrl: string | undefined;
+  try {
+    skewMs = clockSkewMs(values['clock-skew']);
+    baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'], '--base-url');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    log: path.resolve(cwd, positionals[0] as string),
+    port: whole(values.port, '--port', 9464, 0),
+    host: values.host ?? '127.0.0.1',
+    state: values.state === undefined ? undefined : path.resolve(cwd, values.state),
+    maxKeys: whole(values['max-keys'], '--max-keys', 100, 1),
+    baseUrl,
+    outputDir: path.resolve(cwd, values.output ?? path.join('reports', 'watch')),
+    summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
+    clockSkewMs: skewMs,
+    label: values.label?.trim() || 'watched traffic',
+  };
+}
+
+export async function watch(args: readonly string[]): Promise<number> {
+  let options: WatchArgs | undefined;
+  try {
+    options = parseWatchArgs(args, process.cwd());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${PREFIX} ${error.message}\n`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(`${WATCH_HELP}\n`);
+    return 0;
+  }
+  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: process.env, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`) });
+  const server = createServer((request, response) => {
+    if (request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see /metrics\n');
+    void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
+  } catch (error) {
+    process.stderr.write(`${PREFIX} cannot serve metrics on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+    return TOOL_FAULT;
+  }
+  const address = server.address();
+  process.stdout.write(`watching ${options.log}; metrics on http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}/metrics\n`);
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  let failed: Error | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = (): void => {
+    try {
+      watcher.poll();
+      timer = setTimeout(tick, POLL_MS);
+    } catch (error) {
+      failed = error as Error;
+      process.kill(process.pid, 'SIGTERM');
+    }
+  };
+  tick();
+  await stopped;
+  clearTimeout(timer);
+  server.close();
+  if (failed) {
+    process.stderr.write(`${PREFIX} cannot read ${options.log}: ${failed.message}\n`);
+    return TOOL_FAULT;
+  }
+  watcher.poll();
+  const report = watcher.finish(runFacts());
+  return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label), options, process.env);
+}

@@ -1,0 +1,80 @@
+/**
+ * What the watcher's judge has found, as Prometheus metrics (OpenMetrics text, through prom-client), read from
+ * the judge's own tallies after each batch of lines: nothing is judged a second way here, only counted.
+ * Labels stay bounded: rules and plans are the spec's, keys are pseudonyms (never a key), the first `maxKeys`
+ * by name and every later one under key="other".
+ */
+import { Counter, Gauge, Registry, openMetricsContentType, type OpenMetricsContentType } from 'prom-client';
+import { catalogue } from '../../lib/rules.ts';
+import type { RuleTallies } from '../judge/rule-tally.ts';
+
+/** The rules a window over quota breaks, and the plan each is of. */
+const QUOTA_RULES: Readonly<Record<string, string>> = { 'PLAN-FREE': 'free', 'PLAN-PRO': 'pro', 'PLAN-BUSINESS': 'business', 'PLAN-ENTERPRISE-AGREED': 'enterprise' };
+export const CLIENT_BREACH_RULES = ['ERR-3', 'ERR-4'] as const;
+export const OTHER_KEYS = 'other';
+
+interface Seen {
+  judged: number;
+  failures: number;
+  partly: number;
+}
+
+export class WatchMetrics {
+  readonly registry = openMetricsRegistry();
+  private readonly judged = this.counter('petstore_watch_exchanges_judged_total', 'Exchanges, and windows, that put the rule to the test', ['rule']);
+  private readonly failures = this.counter('petstore_watch_rule_failures_total', 'Exchanges or windows that contradict the rule', ['rule', 'level']);
+  private readonly partly = this.counter('petstore_watch_rule_partly_checked_total', 'Times the traffic showed only part of the rule', ['rule']);
+  private readonly overQuota = this.counter('petstore_watch_windows_over_quota_total', "Windows that admitted more than the plan's quota", ['plan']);
+  private readonly breaches = this.counter('petstore_watch_client_breaches_total', 'Client-rule breaches by key pseudonym (ERR-3: sent before Retry-After passed; ERR-4: a burst into a refusal); keys past the cap are "other"', ['key', 'rule']);
+  readonly unreadable = this.counter('petstore_watch_unreadable_lines_total', "Lines that are not an exchange in the how-to's format", []);
+  readonly lost = this.counter('petstore_watch_lines_lost_total', 'Lines the source had that were never judged (a rotated file gone before it was read counts one: how many it held is unknown)', []);
+  readonly lag = new Gauge({ name: 'petstore_watch_lag_seconds', help: 'How long the oldest line not yet judged has been in the source (0 when caught up)', registers: [this.registry] });
+  private readonly openWindows = new Gauge({ name: 'petstore_watch_open_windows', help: 'Rate-limit windows still open, across keys', registers: [this.registry] });
+  private readonly seen = new Map<string, Seen>();
+  private readonly keysNamed = new Set<string>();
+
+  constructor(private readonly maxKeys: number) {}
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Brings the per-rule counters up to the tallies: each counter grows by what its tally grew since the last call. */
+  update(tallies: RuleTallies, openWindows: number): void {
+    for (const rule of catalogue.rules) {
+      const tally = tallies.get(rule.id);
+      if (!tally) continue;
+      const now: Seen = { judged: tally.exchanges + tally.windows, failures: tally.violations, partly: [...tally.unchecked.values()].reduce((sum, times) => sum + times, 0) };
+      const before = this.seen.get(rule.id) ?? { judged: 0, failures: 0, partly: 0 };
+      if (now.judged > before.judged) this.judged.inc({ rule: rule.id }, now.judged - before.judged);
+      if (now.failures > before.failures) {
+        this.failures.inc({ rule: rule.id, level: rule.level }, now.failures - before.failures);
+        const plan = QUOTA_RULES[rule.id];
+        if (plan) this.overQuota.inc({ plan }, now.failures - before.failures);
+      }
+      if (now.partly > before.partly) this.partly.inc({ rule: rule.id }, now.partly - before.partly);
+      this.seen.set(rule.id, now);
+    }
+    this.openWindows.set(openWindows);
+  }
+
+  /** A client rule broken on a key, named by its pseudonym while fewer than the cap are named, else "other". */
+  breach(pseudonym: string, rule: string, times: number): void {
+    if (!this.keysNamed.has(pseudonym) && this.keysNamed.size < this.maxKeys) this.keysNamed.add(pseudonym);
+    this.breaches.inc({ key: this.keysNamed.has(pseudonym) ? pseudonym : OTHER_KEYS, rule }, times);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+}
+
+function openMetricsRegistry(): Registry<OpenMetricsContentType> {
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(openMetricsContentType);
+  return registry;
+}

@@ -1,0 +1,107 @@
+/**
+ * The live judge: lines of a followed access log, each read as the judge reads a capture's line
+ * (capture-entry.ts) and handed to the judge's own TrafficJudge, its findings counted as metrics. A line that is
+ * not an exchange is counted unreadable and skipped: a live log is never refused whole for one bad line.
+ */
+import { basename } from 'node:path';
+import { CaptureInputError } from '../../lib/capture/read.ts';
+import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
+import { toJudgedExchange } from '../judge/capture-entry.ts';
+import { KeyBook } from '../judge/key-book.ts';
+import { judgeReport, type JudgeRun } from '../judge/report.ts';
+import { TrafficJudge } from '../judge/traffic-judge.ts';
+import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import { LogFollower } from './log-follower.ts';
+import { CLIENT_BREACH_RULES, WatchMetrics } from './watch-metrics.ts';
+
+export interface WatchOptions {
+  log: string;
+  /** Where the position is saved between runs; undefined: every start reads the log from its beginning. */
+  stateFile: string | undefined;
+  env: NodeJS.ProcessEnv;
+  clockSkewMs: number;
+  maxKeys: number;
+  /** Where unreadable lines and gaps are told, one line each. */
+  warn: (line: string) => void;
+}
+
+export class Watcher {
+  readonly metrics: WatchMetrics;
+  private readonly follower: LogFollower;
+  private readonly keys: KeyBook;
+  private readonly judge: TrafficJudge;
+  private readonly file: string;
+  private lines = 0;
+  private behindSince: number | undefined;
+  readonly startedAt = new Date();
+
+  constructor(private readonly options: WatchOptions) {
+    this.follower = new LogFollower(options.log, options.stateFile);
+    this.keys = new KeyBook(options.env);
+    this.judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
+    this.metrics = new WatchMetrics(options.maxKeys);
+    this.file = basename(options.log);
+  }
+
+  /** Lines judged so far, and exchanges among them. */
+  get counts(): { lines: number; exchanges: number } {
+    return { lines: this.lines, exchanges: this.judge.progress.exchanges };
+  }
+
+  /** Judges what the log has gained since the last call, then saves the position; returns how many lines. */
+  poll(now = Date.now()): number {
+    const read = this.follower.read();
+    if (read.gaps > 0) {
+      this.metrics.lost.inc(read.gaps);
+      this.options.warn(`petstore-conformance watch: a rotated file of ${this.file} was gone before its rest was read: lines lost, how many is unknown (keep one rotated file uncompressed: rotate 1, delaycompress)`);
+    }
+    for (const line of read.lines) this.judgeLine(line);
+    this.follower.save();
+    this.behindSince = read.behindBytes > 0 ? (this.behindSince ?? now) : undefined;
+    this.metrics.lag.set(this.behindSince === undefined ? 0 : (now - this.behindSince) / 1000);
+    this.metrics.update(this.judge.tallies, this.judge.progress.openWindows);
+    return read.lines.length;
+  }
+
+  /** Ends the judged period: closes every window and writes it as the judge's report (keys redacted). */
+  finish(run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'>): ConformanceReport {
+    this.follower.close();
+    const exchanges = this.judge.progress.exchanges;
+    const report = judgeReport(this.judge.finish(), {
+      ...run,
+      target: `watched log ${this.file} (${exchanges.toLocaleString('en-US')} exchanges, from ${this.startedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
+      file: this.file,
+      startedAt: this.startedAt,
+      durationMs: Date.now() - this.startedAt.getTime(),
+      enterpriseQuota: undefined,
+    }, this.keys.redactor);
+    return report;
+  }
+
+  private judgeLine(line: string): void {
+    const number = ++this.lines;
+    try {
+      const exchange = toJudgedExchange({ number, entry: parseObject(line) }, this.file, this.keys);
+      if (!exchange) return;
+      const pseudonym = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
+      const before = pseudonym === undefined ? [] : CLIENT_BREACH_RULES.map((rule) => this.judge.tallies.get(rule)?.violations ?? 0);
+      this.judge.add(exchange);
+      if (pseudonym === undefined) return;
+      // The client rules judge a key's requests as that key's next ones come: what grew was this key's.
+      CLIENT_BREACH_RULES.forEach((rule, index) => {
+        const grew = (this.judge.tallies.get(rule)?.violations ?? 0) - (before[index] as number);
+        if (grew > 0) this.metrics.breach(pseudonym, rule, grew);
+      });
+    } catch (error) {
+      if (!(error instanceof CaptureInputError || error instanceof OutOfOrderAnswer || error instanceof SyntaxError)) throw error;
+      this.metrics.unreadable.inc();
+      this.options.warn(`petstore-conformance watch: ${this.file} line ${number} not judged: ${error.message}`);
+    }
+  }
+}
+
+function parseObject(line: string): unknown {
+  const entry: unknown = JSON.parse(line);
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new SyntaxError('not a JSON object');
+  return entry;
+}

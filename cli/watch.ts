@@ -6,23 +6,23 @@
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
-import { commandFlags } from '../lib/cli/vocabulary.ts';
+import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { Watcher } from '../harness/watch/watcher.ts';
-import { parseFlags } from './flags.ts';
+import { keysFileFlag, parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
 
-export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'help']);
+export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'help']);
 
 const PREFIX = 'petstore-conformance watch:';
 const POLL_MS = 250;
 const TOOL_FAULT = 4;
 
-export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS]
+export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--keys-file FILE] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS]
 
 Judges a gateway's access log as it grows (the format of docs/how-to/judge-traffic.md), with the judge's own
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
@@ -34,6 +34,7 @@ rules, following logrotate's create and copytruncate, and serves what it finds o
   --state FILE       keeps the position in the log here, so a restart judges every line once (default: none)
   --max-keys N       keys named one by one in the metrics (default 100); later keys are counted as key="other"
   --base-url URL     the service the log's traffic went to, /v1 included: the report's target
+  --keys-file FILE   the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment
   --output DIR       where the report goes at exit (default ./reports/watch)
   --summary FILE     also append the verdict, in Markdown, to FILE
   --clock-skew S     how many seconds the log's clock may be off the target's (default 1)
@@ -41,6 +42,7 @@ rules, following logrotate's create and copytruncate, and serves what it finds o
   -h, --help         this text
 Keys: PETSTORE_API_KEY_<PLAN> name each key's plan, as for judge; metrics and reports name keys only by
 pseudonyms (free-1, pro-2).
+${notTakenHelp('watch')}
 ${exitCodeHelp([...SUITE_EXIT_CODES, { code: TOOL_FAULT, when: 'tool fault: the metrics port could not be opened, or the log could not be read' }])}`;
 
 interface WatchArgs {
@@ -54,9 +56,10 @@ interface WatchArgs {
   summaryFile: string | undefined;
   clockSkewMs: number;
   label: string;
+  keys: Record<string, string>;
 }
 
-function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undefined {
+export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undefined {
   const { values, positionals } = parseFlags(WATCH_FLAGS, args);
   if (values.help) return undefined;
   if (positionals.length !== 1) throw new UsageError(`expected one access log to follow, got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
@@ -85,6 +88,7 @@ function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undef
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
     clockSkewMs: skewMs,
     label: values.label?.trim() || 'watched traffic',
+    keys: keysFileFlag('watch', values['keys-file'], process.env),
   };
 }
 
@@ -101,7 +105,7 @@ export async function watch(args: readonly string[]): Promise<number> {
     process.stdout.write(`${WATCH_HELP}\n`);
     return 0;
   }
-  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: process.env, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`) });
+  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`) });
   const server = createServer((request, response) => {
     if (request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see /metrics\n');
     void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));

@@ -65,7 +65,7 @@ export const FLAGS = {
 export type FlagName = keyof typeof FLAGS;
 
 /** Every command, as the user types it after petstore-conformance. */
-export const COMMAND_NAMES = ['certify', 'certify-client', 'serve', 'load', 'record', 'replay', 'judge'] as const;
+export const COMMAND_NAMES = ['certify', 'certify-client', 'serve', 'load', 'record', 'replay', 'judge', 'watch'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**
@@ -118,6 +118,7 @@ export const MEANINGS: readonly Meaning[] = [
       record: 'a recording keeps the times it saw',
       replay: 'a replay is paced by --speed',
       judge: "a capture's times are judged as written; --clock-skew bounds how far apart the clocks were",
+      watch: "a log's times are judged as written; --clock-skew bounds how far apart the clocks were",
     },
   },
   {
@@ -130,6 +131,7 @@ export const MEANINGS: readonly Meaning[] = [
       record: 'a recording keeps the times it saw',
       replay: 'a replay is paced by --speed',
       judge: "a capture's windows are read from its headers",
+      watch: "a log's windows are read from its headers",
     },
   },
   {
@@ -143,6 +145,7 @@ export const MEANINGS: readonly Meaning[] = [
       record: 'a recording runs no test',
       replay: 'a replay sends only what the capture holds',
       judge: 'judge sends nothing',
+      watch: 'watch sends nothing',
     },
   },
   {
@@ -155,6 +158,7 @@ export const MEANINGS: readonly Meaning[] = [
       record: 'a recording runs until Ctrl-C',
       replay: 'each request has its own bound, and the capture bounds the whole',
       judge: 'judge reads a file and waits on nothing',
+      watch: 'watch runs until stopped, and writes its report then',
     },
   },
 ];

@@ -15,6 +15,7 @@ import { expect, test } from '@playwright/test';
 import { parseCertifyArgs } from '../../../cli/certify.ts';
 import { parseCertifyClientArgs } from '../../../cli/certify-client.ts';
 import { parseJudgeArgs } from '../../../cli/judge.ts';
+import { parseWatchArgs } from '../../../cli/watch.ts';
 import { serveEnv } from '../../../cli/serve.ts';
 import { UsageError } from '../../../cli/usage-error.ts';
 import { parseCli } from '../../../harness/load/cli.ts';
@@ -51,6 +52,7 @@ const PARSERS: Record<CommandName, (args: readonly string[]) => unknown> = {
   // The sample capture, unless the case names its own.
   replay: (args) => replayCommand([...(args[0]?.startsWith('-') ? [SAMPLE_HAR] : []), '--base-url', 'http://127.0.0.1:1/v1', ...args], {}),
   judge: (args) => parseJudgeArgs([capture, ...args], dir),
+  watch: (args) => parseWatchArgs([capture, ...args], dir),
 };
 
 /** The kinds of bad input, each fed to every command that can be given it, with what its one line must say. */
@@ -78,6 +80,8 @@ const CASES: ReadonlyArray<readonly [kind: string, command: CommandName, args: r
   ['a negative port', 'record', ['--port', '-1'], /--port must be a whole number from 0 to 65535, got "-1"/],
   ['a port out of range', 'serve', ['--port', '70000'], /--port takes a port number from 0 to 65535/],
   ['a port out of range', 'record', ['--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
+  ['a negative port', 'watch', ['--port', '-1'], /--port must be a whole number of at least 0, not "-1"/],
+  ['a negative number', 'watch', ['--max-keys', '0'], /--max-keys must be a whole number of at least 1, not "0"/],
   ['a file that is not there', 'certify', ['--evidence', 'nope.json'], /--evidence .*nope\.json: no such file or folder/],
   ['a file that is not there', 'load', ['--scenario', 'nope.yaml'], /scenario ".*nope\.yaml" not found: give a file path or one of/],
   ['a file that is not there', 'load', ['--verdicts-from', 'nope.json'], /--verdicts-from .*nope\.json: no such file; give a Locust result file/],

@@ -52,6 +52,15 @@ if (evidence) {
       // As above.
     }
   });
+  // This project's own raw-socket client (lib/http/client.ts: the load script, replay, the suite's bursts).
+  subscribe('petstore:http-client:request', (made) => {
+    const end = made.bytes.indexOf('\r\n');
+    if (end > 0) made.bytes = Buffer.concat([made.bytes.subarray(0, end + 2), Buffer.from(`${SENT}: ${realMs().toFixed(3)}\r\n`), made.bytes.subarray(end + 2)]);
+  });
+  subscribe('petstore:http-client:response', ({ response }) => {
+    const id = response?.headers?.[REFUSAL];
+    if (response?.status === 429 && id !== undefined) received(id);
+  });
   // A 429 has reached the client once its answer is complete (trailers: after the body), as the application sees it.
   const refusals = new WeakMap();
   subscribe('undici:request:headers', ({ request, response }) => {

@@ -7,6 +7,7 @@
  * every time. Seeded, so the figures are the same on every run.
  */
 import { expect, test } from '@playwright/test';
+import { growthMarginAt } from '../../harness/client-rules/client-certificate.ts';
 import { CONSECUTIVE, CONSECUTIVE_SECONDS, CONSECUTIVE_STRETCHES } from '../../harness/client-rules/refusal-plan.ts';
 import { ClientRuleJudge } from '../../harness/judge/client-rule-judge.ts';
 import { RuleTallies } from '../../harness/judge/rule-tally.ts';
@@ -16,6 +17,8 @@ import { seededRandom } from '../../lib/random.ts';
 const RETRY_AFTER_MS = CONSECUTIVE_SECONDS * 1000;
 /** What a client's timers wander by at --clock-rate 20 on a busy machine: 20 real ms, 400 of the plan's. */
 const TIMER_WANDER_MS = 400;
+/** As certify-client judges at the client matrix's rate, where the margin a run must grow by is widest. */
+const GROWTH_MARGIN_MS = growthMarginAt(20);
 
 /** The wait before retry n (0 for the first) after a 429 asking RETRY_AFTER_MS. */
 type Policy = (n: number, random: () => number) => number;
@@ -33,7 +36,7 @@ const NO_BACKOFF: Policy = () => RETRY_AFTER_MS;
 /** Whether the judge warns ERR-4 on a client that meets `runs` runs of CONSECUTIVE refusals in a row. */
 function warned(policy: Policy, runs: number, random: () => number): boolean {
   const tallies = new RuleTallies();
-  const judge = new ClientRuleJudge(tallies, 0);
+  const judge = new ClientRuleJudge(tallies, 0, undefined, false, GROWTH_MARGIN_MS);
   let now = 0;
   let number = 0;
   const send = (status: number): void => {

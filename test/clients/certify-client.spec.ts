@@ -44,6 +44,9 @@ test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it 
   const seen = [...(row(report, 'ERR-3')?.observations ?? []), ...(row(report, 'ERR-4')?.observations ?? [])].map((note) => note.text).join('\n');
   for (const scenario of ['delta-seconds', 'an HTTP-date', 'Retry-After: 0', 'consecutive refusals', 'a long Retry-After']) expect(seen).toContain(scenario);
   expect(seen).not.toContain('ban');
+  // Its raw-socket client (lib/http/client.ts) tells when each request left and each 429 came: no allowance needed.
+  expect(seen).toMatch(/requests? sent within a 429's wait, each read as left after the 429 reached its client or not by .*the client's own clock/);
+  expect(seen).not.toContain('by the allowance');
   // The chart of what it waited: the plan's refusals in order, three runs of eight 5 s ones among them, each waited out.
   const waits = report.clientWaits?.[0]?.waits ?? [];
   const eights = Array.from({ length: CONSECUTIVE_STRETCHES * CONSECUTIVE }, () => '5 s');
@@ -129,3 +132,21 @@ test('certify-client: bad input is one line and exit code 2', async () => {
     expect(run.stderr).toMatch(message);
   }
 });
+
+for (const rate of ['20', '1']) {
+  test(`ERR-3 a library that gives up while the key is still refused, in a program that calls again at once, breaks ERR-3 at --clock-rate ${rate}: the call read from evidence, not excused as on its way`, async () => {
+    test.setTimeout(150_000);
+    // axios-retry as its README configures it (3 retries, waiting at least each Retry-After); the program's next call follows at once.
+    const driver = MATRIX_CLIENTS.find((client) => client.name === 'axios-retry, calls at once')!.command('');
+    // At rate 1 the plan's first cases and the giving up take some 40 s: judged on what it sent until then.
+    const run = certifyClient(['--clock-rate', rate, ...(rate === '1' ? ['--timeout', '45'] : []), '--', ...driver]);
+    const report = run.report();
+    expect(row(report, 'ERR-3')?.verdict, run.stdout).toBe('warn');
+    expect(row(report, 'ERR-3')?.warnings[0]?.text).toMatch(/sent before the Retry-After 5 s of its last 429 had passed/);
+    const notes = row(report, 'ERR-3')?.observations.map((note) => note.text).join('\n') ?? '';
+    // The answers it got while still refused are described, and each request sent within a wait with the reading that judged it.
+    expect(notes).toContain('a request sent while its key was still refused');
+    expect(notes).toMatch(/exchange \d+ \(GET \/pets\?limit=1\) sent 0\.\d\d s after it, within its wait: left after the 429 reached the client \(by (the connection that carried the 429|the client's own clock)\), early \(ERR-3, against the 429 of exchange \d+\)/);
+    expect(notes).not.toContain('by the allowance');
+  });
+}

@@ -54,7 +54,8 @@ Options:
   --clock-rate N     run the server's clock N times faster: N from 1 (the default) to ${MAX_CLOCK_RATE}; 20 is what the client
                      matrix runs at, the plan then takes about 30 s. A Node client's clock runs as fast
                      (Date, timers and performance.now, through an import in NODE_OPTIONS; a TypeScript
-                     client run with node --import tsx keeps it), so the plan's waits pass N times sooner.
+                     client keeps it when node itself imports tsx, as the how-to shows), so the plan's
+                     waits pass N times sooner.
                      For Node clients only: a request from a process off that clock leaves the client not
                      certified (exit 3); any other client keeps the default
   --summary FILE     also append the verdict in Markdown to FILE (--summary "$GITHUB_STEP_SUMMARY")

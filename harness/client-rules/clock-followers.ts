@@ -13,6 +13,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { listed } from './crossing.ts';
 
 /** Connections traced: enough to know the client, few enough to cost nothing at a naive client's thousands. */
 const TRACED = 20;
@@ -85,14 +86,6 @@ function socketInode(clientPort: number, serverPort: number): string | undefined
     }
   }
   return undefined;
-}
-
-function listed(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
 }
 
 function linkOf(file: string): string {

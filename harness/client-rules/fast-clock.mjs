@@ -1,14 +1,78 @@
 /**
- * A fast clock for a Node client under test, loaded with `node --import` (certify-client --clock-rate N puts
- * it in NODE_OPTIONS): Date, performance.now and every timer run PETSTORE_CLIENT_CLOCK_RATE times faster,
+ * Loaded into a Node client under test with `node --import` (certify-client puts it in NODE_OPTIONS), it does two
+ * things. At every rate, it records the client's own side of each exchange with the refusing server, so that
+ * whether a request crossed a 429 on the wire is read from evidence (crossing.ts): each request carries the real
+ * time it left (the CLIENT_SENT_HEADER), and each 429 that reaches the client is written, with the real time it
+ * came, into PETSTORE_CLIENT_EVIDENCE. With --clock-rate N, it is also a fast clock:
+ * Date, performance.now and every timer run PETSTORE_CLIENT_CLOCK_RATE times faster,
  * equal to the wall clock at PETSTORE_CLIENT_CLOCK_ANCHOR_MS, as the refusing server's clock does. A client
  * that waits "Retry-After: 30" then waits 30 seconds of that clock, a thirtieth of a second at rate 1000, and
  * reads an HTTP-date against a Date.now() on the server's clock. Plain JavaScript: it runs inside the client's
  * own process, which may not load TypeScript.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { subscribe } from 'node:diagnostics_channel';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
+
+/** Real ms since the epoch, to the microsecond, read before the clock below is made fast. */
+const realTimeOrigin = performance.timeOrigin;
+const realPerformanceNow = performance.now.bind(performance);
+const realMs = () => realTimeOrigin + realPerformanceNow();
+
+const evidence = process.env.PETSTORE_CLIENT_EVIDENCE;
+if (evidence) {
+  // Names shared with harness/client-rules/crossing.ts (this file stays plain JavaScript).
+  const SENT = 'x-petstore-client-sent';
+  const REFUSAL = 'x-petstore-refusal';
+  const file = path.join(evidence, String(process.pid));
+  const received = (id) => {
+    try {
+      appendFileSync(file, `${id} ${realMs().toFixed(3)}\n`);
+    } catch {
+      // The run is over, or the folder is gone: nothing to tell.
+    }
+  };
+  // Node's http (got, axios) from 22.12 on; fetch and undici (ky, undici's RetryAgent) through undici's channels.
+  subscribe('http.client.request.created', ({ request }) => {
+    try {
+      request.setHeader(SENT, realMs().toFixed(3));
+    } catch {
+      // Headers already sent: this request goes without, and is read by the allowance.
+    }
+  });
+  subscribe('http.client.response.finish', ({ response }) => {
+    const id = response?.headers?.[REFUSAL];
+    if (response?.statusCode === 429 && id !== undefined) response.once('end', () => received(id));
+  });
+  subscribe('undici:request:create', ({ request }) => {
+    try {
+      request.addHeader(SENT, realMs().toFixed(3));
+    } catch {
+      // As above.
+    }
+  });
+  // This project's own raw-socket client (lib/http/client.ts: the load script, replay, the suite's bursts).
+  subscribe('petstore:http-client:request', (made) => {
+    const end = made.bytes.indexOf('\r\n');
+    if (end > 0) made.bytes = Buffer.concat([made.bytes.subarray(0, end + 2), Buffer.from(`${SENT}: ${realMs().toFixed(3)}\r\n`), made.bytes.subarray(end + 2)]);
+  });
+  subscribe('petstore:http-client:response', ({ response }) => {
+    const id = response?.headers?.[REFUSAL];
+    if (response?.status === 429 && id !== undefined) received(id);
+  });
+  // A 429 has reached the client once its answer is complete (trailers: after the body), as the application sees it.
+  const refusals = new WeakMap();
+  subscribe('undici:request:headers', ({ request, response }) => {
+    if (response?.statusCode !== 429) return;
+    const headers = response.headers ?? [];
+    for (let i = 0; i + 1 < headers.length; i += 2) if (String(headers[i]).toLowerCase() === REFUSAL) refusals.set(request, String(headers[i + 1]));
+  });
+  subscribe('undici:request:trailers', ({ request }) => {
+    const id = refusals.get(request);
+    if (id !== undefined) received(id);
+  });
+}
 
 const rate = Number(process.env.PETSTORE_CLIENT_CLOCK_RATE ?? '1');
 const anchor = Number(process.env.PETSTORE_CLIENT_CLOCK_ANCHOR_MS ?? String(Date.now()));
@@ -40,7 +104,6 @@ if (rate > 0 && Number.isFinite(rate) && rate !== 1 && Number.isFinite(anchor)) 
   }
   globalThis.Date = FastDate;
 
-  const realPerformanceNow = performance.now.bind(performance);
   performance.now = () => realPerformanceNow() * rate;
 
   const timers = require('node:timers');

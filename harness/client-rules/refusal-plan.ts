@@ -27,8 +27,15 @@ type Step = { admit: true } | { admit: false; scenario: Scenario; seconds: numbe
 
 /** Refusals in a row of the consecutive case: as many retries as the judge needs to see whether waits grow. */
 export const CONSECUTIVE = 8;
+/**
+ * How many times the consecutive case comes. A jittered backoff's run of eight looks flat by chance now and then,
+ * and the judge warns only when none of a key's runs grew: three runs keep a correct client's false warnings far
+ * below 1 in 10,000 (test/clients/backoff-false-warnings.spec.ts), while a client that does not back off is flat
+ * in every run.
+ */
+export const CONSECUTIVE_STRETCHES = 3;
 /** Long enough that a retry sent at once is told from one sent on time whatever the client's timers do. */
-const CONSECUTIVE_SECONDS = 5;
+export const CONSECUTIVE_SECONDS = 5;
 export const LONG_SECONDS = 30;
 /** Requests sent while refused, in one refused stretch, that get a key banned, and for how long. */
 export const BAN_AFTER = 3;
@@ -46,8 +53,7 @@ export function planSteps(seed: number): Step[] {
     ...ordinary(),
     refuse('zero', 0),
     ...ordinary(),
-    ...Array.from({ length: CONSECUTIVE }, () => refuse('consecutive', CONSECUTIVE_SECONDS)),
-    ...ordinary(),
+    ...Array.from({ length: CONSECUTIVE_STRETCHES }, () => [...Array.from({ length: CONSECUTIVE }, () => refuse('consecutive', CONSECUTIVE_SECONDS)), ...ordinary()]).flat(),
     refuse('long', LONG_SECONDS),
     ...ordinary(),
   ];

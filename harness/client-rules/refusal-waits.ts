@@ -8,7 +8,7 @@ import type { ClientWaits, RefusalWait } from '../../lib/verdicts/model.ts';
 import type { RecordedExchange } from './refusing-server.ts';
 
 /** A key's first refusals, at most this many: the plan's cases, not a naive client's thousands. */
-const SHOWN = 16;
+const SHOWN = 40;
 
 /** `byKey`: the run's exchanges per key (exchangesByKey). */
 export function refusalWaits(byKey: ReadonlyMap<string, readonly RecordedExchange[]>): ClientWaits[] {

@@ -6,18 +6,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { KeysByPlan } from '../../lib/keys.ts';
 import type { Quota } from '../../lib/plans.ts';
 import { targetClock } from '../../lib/target-clock.ts';
 import type { RateDecision, RateLimiter } from '../../reference-server/limiter.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import type { ClientExchange } from '../judge/client-exchange.ts';
+import type { CrossingEvidence } from '../judge/client-rule-judge.ts';
+import { CLIENT_SENT_HEADER, clientSentAt, REFUSAL_HEADER } from './crossing.ts';
 import { KeyPlan, planSteps, type PlannedAnswer, type Scenario } from './refusal-plan.ts';
 
 /** The plans a client is given a key of; each key goes through the plan on its own. */
 export const CLIENT_PLANS = ['free', 'pro', 'business'] as const;
 
-export interface RecordedExchange extends ClientExchange {
+export interface RecordedExchange extends ClientExchange, CrossingEvidence {
+  /** Which request it was in the order they came: a 429 names it in its REFUSAL_HEADER, for the client's evidence. */
+  arrival: number;
   /** The case of the plan a refusal belongs to. */
   scenario: Scenario | undefined;
   /** The answer's headers, names in lower case. */
@@ -30,7 +35,7 @@ export interface RefusingServer {
   /** A fresh key per plan, made for this run only. */
   keys: Record<(typeof CLIENT_PLANS)[number], string>;
   /** The server's clock: ms since the epoch, running `rate` times faster than real time. */
-  clock: { rate: number; anchorMs: number; now(): number };
+  clock: { rate: number; anchorMs: number; now(): number; at(realMs: number): number };
   exchanges: RecordedExchange[];
   /** Requests that carried none of the keys the client was given: not judged, but counted and the first described. */
   strays: Strays;
@@ -53,8 +58,18 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
   const running = await createReferenceServer({ keys: allKeys, clockRate: options.clockRate, clockAnchorMs: anchorMs }, { limiter: planner, clock: clock.now });
   const exchanges: RecordedExchange[] = [];
   const strays: Strays = { requests: 0, first: undefined };
+  const connections = new WeakMap<Socket, number>();
+  let arrivals = 0;
+  let opened = 0;
   running.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const arrived = clock.now();
+    const arrival = ++arrivals;
+    let connection = connections.get(req.socket);
+    if (connection === undefined) {
+      connection = ++opened;
+      connections.set(req.socket, connection);
+    }
+    const sentByClient = clientSentAt(req.headers[CLIENT_SENT_HEADER]);
     const token = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
     const plan = token === undefined ? undefined : byKey.get(`key ${token}`);
     if (plan === undefined) {
@@ -75,8 +90,9 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
       const planned = planner.lastAnswer.get(plan);
       if (status === 429) scenario = planned?.scenario;
       const dated = status === 429 && planned?.retryAfterHeader !== undefined ? { 'Retry-After': planned.retryAfterHeader } : {};
+      const named = status === 429 ? { [REFUSAL_HEADER]: String(arrival) } : {};
       answeredAt = clock.now();
-      written = { ...headers, Date: new Date(clock.now()).toUTCString(), ...dated };
+      written = { ...headers, Date: new Date(clock.now()).toUTCString(), ...dated, ...named };
       return writeHead(status, written);
     }) as typeof res.writeHead;
     res.once('finish', () => {
@@ -93,10 +109,13 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
         date: headers.date,
         scenario,
         responseHeaders: headers,
+        arrival,
+        connection,
+        ...(sentByClient === undefined ? {} : { clientSentAt: clock.at(sentByClient) }),
       });
     });
   });
-  return { baseUrl: running.baseUrl, server: running.server, keys, clock: { rate: options.clockRate, anchorMs, now: clock.now }, exchanges, strays, close: running.close };
+  return { baseUrl: running.baseUrl, server: running.server, keys, clock: { rate: options.clockRate, anchorMs, now: clock.now, at: clock.at }, exchanges, strays, close: running.close };
 }
 
 /** A run's exchanges per key, each key's in the order they came. */

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SettingsOfPart } from '../../lib/docs/setting-docs.ts';
 import { ClockFollowers, type ClockFollowing } from './clock-followers.ts';
+import { ClientEvidence } from './crossing.ts';
 import { startRefusingServer, type RecordedExchange, type RefusingServer, type Strays } from './refusing-server.ts';
 
 /** The variables the client gets, for the help and the how-to. */
@@ -24,6 +25,7 @@ export const CLIENT_SETTINGS: SettingsOfPart = {
   settings: [
     { name: 'PETSTORE_BASE_URL, API_BASE_URL, BASE_URL', default: 'always set', check: 'a URL', meaning: "The refusing server's base URL, `/v1` included." },
     { name: 'PETSTORE_API_KEY, API_KEY', default: 'always set', check: 'a key', meaning: 'The Free key (also in `PETSTORE_API_KEY_FREE`), for a client configured with one key; `_PRO` and `_BUSINESS` are set too.' },
+    { name: 'PETSTORE_CLIENT_EVIDENCE', default: 'always set', check: 'a folder', meaning: "Where each Node process of the client (fast-clock.mjs, loaded through NODE_OPTIONS at every rate) writes when each 429 reached it; it also stamps each request with the real time it left (`x-petstore-client-sent`), so that whether a request crossed a 429 is read from the client's own clock." },
     { name: 'PETSTORE_CLIENT_CLOCK_RATE', default: 'unset at --clock-rate 1', check: 'a number', meaning: 'With `--clock-rate N`: how many times faster than real time the Node client\'s clock runs (fast-clock.mjs, loaded through NODE_OPTIONS).' },
     { name: 'PETSTORE_CLIENT_CLOCK_ANCHOR_MS', default: 'unset at --clock-rate 1', check: 'ms since the epoch', meaning: "With `--clock-rate N`: when the fast clock equals the wall clock, the server's own anchor, so both clocks agree." },
     { name: 'PETSTORE_CLIENT_CLOCK_PIDS', default: 'unset at --clock-rate 1', check: 'a folder', meaning: 'With `--clock-rate N`: where each process on the fast clock writes its id, so that each request can be traced to a process whose clock follows (a client on the real clock is not certified).' },
@@ -71,29 +73,38 @@ export async function runClient(options: ClientRunOptions): Promise<ClientRun> {
   const server = await startRefusingServer({ seed: options.seed, clockRate: options.clockRate });
   const followers = options.clockRate === 1 ? undefined : new ClockFollowers();
   followers?.watch(server.server);
+  const evidence = new ClientEvidence();
   const startedAt = new Date();
   try {
-    const { exitCode, timedOut } = await spawnClient(options, clientEnv(server, options, followers));
+    const { exitCode, timedOut } = await spawnClient(options, clientEnv(server, options, followers, evidence));
     const clock = followers === undefined ? 'followed' : followers.following();
+    const received = evidence.received();
+    for (const exchange of server.exchanges) {
+      const at = exchange.status === 429 ? received.get(String(exchange.arrival)) : undefined;
+      if (at !== undefined) exchange.clientReceivedAt = server.clock.at(at);
+    }
     return { exchanges: server.exchanges, strays: { ...server.strays }, exitCode, timedOut, durationMs: Date.now() - startedAt.getTime(), clockRate: options.clockRate, clockFollowed: clock, startedAt, baseUrl: server.baseUrl, keys: Object.values(server.keys) };
   } finally {
     followers?.close();
+    evidence.close();
     await server.close();
   }
 }
 
-function clientEnv(server: RefusingServer, options: ClientRunOptions, followers: ClockFollowers | undefined): NodeJS.ProcessEnv {
+function clientEnv(server: RefusingServer, options: ClientRunOptions, followers: ClockFollowers | undefined, evidence: ClientEvidence): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...options.env };
   for (const name of CLIENT_ENV_NAMES.baseUrl) env[name] = server.baseUrl;
   env.PETSTORE_API_KEY_FREE = server.keys.free;
   env.PETSTORE_API_KEY_PRO = server.keys.pro;
   env.PETSTORE_API_KEY_BUSINESS = server.keys.business;
   for (const name of CLIENT_ENV_NAMES.oneKey) env[name] = server.keys.free;
+  // At every rate: the client's own side of each exchange (crossing.ts); the clock only runs fast at N > 1.
+  env.PETSTORE_CLIENT_EVIDENCE = evidence.dir;
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(FAST_CLOCK).href}`.trim();
   if (options.clockRate !== 1) {
     env.PETSTORE_CLIENT_CLOCK_RATE = String(options.clockRate);
     env.PETSTORE_CLIENT_CLOCK_ANCHOR_MS = String(server.clock.anchorMs);
     if (followers) env.PETSTORE_CLIENT_CLOCK_PIDS = followers.dir;
-    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(FAST_CLOCK).href}`.trim();
   }
   return env;
 }

@@ -17,9 +17,17 @@
  *   twice its first (a doubling ceiling, jittered, gives some sixteen times), while a client that waits a fixed
  *   interval, or exactly each Retry-After, waits about the same in both, give or take its timers.
  *
- * A request is held to a 429 only when it left more than the crossing time (a tenth of a second) after the 429's
- * answer: until then it may have crossed the 429 on the wire. A client that resends at once after every 429
- * is still caught: its requests are held to the 429s answered before them.
+ * Each rule is judged on the 429s and on the requests that came after them: those sent within a 429's wait
+ * (both rules), and each retry that ended a 429's wait (ERR-4).
+ *
+ * A request is held to a 429 only when it left after the 429 reached its client; before, the two crossed on the
+ * wire. Read from evidence where the capture gives it (CrossingEvidence, certify-client's does): a request that
+ * came on the connection that carried the 429, after the 429 was written, cannot have crossed it (HTTP/1.1: the
+ * client had read the answer before it sent again); otherwise the client's own clock, when it gives both when
+ * the 429 reached the client and when the request left. Only where neither tells (any production log) is it
+ * a time allowance (`crossingMs`, a tenth of a second) after the 429's answer. Each request sent within a 429's
+ * wait is counted by the reading that judged it, and the report says which readings the capture allowed. A
+ * client that resends at once after every 429 is still caught: its requests are held to the 429s before them.
  *
  * Partial traffic only makes a client look better: a request the capture lacks cannot be early, a refusal it
  * lacks asks for no wait, and a missing request between a refusal and the next one seen lengthens the wait
@@ -53,6 +61,38 @@ interface Sent {
   sentAt: number;
 }
 
+/** What tells whether a request left after a 429 reached its client (see above). */
+export type CrossingReading = 'connection' | 'client clock' | 'allowance';
+export const CROSSING_READINGS: readonly CrossingReading[] = ['connection', 'client clock', 'allowance'];
+
+/** What a capture may give beyond a ClientExchange to read a crossing from evidence (certify-client's does). */
+export interface CrossingEvidence {
+  /** The connection the request came on: the same value for the same connection. */
+  connection?: number;
+  /** When the request left by the client's own clock, on the capture's clock. */
+  clientSentAt?: number;
+  /** For a 429: when it first reached the client by the client's own clock, on the capture's clock. */
+  clientReceivedAt?: number;
+}
+
+/** A request sent within the wait of the 429 its key last got, and how it was read. */
+export interface RefusedRequest {
+  number: number;
+  method: string;
+  path: string;
+  /** The latest 429 of the key answered before it came, whose wait it was sent within. */
+  refusal: number;
+  /** Ms after that 429's answer it came. */
+  afterMs: number;
+  reading: CrossingReading;
+  /** false: it left before its client had that 429, and is not held to it. */
+  held: boolean;
+  /** The 429 it was counted early against (ERR-3), if it was. */
+  earlyAgainst: number | undefined;
+}
+
+type SentWithEvidence = Sent & Pick<CrossingEvidence, 'connection' | 'clientSentAt'>;
+
 interface Refusal {
   number: number;
   method: string;
@@ -65,6 +105,8 @@ interface Refusal {
   firstEarly: Sent | undefined;
   /** How long before the wait's end (less its slack) the earliest request left. */
   earliestByMs: number;
+  connection: number | undefined;
+  clientReceivedAt: number | undefined;
 }
 
 /** From a 429's arrival to the end of the longest wait a 429 within it asked for. */
@@ -98,12 +140,22 @@ interface KeyState {
   pending: Refusal | undefined;
   run: RunWait[];
   stretch: RefusedStretch | undefined;
+  /** Whether any run of the key's retries grew, and its runs that did not (judged once the capture ends). */
+  grew: boolean;
+  flat: { runs: number; messages: string[]; worst: number };
 }
+
+/** Flat runs of one key whose message is kept; the rest are counted. */
+const FLAT_MESSAGES = 3;
 
 export class ClientRuleJudge {
   private readonly keys = new Map<string, KeyState>();
   /** Whether any run was long enough to show whether backoff grows. */
   private growthJudged = false;
+  /** Requests sent within a 429's wait, by the reading that judged them. */
+  private readonly readings: Record<CrossingReading, number> = { connection: 0, 'client clock': 0, allowance: 0 };
+  /** Every request sent within a 429's wait, when `keepRefused` asks (certify-client shows them all). */
+  readonly refused: RefusedRequest[] = [];
 
   constructor(
     private readonly tallies: RuleTallies,
@@ -113,28 +165,35 @@ export class ClientRuleJudge {
      * on the wire, and a client's event loop reads its socket late under load.
      */
     private readonly crossingMs: number = MEASURE_SLACK_MS,
+    private readonly keepRefused = false,
+    /** GROWTH_MARGIN_MS, or more where a fast clock magnifies how far a loaded machine's timers wander. */
+    private readonly growthMarginMs: number = GROWTH_MARGIN_MS,
   ) {}
 
-  add(exchange: ClientExchange): void {
+  add(exchange: ClientExchange & CrossingEvidence): void {
     const key = this.state(exchange.key);
     key.standing.requests++;
     const sentAt = exchange.sentAt;
     if (sentAt === undefined) this.unknownSend(key, exchange);
     else {
-      const knownAt = sentAt - this.crossingMs;
-      const last = lastRefusalBefore(key.recent, knownAt);
-      if (last?.wait && sentAt < last.answeredAt + last.wait.waitMs - last.wait.slackMs) {
+      const sent: SentWithEvidence = { number: exchange.number, method: exchange.method, path: exchange.path, sentAt, connection: exchange.connection, clientSentAt: exchange.clientSentAt };
+      const last = this.lastHeld(key.recent, sent);
+      const early = last?.wait !== undefined && sentAt < last.answeredAt + last.wait.waitMs - last.wait.slackMs;
+      if (last && early) {
         last.early++;
-        last.firstEarly ??= { number: exchange.number, method: exchange.method, path: exchange.path, sentAt };
-        last.earliestByMs = Math.max(last.earliestByMs, last.answeredAt + last.wait.waitMs - sentAt);
+        last.firstEarly ??= sent;
+        last.earliestByMs = Math.max(last.earliestByMs, last.answeredAt + (last.wait?.waitMs ?? 0) - sentAt);
       }
+      const inWait = this.whileRefused(key, sent, early ? last : undefined);
       const stretch = key.stretch;
       if (stretch && sentAt >= stretch.until) this.closeStretch(key);
-      else if (stretch && knownAt > stretch.opened.answeredAt) {
+      else if (stretch && this.held(stretch.opened, sent)) {
         stretch.sent++;
-        stretch.first ??= { number: exchange.number, method: exchange.method, path: exchange.path, sentAt };
+        stretch.first ??= sent;
       }
-      if (key.pending && knownAt > key.pending.answeredAt) {
+      const retry = key.pending !== undefined && this.held(key.pending, sent);
+      if (inWait || retry) this.tallies.judged(BACKS_OFF, key.standing.key);
+      if (key.pending && retry) {
         key.run.push({ ms: sentAt - key.pending.answeredAt, askedMs: key.pending.wait?.waitMs ?? 0, refusal: key.pending.number, retry: exchange.number });
         key.pending = undefined;
         if (key.run.length >= MAX_RUN) this.closeRun(key);
@@ -152,6 +211,8 @@ export class ClientRuleJudge {
         early: 0,
         firstEarly: undefined,
         earliestByMs: 0,
+        connection: exchange.connection,
+        clientReceivedAt: exchange.clientReceivedAt,
       };
       key.standing.refusals++;
       this.stretchWith(key, refusal);
@@ -170,6 +231,7 @@ export class ClientRuleJudge {
       for (const refusal of key.recent.splice(0)) this.closeRefusal(key, refusal);
       this.closeStretch(key);
       this.closeRun(key);
+      this.judgeRuns(key);
       for (const rule of CLIENT_RULES) {
         const worst = key.worst[rule];
         if (worst) key.standing.worst[rule] = worst.text;
@@ -180,16 +242,61 @@ export class ClientRuleJudge {
     for (const rule of CLIENT_RULES) {
       if (this.tallies.get(rule)?.exchanges) for (const line of clientsPart(standings, rule)) this.tallies.noted(rule, line);
     }
+    const readText = this.readingsText();
+    if (readText !== undefined) for (const rule of CLIENT_RULES) this.tallies.noted(rule, readText);
     return standings;
   }
 
   private state(name: string): KeyState {
     let key = this.keys.get(name);
     if (!key) {
-      key = { standing: { key: name, requests: 0, refusals: 0, unwaited: 0, earlyRequests: 0, bursts: 0, flatRuns: 0, worst: {} }, worst: {}, recent: [], pending: undefined, run: [], stretch: undefined };
+      key = { standing: { key: name, requests: 0, refusals: 0, unwaited: 0, earlyRequests: 0, bursts: 0, flatRuns: 0, worst: {} }, worst: {}, recent: [], pending: undefined, run: [], stretch: undefined, grew: false, flat: { runs: 0, messages: [], worst: 0 } };
       this.keys.set(name, key);
     }
     return key;
+  }
+
+  /** Whether a request left after a 429 reached its client, and what told (see above). */
+  private crossing(refusal: Refusal, sent: SentWithEvidence): { held: boolean; reading: CrossingReading } {
+    if (refusal.connection !== undefined && sent.connection === refusal.connection && sent.sentAt > refusal.answeredAt) return { held: true, reading: 'connection' };
+    if (refusal.clientReceivedAt !== undefined && sent.clientSentAt !== undefined) return { held: sent.clientSentAt > refusal.clientReceivedAt, reading: 'client clock' };
+    return { held: sent.sentAt - this.crossingMs > refusal.answeredAt, reading: 'allowance' };
+  }
+
+  private held(refusal: Refusal, sent: SentWithEvidence): boolean {
+    return refusal.answeredAt < sent.sentAt && this.crossing(refusal, sent).held;
+  }
+
+  /** The key's latest 429 the request left after (the list is in answer order). */
+  private lastHeld(recent: readonly Refusal[], sent: SentWithEvidence): Refusal | undefined {
+    for (let i = recent.length - 1; i >= 0; i--) {
+      const refusal = recent[i] as Refusal;
+      if (this.held(refusal, sent)) return refusal;
+    }
+    return undefined;
+  }
+
+  /**
+   * A request sent within the wait of its key's latest 429 is put to both rules, counted by the reading that told
+   * whether it crossed the 429, and kept when asked.
+   */
+  private whileRefused(key: KeyState, sent: SentWithEvidence, earlyAgainst: Refusal | undefined): boolean {
+    const latest = lastRefusalBefore(key.recent, sent.sentAt);
+    if (!latest?.wait || sent.sentAt >= latest.answeredAt + latest.wait.waitMs) return false;
+    const { held, reading } = this.crossing(latest, sent);
+    this.readings[reading]++;
+    this.tallies.judged(WAITS, key.standing.key);
+    if (this.keepRefused) this.refused.push({ number: sent.number, method: sent.method, path: sent.path, refusal: latest.number, afterMs: sent.sentAt - latest.answeredAt, reading, held, earlyAgainst: earlyAgainst?.number });
+    return true;
+  }
+
+  /** Which readings told whether requests crossed a 429, and so which this capture allowed. */
+  private readingsText(): string | undefined {
+    const total = CROSSING_READINGS.reduce((sum, reading) => sum + this.readings[reading], 0);
+    if (total === 0) return undefined;
+    const by = CROSSING_READINGS.filter((reading) => this.readings[reading] > 0).map((reading) => `${READING_TEXT[reading](this.crossingMs)} for ${this.readings[reading].toLocaleString('en-US')}`);
+    const only = this.readings.allowance === total ? ': the capture gives neither the connection a request came on nor the client\'s own clock, so only the allowance could tell' : '';
+    return `${count(total, 'request')} sent within a 429's wait, each read as left after the 429 reached its client or not by ${by.join(', ')}${only}`;
   }
 
   private unknownSend(key: KeyState, exchange: ClientExchange): void {
@@ -220,6 +327,7 @@ export class ClientRuleJudge {
   /** A 429 opens a refused stretch, or lengthens the one it came within. */
   private stretchWith(key: KeyState, refusal: Refusal): void {
     if (!refusal.wait) return;
+    this.tallies.judged(BACKS_OFF, key.standing.key);
     const until = refusal.answeredAt + refusal.wait.waitMs - refusal.wait.slackMs;
     const stretch = key.stretch;
     if (stretch && refusal.answeredAt < stretch.until) {
@@ -235,7 +343,6 @@ export class ClientRuleJudge {
     const stretch = key.stretch;
     key.stretch = undefined;
     if (!stretch) return;
-    this.tallies.judged(BACKS_OFF, key.standing.key);
     if (stretch.sent < 2 || !stretch.first) return;
     const opened = stretch.opened;
     const refused = stretch.refusals > 1 ? `, ${count(stretch.refusals - 1, 'more 429')} within it` : '';
@@ -255,19 +362,35 @@ export class ClientRuleJudge {
       if (run.length > 1) this.tallies.unchecked(BACKS_OFF, `runs of 2 to ${GROWTH_RUN - 1} retries refused in a row: whether backoff grows is judged only on runs of ${GROWTH_RUN} or more (a jittered wait may be shorter than the one before)`);
       return;
     }
-    this.tallies.judged(BACKS_OFF, name);
     this.growthJudged = true;
     const half = Math.floor(run.length / 2);
     const beyond = run.map((wait) => Math.max(0, wait.ms - wait.askedMs));
     const firstHalf = sum(beyond.slice(0, half));
     const laterHalf = sum(beyond.slice(run.length - half));
-    if (laterHalf >= 2 * firstHalf + GROWTH_MARGIN_MS) return;
+    if (laterHalf >= 2 * firstHalf + this.growthMarginMs) {
+      key.grew = true;
+      return;
+    }
     const first = run[0] as RunWait;
     const last = run[run.length - 1] as RunWait;
     const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}; beyond Retry-After, the last ${half} waited ${seconds(laterHalf)} in all and the first ${half} ${seconds(firstHalf)}: the waits do not grow, no backoff`;
-    key.standing.flatRuns++;
-    this.tallies.violated(BACKS_OFF, message, undefined);
-    worse(key, BACKS_OFF, run.length, message);
+    key.flat.runs++;
+    key.flat.worst = Math.max(key.flat.worst, run.length);
+    if (key.flat.messages.length < FLAT_MESSAGES) key.flat.messages.push(message);
+  }
+
+  /** A key breaks ERR-4 by its flat runs only when none of its runs grew: one flat run of a jittered backoff is luck. */
+  private judgeRuns(key: KeyState): void {
+    const { runs, messages, worst } = key.flat;
+    if (runs === 0) return;
+    if (key.grew) {
+      this.tallies.noted(BACKS_OFF, `key ${key.standing.key}: ${count(runs, 'run')} of retries refused in a row did not grow, but another did: a jittered backoff's run may look flat by chance, so the key is judged over all its runs, and backs off`);
+      return;
+    }
+    key.standing.flatRuns += runs;
+    const none = runs > 1 ? `; none of the key's ${runs} runs grew` : '';
+    for (const message of messages) this.tallies.violated(BACKS_OFF, `${message}${none}`, undefined);
+    worse(key, BACKS_OFF, worst, `${messages[0] ?? ''}${none}`);
   }
 }
 
@@ -317,6 +440,12 @@ function sum(values: readonly number[]): number {
 function listed(waits: readonly string[]): string {
   return waits.length > 8 ? `${waits.slice(0, 8).join(', ')}, … (${waits.length - 8} more)` : waits.join(', ');
 }
+
+const READING_TEXT: Readonly<Record<CrossingReading, (allowanceMs: number) => string>> = {
+  connection: () => 'the connection (sent on the one that carried the 429, after it was written)',
+  'client clock': () => "the client's own clock (when the 429 reached it, when the request left)",
+  allowance: (ms) => `the allowance (${seconds(ms)} after the 429's answer, where nothing else told)`,
+};
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

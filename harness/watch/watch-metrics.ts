@@ -5,12 +5,14 @@
  * by name and every later one under key="other".
  */
 import { Counter, Gauge, Registry, openMetricsContentType, type OpenMetricsContentType } from 'prom-client';
+import { QUOTA_RULES } from '../../lib/checks/registry.ts';
 import { catalogue } from '../../lib/rules.ts';
+import { CLIENT_RULES } from '../judge/client-exchange.ts';
 import type { RuleTallies } from '../judge/rule-tally.ts';
 
 /** The rules a window over quota breaks, and the plan each is of. */
-const QUOTA_RULES: Readonly<Record<string, string>> = { 'PLAN-FREE': 'free', 'PLAN-PRO': 'pro', 'PLAN-BUSINESS': 'business', 'PLAN-ENTERPRISE-AGREED': 'enterprise' };
-export const CLIENT_BREACH_RULES = ['ERR-3', 'ERR-4'] as const;
+const PLAN_OF_QUOTA_RULE: Readonly<Record<string, string>> = Object.fromEntries(QUOTA_RULES.map((rule) => [rule, rule.split('-')[1]!.toLowerCase()]));
+export const CLIENT_BREACH_RULES = CLIENT_RULES;
 export const OTHER_KEYS = 'other';
 
 interface Seen {
@@ -49,7 +51,7 @@ export class WatchMetrics {
       if (now.judged > before.judged) this.judged.inc({ rule: rule.id }, now.judged - before.judged);
       if (now.failures > before.failures) {
         this.failures.inc({ rule: rule.id, level: rule.level }, now.failures - before.failures);
-        const plan = QUOTA_RULES[rule.id];
+        const plan = PLAN_OF_QUOTA_RULE[rule.id];
         if (plan) this.overQuota.inc({ plan }, now.failures - before.failures);
       }
       if (now.partly > before.partly) this.partly.inc({ rule: rule.id }, now.partly - before.partly);

@@ -6,6 +6,7 @@
  * only framing and headers (see bench/load for the comparison with undici). It never follows a redirect (a
  * redirect is an answer) and never sends to another origin, so a key cannot travel anywhere else.
  */
+import { channel } from 'node:diagnostics_channel';
 import net from 'node:net';
 import tls from 'node:tls';
 import { encodeRequest, type PlainRequest } from './request-bytes.ts';
@@ -34,6 +35,15 @@ interface Pending {
   /** Sent on a connection that had answered before: if it dies before any byte comes back, try once more. */
   retryable: boolean;
 }
+
+/**
+ * For a tool that watches this client's traffic from inside its process, as node:http and undici publish theirs
+ * (certify-client's fast-clock.mjs reads when each request left and when each answer came): each request's bytes
+ * as it is made, which a subscriber may replace (`{ bytes }`), and each response once it is complete. Nothing is
+ * published, and nothing costs, without a subscriber.
+ */
+const REQUEST_CHANNEL = channel('petstore:http-client:request');
+const RESPONSE_CHANNEL = channel('petstore:http-client:response');
 
 export class RequestError extends Error {
   constructor(
@@ -103,6 +113,7 @@ class Connection {
   }
 
   private complete(response: HttpResponse): void {
+    if (RESPONSE_CHANNEL.hasSubscribers) RESPONSE_CHANNEL.publish({ response });
     const pending = this.pending;
     this.pending = undefined;
     this.answered++;
@@ -180,7 +191,9 @@ export class HttpClient {
   send(bytes: Buffer, writeNow = false): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new RequestError('the client is closed', 'ECLOSED'));
-      this.dispatch({ resolve, reject, bytes, writeNow, startedAt: performance.now(), retryable: false });
+      const made = { bytes };
+      if (REQUEST_CHANNEL.hasSubscribers) REQUEST_CHANNEL.publish(made);
+      this.dispatch({ resolve, reject, bytes: made.bytes, writeNow, startedAt: performance.now(), retryable: false });
     });
   }
 

@@ -15,6 +15,7 @@ import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchan
 import { refusalWaits } from '../../harness/client-rules/refusal-waits.ts';
 import { exchangesByKey } from '../../harness/client-rules/refusing-server.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
+import { OPENAPI_TYPESCRIPT } from './generate-sdks.ts';
 import type { RefusalWait, RuleVerdict } from '../../lib/verdicts/model.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,7 +41,7 @@ const tsx = (...args: string[]): string[] => [process.execPath, '--import', 'tsx
 const suite = (scratch: string): string[] =>
   [process.execPath, path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.ts', 'specs/functional', '--workers', '1', '--reporter', 'dot', '--output', path.join(scratch, 'suite')];
 const load = (behaviour: 'compliant' | 'naive') => (scratch: string): string[] =>
-  tsx('harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', path.join(scratch, 'load'));
+  tsx('harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '600s', '--seed', '7', '--out', path.join(scratch, 'load'));
 
 export const MATRIX_CLIENTS: readonly MatrixClient[] = [
   { name: 'fetch', description: "Node's fetch, no retry (the baseline)", packages: [], builtIn: true, command: driver('fetch.mjs') },
@@ -51,6 +52,10 @@ export const MATRIX_CLIENTS: readonly MatrixClient[] = [
   { name: 'axios', description: 'axios, no retry', packages: ['axios'], command: driver('axios-default.mjs') },
   { name: 'axios-retry', description: 'axios with axios-retry: 10 retries, exponentialDelay, isRetryableError', packages: ['axios', 'axios-retry'], command: driver('axios-retry.mjs') },
   { name: 'p-retry + fetch', description: 'p-retry around fetch, 10 retries, a failed response thrown', packages: ['p-retry'], command: driver('p-retry-fetch.mjs') },
+  { name: 'p-retry + fetch, calls at once', description: "p-retry around fetch as its README shows it (retries: 5), in a program that calls again at once when it gives up", packages: ['p-retry'], command: driver('p-retry-at-once.mjs') },
+  { name: 'axios-retry, calls at once', description: "axios with axios-retry as its README configures it (retries: 3, exponentialDelay), in a program that calls again at once when it gives up", packages: ['axios', 'axios-retry'], command: driver('axios-retry-at-once.mjs') },
+  { name: 'openapi-fetch SDK', description: `an SDK generated from fixtures/openapi.yaml by ${OPENAPI_TYPESCRIPT}, used through openapi-fetch as its docs create it (no retry), TypeScript run with node --import tsx, calls at once`, packages: ['openapi-fetch'], command: () => tsx('matrix/clients/sdks/openapi-fetch.ts', 'as-generated') },
+  { name: 'openapi-fetch SDK + p-retry', description: "the same SDK with the retry openapi-fetch's maintainers point to: a custom fetch, p-retry (retries: 3) throwing on a 429", packages: ['openapi-fetch', 'p-retry'], command: () => tsx('matrix/clients/sdks/openapi-fetch.ts', 'retry') },
   { name: 'undici RetryAgent', description: "undici's RetryAgent with its defaults (5 retries)", packages: ['undici'], command: driver('undici-retry-agent.mjs') },
   { name: 'undici RetryAgent maxRetries 10', description: "undici's RetryAgent, maxRetries: 10", packages: ['undici'], command: driver('undici-retry-agent-10.mjs') },
   { name: 'suite', description: "this project's conformance suite: its functional specs, one worker", packages: [], command: suite },

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { differences, matrixTable, readClientExpectations, runMatrix, unstableCells, writeClientExpectations, type ClientResult } from './client-matrix.ts';
+import { generateSdks, OPENAPI_TYPESCRIPT } from './generate-sdks.ts';
 import { renderClientMatrix } from './render-html.ts';
 import { CLIENT_RULES } from '../../harness/judge/client-exchange.ts';
 
@@ -26,6 +27,13 @@ function options(): { update: boolean; runs: number } {
 }
 
 const { update, runs } = options();
+try {
+  process.stderr.write(`generating the SDK rows from fixtures/openapi.yaml (${OPENAPI_TYPESCRIPT})\n`);
+  generateSdks();
+} catch (error) {
+  process.stderr.write(`matrix:clients: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
 const all: ClientResult[][] = [];
 for (let run = 1; run <= runs; run++) {
   process.stderr.write(`client matrix, run ${run} of ${runs}\n`);

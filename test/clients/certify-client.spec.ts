@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { CONSECUTIVE, CONSECUTIVE_STRETCHES } from '../../harness/client-rules/refusal-plan.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { MATRIX_CLIENTS } from '../../matrix/clients/client-matrix.ts';
 import { tempDir } from '../judge/support.ts';
@@ -17,7 +18,7 @@ import { ROOT } from '../replay/support.ts';
 const RATE = '20';
 
 function loadClient(behaviour: 'compliant' | 'naive', out: string): string[] {
-  return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '150s', '--seed', '7', '--out', out];
+  return [process.execPath, '--import', 'tsx', 'harness/load/main.ts', '--plan', 'free', '--rate', '2', '--behaviour', behaviour, '--duration', '600s', '--seed', '7', '--out', out];
 }
 
 function certifyClient(args: string[]): { status: number | null; stdout: string; stderr: string; report: () => ConformanceReport; page: () => string } {
@@ -42,11 +43,17 @@ test("ERR-3 ERR-4 certify-client passes the load's compliant client, and saw it 
   expect(row(report, 'ERR-4')?.verdict).toBe('pass');
   const seen = [...(row(report, 'ERR-3')?.observations ?? []), ...(row(report, 'ERR-4')?.observations ?? [])].map((note) => note.text).join('\n');
   for (const scenario of ['delta-seconds', 'an HTTP-date', 'Retry-After: 0', 'consecutive refusals', 'a long Retry-After']) expect(seen).toContain(scenario);
-  expect(seen).not.toContain('ban');
-  // The chart of what it waited: the plan's refusals in order, the eight 5 s ones among them, each waited out.
-  const waits = report.clientWaits?.[0]?.waits ?? [];
-  expect(waits.map((wait) => wait.label)).toEqual(['2 s', 'date', '0 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '5 s', '30 s'].map((label, index) => (index === 0 ? expect.stringMatching(/^[23] s$/) : label)));
-  for (const wait of waits) expect(wait.waitedMs ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(wait.askedMs - 100);
+  // (A ban may come: the plan counts every request that reaches a refused key, those that crossed the 429 too.)
+  // Its raw-socket client (lib/http/client.ts) tells when each request left and each 429 came: no allowance needed.
+  expect(seen).toMatch(/requests? sent within a 429's wait, each read as left after the 429 reached its client or not by .*the client's own clock/);
+  expect(seen).not.toContain('by the allowance');
+  // The chart of what it waited: the plan's refusals in order, three runs of eight 5 s ones among them. (On a loaded
+  // machine a request already on its way when a 429 came meets the key still refused: those answers are charted too.)
+  const labels = (report.clientWaits?.[0]?.waits ?? []).map((wait) => wait.label);
+  const planned = [/^[23] s$/, /^date$/, /^0 s$/, ...Array.from({ length: CONSECUTIVE_STRETCHES * CONSECUTIVE }, () => /^5 s$/), /^30 s$/];
+  let at = 0;
+  for (const label of labels) if (planned[at]?.test(label)) at++;
+  expect(at, labels.join(', ')).toBe(planned.length);
   expect(run.page()).toContain('What the client waited after each 429');
 });
 
@@ -68,8 +75,9 @@ test("ERR-3 ERR-4 certify-client names the load's naive client: both rules broke
   const run = certifyClient(['--clock-rate', RATE, '--fail-on', 'should', '--', ...loadClient('naive', tempDir('load'))]);
   expect(run.status, run.stdout + run.stderr).toBe(1);
   const report = run.report();
-  expect(report.verdict.headline).toBe('Client breaks ERR-3 and ERR-4 (SHOULD, failing as --fail-on should asks)');
-  expect(row(report, 'ERR-3')?.warnings[0]?.text).toMatch(/^\[ERR-3\] key free: 1 request sent before the Retry-After \d s of its last 429 had passed \(exchange \d+, [A-Z]+ \/pets[^)]*\); the first \(exchange \d+, [^)]+\) \d\.\d\d s early$/);
+  expect(report.verdict.headline).toBe('Client fails: it breaks ERR-3 and ERR-4, SHOULD rules, failed as --fail-on should asks');
+  expect(report.verdict.notes).toContain('Exit code 1: ERR-3 and ERR-4 are SHOULD rules, and --fail-on should fails the run on a broken SHOULD rule.');
+  expect(row(report, 'ERR-3')?.warnings[0]?.text).toMatch(/^\[ERR-3\] key free: \d+ requests? sent before the Retry-After \d s of its last 429 had passed \(exchange \d+, [A-Z]+ \/pets[^)]*\); the first \(exchange \d+, [^)]+\) \d\.\d\d s early$/);
   expect(row(report, 'ERR-4')?.warnings.map((note) => note.text).join('\n')).toMatch(/^\[ERR-4\] key free: \d+ (requests sent while refused|retries refused in a row)/m);
   expect(row(report, 'ERR-4')?.observations.map((note) => note.text).join('\n')).toMatch(/client of key free broke ERR-4: \d+ refused stretch(es)? sent into more than once/);
   expect(row(report, 'ERR-3')?.evidence[0]).toMatchObject({ response: { status: 429 } });
@@ -80,7 +88,8 @@ test("ERR-3 ERR-4 certify-client names the load's naive client: both rules broke
 test('certify-client: a broken SHOULD rule warns by default (exit 0); a client that sends nothing is not certified (exit 3)', async () => {
   const naive = certifyClient(['--clock-rate', RATE, '--', ...loadClient('naive', tempDir('load'))]);
   expect(naive.status, naive.stdout + naive.stderr).toBe(0);
-  expect(naive.report().verdict.headline).toBe('Client rules held only with warnings: ERR-3 and ERR-4 broken (SHOULD; --fail-on should makes them fail)');
+  expect(naive.report().verdict.headline).toBe('Client breaks ERR-3 and ERR-4, SHOULD rules: warned, not failed (--fail-on should fails on them)');
+  expect(naive.report().verdict.notes).toContain('Exit code 0: ERR-3 and ERR-4 are SHOULD rules, and without --fail-on should (the default is must) a broken SHOULD rule warns; pass --fail-on should to fail the run on it.');
   const silent = certifyClient(['--', process.execPath, '-e', 'process.exit(4)']);
   expect(silent.status).toBe(3);
   expect(silent.report().verdict).toMatchObject({ headline: 'Not certified: the client sent no request to the server it was given (its address is in PETSTORE_BASE_URL, API_BASE_URL, BASE_URL: is the client configured from one of them?)', notes: ['The client exited with code 4: that is the client\'s own verdict, not this one.'] });
@@ -125,3 +134,22 @@ test('certify-client: bad input is one line and exit code 2', async () => {
     expect(run.stderr).toMatch(message);
   }
 });
+
+for (const rate of ['20', '1']) {
+  test(`ERR-3 a library that gives up while the key is still refused, in a program that calls again at once, breaks ERR-3 at --clock-rate ${rate}: the call read from evidence, not excused as on its way`, async () => {
+    test.setTimeout(150_000);
+    // axios-retry as its README configures it (3 retries, waiting at least each Retry-After); the program's next call follows at once.
+    const driver = MATRIX_CLIENTS.find((client) => client.name === 'axios-retry, calls at once')!.command('');
+    // At rate 1 the plan's first cases and the giving up take some 40 s: judged on what it sent until then.
+    const run = certifyClient(['--clock-rate', rate, ...(rate === '1' ? ['--timeout', '45'] : []), '--', ...driver]);
+    const report = run.report();
+    expect(row(report, 'ERR-3')?.verdict, run.stdout).toBe('warn');
+    expect(row(report, 'ERR-3')?.warnings[0]?.text).toMatch(/sent before the Retry-After 5 s of its last 429 had passed/);
+    // Each refusal is described beside the rule its case is about: the eight in a row beside ERR-4.
+    const notes = [...(row(report, 'ERR-3')?.observations ?? []), ...(row(report, 'ERR-4')?.observations ?? [])].map((note) => note.text).join('\n');
+    // The answers it got while still refused are described, and each request sent within a wait with the reading that judged it.
+    expect(notes).toContain('a request sent while its key was still refused');
+    expect(notes).toMatch(/exchange \d+ \(GET \/pets\?limit=1\) sent 0\.\d\d s after it, within its wait: left after the 429 reached the client \(by (the connection that carried the 429|the client's own clock)\), early \(ERR-3, against the 429 of exchange \d+\)/);
+    expect(notes).not.toContain('by the allowance');
+  });
+}

@@ -97,6 +97,8 @@ test('ERR-3 and ERR-4 judged from a log: the client that resends at once is name
   const part = err3.observations.map((note) => note.text);
   expect(part[1]).toMatch(/^client of key partner-b broke ERR-3: 3 429s not waited out \(3 requests sent before Retry-After passed\), of 5 requests and 4 429s; worst: key partner-b/);
   expect(part[2]).toBe('the other 1 key: 5 requests, 2 429s, no breach of ERR-3');
+  // A log gives neither connections nor the client's clock: the judge says the allowance alone read each crossing.
+  expect(part[3]).toMatch(/^\d+ requests sent within a 429's wait, each read as left after the 429 reached its client or not by the allowance \(0\.10 s after the 429's answer, where nothing else told\) for \d+: the capture gives neither the connection a request came on nor the client's own clock, so only the allowance could tell$/);
   // The service's verdict is the service's: a client's breach is a SHOULD of the client, never a MUST failure.
   expect(report.verdict.failedMust).toEqual([]);
 });

@@ -4,7 +4,7 @@
  * wait, and the third bans the key; an HTTP-date names a whole second at least the wait away.
  */
 import { expect, test } from '@playwright/test';
-import { BAN_AFTER, BAN_SECONDS, CONSECUTIVE, KeyPlan, LONG_SECONDS, PLANNED, planSteps } from '../../harness/client-rules/refusal-plan.ts';
+import { BAN_AFTER, BAN_SECONDS, CONSECUTIVE, CONSECUTIVE_STRETCHES, KeyPlan, LONG_SECONDS, PLANNED, planSteps } from '../../harness/client-rules/refusal-plan.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0, 400);
 
@@ -13,7 +13,7 @@ function patientWalk(seed: number): Array<{ scenario: string | undefined; retryA
   const plan = new KeyPlan(planSteps(seed));
   const walk: Array<{ scenario: string | undefined; retryAfter: string }> = [];
   let now = T0;
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 80; i++) {
     const answer = plan.answer(now);
     walk.push({ scenario: answer.scenario, retryAfter: answer.retryAfterHeader ?? String(answer.retryAfterSeconds) });
     now = Math.max(now + 100, answer.until);
@@ -25,7 +25,7 @@ test('the refusal plan is the same for the same seed, and takes a patient client
   expect(patientWalk(3)).toEqual(patientWalk(3));
   const scenarios = patientWalk(1).flatMap((step) => (step.scenario ? [step.scenario] : []));
   expect([...new Set(scenarios)]).toEqual([...PLANNED]);
-  expect(scenarios.filter((scenario) => scenario === 'consecutive')).toHaveLength(CONSECUTIVE);
+  expect(scenarios.filter((scenario) => scenario === 'consecutive')).toHaveLength(CONSECUTIVE * CONSECUTIVE_STRETCHES);
   expect(patientWalk(1).find((step) => step.scenario === 'long')?.retryAfter).toBe(String(LONG_SECONDS));
   expect(patientWalk(1).find((step) => step.scenario === 'zero')?.retryAfter).toBe('0');
   expect(patientWalk(1).find((step) => step.scenario === 'http-date')?.retryAfter).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);

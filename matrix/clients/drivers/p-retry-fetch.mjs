@@ -1,14 +1,5 @@
-// p-retry around fetch, as its README shows: a failed response throws, p-retry backs off and tries again.
-import pRetry from 'p-retry';
-import { calls, HEADERS } from './calls.mjs';
+// p-retry around fetch with 10 retries.
+import { calls } from './calls.mjs';
+import { pRetryFetch } from './p-retry-call.mjs';
 
-await calls((url) =>
-  pRetry(
-    async () => {
-      const response = await fetch(url, { headers: HEADERS });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`status ${response.status}`);
-    },
-    { retries: 10 },
-  ),
-);
+await calls(pRetryFetch(10));

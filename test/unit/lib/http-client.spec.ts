@@ -1,4 +1,5 @@
 /** The shared HTTP/1.1 client: framing, keep-alive, and failures reported as errors, not thrown. */
+import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -182,5 +183,35 @@ test('with batchWrites, a request others wait for (writeNow) is written in the t
     });
   } finally {
     net.Socket.prototype.write = write;
+  }
+});
+
+test('a tool inside the process sees each request as it is made, may add to its bytes, and sees each complete response', async () => {
+  const server = http.createServer((req, res) => {
+    res.statusCode = 429;
+    res.setHeader('retry-after', '1');
+    res.end(String(req.headers['x-seen'] ?? 'none'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 1, timeoutMs: 1_000 });
+  const statuses: number[] = [];
+  const stamp = (made: unknown): void => {
+    const request = made as { bytes: Buffer };
+    const end = request.bytes.indexOf('\r\n');
+    request.bytes = Buffer.concat([request.bytes.subarray(0, end + 2), Buffer.from('x-seen: yes\r\n'), request.bytes.subarray(end + 2)]);
+  };
+  const answered = (message: unknown): void => void statuses.push((message as { response: { status: number } }).response.status);
+  diagnostics.subscribe('petstore:http-client:request', stamp);
+  diagnostics.subscribe('petstore:http-client:response', answered);
+  try {
+    const response = await client.send(Buffer.from('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+    expect(response.body.toString()).toBe('yes');
+    expect(statuses).toEqual([429]);
+  } finally {
+    diagnostics.unsubscribe('petstore:http-client:request', stamp);
+    diagnostics.unsubscribe('petstore:http-client:response', answered);
+    client.close();
+    server.close();
   }
 });

@@ -193,6 +193,7 @@ export class TrafficJudge {
     if (!key) {
       const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
         found: (contradiction) => this.contradiction(contradiction, keyName, plan),
+        unchecked: (rule, reason) => this.tallies.unchecked(rule, reason),
         closed: (window) => this.windowClosed(window, keyName, plan),
       });
       key = { plan, windows };

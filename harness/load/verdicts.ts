@@ -17,7 +17,7 @@ import { rulesOf, unmetNeeds } from '../../lib/rate-limiter/checks.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
-import { remainingStepProblem, resetStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
+import { AnchoredSteps, remainingStepProblem, stepBetween } from '../../lib/rate-limiter/steps.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
 
 export type VerdictStatus = 'fail' | 'warn' | 'inconclusive' | 'pass' | 'observed' | 'not-checked';
@@ -131,7 +131,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
   verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
-  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : remainingSteps(account));
+  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account));
   verdicts.push(reset);
   verdicts.push(refusalHeaders(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
@@ -461,6 +461,20 @@ function retryAfterAdmittedFromSums(result: KeyResult, summed: SummedKey): Verdi
   return verdict('retry-after-admitted', rules, 'pass', title, `${count(admitted, 'request')} sent after waiting Retry-After ${admitted === 1 ? 'was' : 'were'} admitted${refusedByDay ? ` (${refusedByDay} refused because the day's quota was spent, as expected)` : ''}.`);
 }
 
+/**
+ * A Reset that moves within a window (RL-7) splits it into several of one Reset each, whose Remaining values skip the
+ * ones its other parts took: the countdown is no evidence of a Remaining gone wrong, and is not judged.
+ */
+function remainingUnplaced(): Verdict {
+  return verdict(
+    'remaining-steps',
+    rulesOf('remaining-steps'),
+    'not-checked',
+    'X-RateLimit-Remaining falls by one with each admitted request in a window',
+    'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and which Remaining values one window said is not known.',
+  );
+}
+
 function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
   const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
@@ -515,8 +529,9 @@ function resetStable(account: KeyAccount, answers: readonly Answer[]): Verdict {
   const title = 'X-RateLimit-Reset stays put within a window (a bucket\'s: when it is full again)';
   const windowMs = minuteWindowMs(account);
   const pairs = sequentialPairs(answers);
+  const steps = new AnchoredSteps();
   const moves = pairs.flatMap(([previous, next]) => {
-    const problem = resetStepProblem(previous.reading, next.reading, windowMs);
+    const problem = steps.problem(previous.reading, next.reading, windowMs);
     return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: Remaining ${previous.reading.remaining} → ${next.reading.remaining}; ${problem}`];
   });
   if (pairs.length === 0) return verdict('reset-stable', rulesOf('reset-stable'), 'not-checked', title, 'No two admitted answers one after the other to compare.');

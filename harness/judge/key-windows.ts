@@ -29,11 +29,13 @@
  * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
  * and a few candidates: never the exchanges.
  */
+import type { CheckName } from '../../lib/checks/registry.ts';
 import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
-import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
@@ -68,8 +70,8 @@ export interface KeyWindowsListeners {
 }
 
 export interface Contradiction {
-  /** 'quota': admitted past the window's limit; the caller names the plan's rule. */
-  rule: 'RL-6' | 'RL-7' | 'quota';
+  /** The check it breaks (lib/checks/registry.ts); for minute-max the caller names the plan's rule. */
+  check: Extract<CheckName, 'minute-max' | 'reset-stable' | 'remaining-steps' | 'refusal-says-left'>;
   message: string;
   /** The exchanges that prove it, by their position in the capture. */
   exchanges: number[];
@@ -193,7 +195,7 @@ export class KeyWindows {
     if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
     if (window.firmAdmitted === window.limit + 1) {
       const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
-      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${window.resets.join(' and ')}${window.resets.length > 1 ? ': one end, rounded a second apart by the nodes that wrote it' : ''}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
+      found({ check: 'minute-max', message: `${window.limit + 1} admitted under one Reset (${window.resets.join(' and ')}${window.resets.length > 1 ? ': one end, rounded a second apart by the nodes that wrote it' : ''}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
     }
   }
 
@@ -212,7 +214,7 @@ export class KeyWindows {
   /** The window a Limit is counted over: a bucket's learned from its Resets, else the documented one. */
   private windowOf(limit: number, sample: PairSample): number | undefined {
     const windowClass = this.classOf(limit);
-    return sample.bucketWindowMs ?? (windowClass === 'minute' ? MINUTE_WINDOW_MS : windowClass === 'day' ? DAY_WINDOW_MS : undefined);
+    return sample.bucketWindowMs ?? documentedWindowMs(windowClass);
   }
 
   /** An admitted answer after the latest of its Limit: judged at once where every kind agrees, kept where the kind decides. */
@@ -220,7 +222,7 @@ export class KeyWindows {
     const { limit } = answer.reading;
     const track = this.tracks.get(limit);
     if (!track) {
-      const sample = new PairSample(this.classOf(limit) === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+      const sample = new PairSample(documentedWindowMs(this.classOf(limit)) ?? MINUTE_WINDOW_MS);
       sample.addReading(answer.reading);
       this.tracks.set(limit, { latest: answer, sample, notFallen: undefined, steepest: undefined, movedForward: [], anchor: answer.reading.reset, firstOf: new Map([[answer.reading.reset, answer.reading]]) });
       return;
@@ -251,7 +253,7 @@ export class KeyWindows {
     if (!sameEnd) track.anchor = next.reset;
     if (next.reset < previous.reset && !sameEnd) {
       if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
-      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
+      found({ check: 'reset-stable', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }
     // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.
@@ -309,7 +311,7 @@ export class KeyWindows {
     const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
     const before = promised ? `after an admission under it said ${promised.reading.remaining} were left, ` : '';
     found({
-      rule: 'RL-6',
+      check: 'refusal-says-left',
       message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
       exchanges: promised ? [promised.id, answer.id] : [answer.id],
     });
@@ -322,7 +324,7 @@ export class KeyWindows {
   private banLike(refusal: Answer): boolean {
     const windowClass = this.classOf(refusal.limit);
     if (windowClass === 'other') return true;
-    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), documentedWindowMs(windowClass) ?? MINUTE_WINDOW_MS);
   }
 
   /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */
@@ -351,7 +353,7 @@ export class KeyWindows {
     const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
     for (const pair of track.movedForward) {
       const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
-      if (problem !== undefined) found({ rule: 'RL-7', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
+      if (problem !== undefined) found({ check: 'reset-stable', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
     }
     const givenBack = this.givenBack.get(limit);
     const seen = givenBack && kind !== 'bucket' && kind !== 'sliding-counter' ? [...evidence, givenBack] : evidence;
@@ -359,14 +361,14 @@ export class KeyWindows {
       if (track.notFallen) {
         const [previous, next] = track.notFallen;
         const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
-        found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+        found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
       }
       return { limit, kind, evidence: seen, unjudged: undefined };
     }
     if (kind === 'bucket' && track.steepest) {
       const [previous, next] = track.steepest.pair;
       const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, true);
-      if (problem !== undefined) found({ rule: 'RL-6', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
+      if (problem !== undefined) found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
     }
     const unjudged = kind === 'fixed-clock' || kind === 'fixed-first-use' ? GIVEN_BACK_UNJUDGED : COUNTDOWN_UNJUDGED[kind];
     return { limit, kind, evidence: seen, unjudged };

@@ -17,6 +17,7 @@
  * A generator's per-window sums (Locust's workers ship them) add to the same windows; a window with sums in it
  * knows how many, never in which order, so checks that need the order of its answers leave it unjudged.
  */
+import { countdownBreak } from './countdown.ts';
 import type { Outcome } from './admitted.ts';
 import { mayHaveEnded, RESET_RESOLUTION_S } from './reading.ts';
 
@@ -234,7 +235,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
  * Otherwise the target's own headers say requests the input does not hold took from it.
  */
 export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limit' | 'firmAdmitted' | 'firmRemaining'>): boolean {
-  if (window.firmRemaining.size !== window.firmAdmitted) return false;
-  for (let left = window.limit - 1; left > window.limit - 1 - window.firmAdmitted; left--) if (!window.firmRemaining.has(left)) return false;
-  return true;
+  if (window.firmAdmitted === 0) return true;
+  // Distinct values, as many as the admissions, from limit - 1 down without a gap (countdown.ts).
+  return window.firmRemaining.size === window.firmAdmitted && window.firmRemaining.has(window.limit - 1) && countdownBreak(window.firmRemaining.keys(), window.limit - 1) === undefined;
 }

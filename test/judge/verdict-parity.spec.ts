@@ -12,7 +12,7 @@ import { TrafficJudge } from '../../harness/judge/traffic-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { judgeReport } from '../../harness/judge/report.ts';
 import type { KeyResult } from '../../harness/load/runner.ts';
-import type { CheckId } from '../../harness/load/verdicts.ts';
+import type { CheckId } from '../../harness/load/verdicts/verdict.ts';
 import type { Behaviour } from '../../harness/load/scenario.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { expect } from '@playwright/test';
 import type { Observation } from '../../../harness/load/observation.ts';
 import type { KeyResult } from '../../../harness/load/runner.ts';
-import type { CheckId } from '../../../harness/load/verdicts.ts';
+import type { CheckId } from '../../../harness/load/verdicts/verdict.ts';
 import { judge } from '../../load/support/judge.ts';
 import type { PropertyRun } from './properties.ts';
 import type { RecordedKey } from './record-captures.ts';

@@ -9,7 +9,7 @@ import { runPlanOf, runWithLocust } from '../../../harness/load/engine/locust-en
 import { runLoad, type RunKey, type RunOptions } from '../../../harness/load/runner.ts';
 import { DEFAULT_MIX, type Behaviour, type Scenario } from '../../../harness/load/scenario.ts';
 import { summarise, type JudgedTarget, type KeySummary, type LoadSummary } from '../../../harness/load/summary.ts';
-import type { CheckId, Verdict } from '../../../harness/load/verdicts.ts';
+import type { CheckId, Verdict } from '../../../harness/load/verdicts/verdict.ts';
 
 export interface KeyPlan {
   plan: PlanId;

@@ -143,3 +143,10 @@ test('a window the capture holds whole whose Remaining promised more than it adm
   const lostLast = Array.from({ length: 299 }, (_, i) => line(START + i * 20, 200, 299 - i));
   expect(failures(await judged(capture([...lostLast, { ...refusal, time: ((START + 299 * 20 + 100) / 1000).toFixed(3) }]), ENV))['RL-6']).toBeUndefined();
 });
+
+test("two gateways' answers 10 ms apart mid-window, the one saying more left logged later, are no sliding counter: within the clock skew either was decided first (RL-GAP-2 tells no kind from them)", async () => {
+  const lines = [line(START, 200, 252), line(START + 1_500, 200, 250), line(START + 1_510, 200, 251), line(START + 3_000, 200, 249)];
+  const report = await judged(capture(lines), ENV);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).not.toContain('sliding-counter');
+});

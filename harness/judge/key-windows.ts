@@ -34,7 +34,7 @@ import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
-import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, RESET_RESOLUTION_S, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
@@ -262,7 +262,8 @@ export class KeyWindows {
     const sameEnd = sameEndRounded(next.reset, previous.reset) && sameEndRounded(next.reset, track.anchor);
     if (!sameEnd) track.anchor = next.reset;
     if (next.reset < previous.reset && !sameEnd) {
-      if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
+      // Swapped, the earlier Reset's window may have ended first: a second sooner still where a node rounded it up.
+      if (swappable && mayHaveEnded(next.reset - RESET_RESOLUTION_S, previous.receivedAt + this.clockSkewMs)) return;
       found({ check: 'reset-stable', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }

@@ -6,6 +6,7 @@
  * tier uses, or on captures recorded again).
  */
 import { randomInt } from 'node:crypto';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { readLines } from './invariance/capture-lines.ts';
 import { FAULTS } from './invariance/faults.ts';
@@ -26,6 +27,10 @@ test('with a fresh seed, on the committed captures and on captures recorded now,
   process.stdout.write(`invariance properties: seed ${run.seed}${run.path ? `, path ${run.path}` : ''} (replay with PETSTORE_PROPERTY_SEED=${run.seed})\n`);
   test.info().annotations.push({ type: 'seed', description: String(run.seed) });
   const [log, har, result] = await Promise.all([recordGatewayLog(), recordLoadRun(), recordLoadResult()]);
+  // Kept beside the test's results, so a counterexample found on them can be replayed on them.
+  for (const [from, name] of [[log, 'nginx.log'], [har, 'load.har.ndjson']] as const) copyFileSync(from, test.info().outputPath(name));
+  writeFileSync(test.info().outputPath('load-run-free.json'), JSON.stringify(result));
+  process.stdout.write(`fresh captures kept in ${test.info().outputDir}\n`);
   const tried = new Set<string>();
   for (const path of [NGINX_CAPTURE, LOAD_CAPTURE, log, har]) {
     const capture = readLines(path);

@@ -203,6 +203,7 @@ export class TrafficJudge {
       const quota = this.quotaRule(plan);
       const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
         found: (contradiction) => this.contradiction(contradiction, keyName, quota),
+        unchecked: (check, reason) => this.tallies.unchecked(RULE[check], reason),
         closed: (window) => this.windowClosed(window, keyName, quota),
       });
       key = { plan, windows };

@@ -178,7 +178,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
   const undocumentedLimits = new Map<number, number>();
 
-  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true });
+  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true, epochOffsetMs: startedAtEpochMs });
   for (const { observation, index } of withHeaders) {
     const { limit, reset, remaining } = observation as { limit: number; reset: number; remaining: number | undefined };
     if (classOf(limit, plan, observedLimits) === 'other' && observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);

@@ -59,7 +59,8 @@ test('a log without bodies is judged on its headers; the rules of bodies are not
 });
 
 test('a Remaining rising under one Reset is what a sliding counter does: its kind is observed, RL-6 partly checked, never failed', async () => {
-  const report = await judged(capture([line(START, 200, 250), line(START + 100, 200, 251), line(START + 200, 200, 251), line(START + 300, 429, 0)]), ENV);
+  // 1.5 s apart, more than the clock skew: decided one after the other whatever the clocks.
+  const report = await judged(capture([line(START, 200, 250), line(START + 1_500, 200, 251), line(START + 3_000, 200, 251), line(START + 4_500, 429, 0)]), ENV);
   expect(Object.keys(failures(report))).toEqual(['RL-1']);
   expect(verdictOf(report, 'RL-6')).toBe('partly-checked');
   expect(report.rules.find((row) => row.id === 'RL-6')?.unchecked.map((note) => note.text).join(' ')).toContain('the countdown of a sliding counter: it may keep Remaining still or raise it before Reset');
@@ -100,8 +101,8 @@ test('a token bucket (Reset moving on as tokens are spent) whose Remaining rises
 test('more admissions under one Reset than its limit fail the plan, whatever order they were logged in; a Reset moving back, or forward as no bucket would, fails RL-7', async () => {
   const over = Array.from({ length: 301 }, (_, i) => line(START + (300 - i) * 10, 200, Math.max(0, 299 - i)));
   expect(failures(await judged(capture(over), ENV))['PLAN-PRO']).toMatch(/301 admitted under one Reset \(4000000000\) whose limit is 300.*key pro-1; exchanges/);
-  const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 1), 'content-type': 'application/json' } })];
-  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`expected X-RateLimit-Reset to stay at ${RESET} within the window (it had not ended), got ${RESET - 1}: it moved back`);
+  const back = [line(START, 200, 100), line(START + 100, 200, 99, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(RESET - 2), 'content-type': 'application/json' } })];
+  expect(failures(await judged(capture(back), ENV))['RL-7']).toContain(`expected X-RateLimit-Reset to stay at ${RESET} within the window (it had not ended), got ${RESET - 2}: it moved back`);
   // Forward, well before it came, to where no bucket of the Limit would be full again: judged once the capture ended.
   const forward = [said(START, 299, RESET), said(START + 100, 298, RESET), said(START + 200, 297, RESET + 30)];
   const moved = await judged(capture(forward), ENV);
@@ -131,4 +132,21 @@ test('the command writes the reports and exits 3 for a capture that cannot certi
   const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'judge', bad], { cwd: ROOT, encoding: 'utf8' });
   expect(refused.status).toBe(2);
   expect(refused.stderr.trim().split('\n')).toEqual(['petstore-conformance judge: bad.log: entry 2 has a "status" that is not an HTTP status from 100 to 599: "ok"']);
+});
+
+test('a window the capture holds whole whose Remaining promised more than it admitted (297 admitted of 300, counting down as if 300, then a 429 saying 0) fails RL-6; a capture that may have lost only its last admission does not', async () => {
+  const admitted = Array.from({ length: 297 }, (_, i) => line(START + i * 20, 200, 299 - i));
+  const refusal = line(START + 297 * 20 + 100, 429, 0, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '40', 'content-type': 'application/json' } });
+  const report = await judged(capture([...admitted, refusal]), ENV);
+  expect(failures(report)['RL-6']).toMatch(/admitted 297, each request the capture holds, its Remaining counting down to 3; then a request decided after the last of them was refused \(429\): X-RateLimit-Remaining promised 3 more than the window admitted/);
+  // Counting down to 1: the admission saying 0 may be one the capture lost (a sampled log).
+  const lostLast = Array.from({ length: 299 }, (_, i) => line(START + i * 20, 200, 299 - i));
+  expect(failures(await judged(capture([...lostLast, { ...refusal, time: ((START + 299 * 20 + 100) / 1000).toFixed(3) }]), ENV))['RL-6']).toBeUndefined();
+});
+
+test("two gateways' answers 10 ms apart mid-window, the one saying more left logged later, are no sliding counter: within the clock skew either was decided first (RL-GAP-2 tells no kind from them)", async () => {
+  const lines = [line(START, 200, 252), line(START + 1_500, 200, 250), line(START + 1_510, 200, 251), line(START + 3_000, 200, 249)];
+  const report = await judged(capture(lines), ENV);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).not.toContain('sliding-counter');
 });

@@ -29,13 +29,17 @@ test('which admissions came before a daily cutoff that came while minute windows
 
 test('an earlier Reset named by a request sent after a later one came back is a Reset that moved, seen in the sums', () => {
   const earlier = window(0, [[59, 30, 1]], 0);
-  const later: WindowTally = { ...window(0, [[29, 0, 1]], 0), reset: earlier.reset + 1 };
+  // Two seconds apart: one second would be within Reset's resolution, one end two nodes rounded apart.
+  const later: WindowTally = { ...window(0, [[29, 0, 1]], 0), reset: earlier.reset + 2 };
   later.admitted = { ...later.admitted, firstSent: START + 100, firstDone: START + 102, lastSent: START + 400, lastDone: START + 402 };
   const key = keyOf(judged([earlier, later]), 'free #1 naive');
   expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'fail', rules: ['RL-7'] });
   expect(verdictOf(key, 'reset-stable').evidence[0]).toContain('moved back');
   // Windows split by a moving Reset do not show where in the target's window a refusal came.
   expect(verdictOf(key, 'first-refusal').status).toBe('not-checked');
+  // A second apart, as two nodes sharing one counter round one end: no move.
+  const rounded = keyOf(judged([earlier, { ...later, reset: earlier.reset + 1 }]), 'free #1 naive');
+  expect(verdictOf(rounded, 'reset-stable').status).not.toBe('fail');
 });
 
 test('Resets of one Limit that only move on, window after window, are no evidence, and within a window Reset is not checked', () => {

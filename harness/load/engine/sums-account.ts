@@ -8,7 +8,7 @@
 import { plans, type PlanId } from '../../../lib/plans.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
-import { ROUNDING_MS } from '../../../lib/rate-limiter/reading.ts';
+import { ROUNDING_MS, sameEndRounded } from '../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refusal-wait.ts';
 import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
@@ -163,7 +163,8 @@ function resetMovedBack(tallies: readonly WindowTally[], start: number): string[
     const laterDone = admitted(later).length ? smallest(admitted(later).map((phase) => phase.firstDone!)) : null;
     if (laterDone === null) continue;
     for (const earlier of tallies) {
-      if (earlier.limit !== later.limit || earlier.reset >= later.reset) continue;
+      // A second apart, two nodes may have rounded one end apart (reading.ts): only a larger move back moved.
+      if (earlier.limit !== later.limit || earlier.reset >= later.reset || sameEndRounded(earlier.reset, later.reset)) continue;
       const earlierSent = admitted(earlier).length ? largest(admitted(earlier).map((phase) => phase.lastSent!)) : null;
       if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, GENERATOR_SKEW_MS) !== 'after') continue;
       moves.push(`an answer ${seconds(laterDone - start)} into the run named Reset ${later.reset}; a request sent ${seconds(earlierSent - start)} into the run was answered with the earlier Reset ${earlier.reset} (Limit ${later.limit}): it moved back`);

@@ -14,7 +14,7 @@ import { answersOf } from './answers.ts';
 import { headersOnEveryAnswer, refusalHeaders } from './headers.ts';
 import { ban, limiterKind } from './observed.ts';
 import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, overAdmission, refusedEarly, refusedLate } from './quota.ts';
-import { refilledRemainingSteps, remainingStatus, remainingSteps } from './remaining.ts';
+import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
 import { resetFromSums, resetStable } from './reset.ts';
 import { retryAfterAdmitted, retryAfterAdmittedFromSums } from './retry.ts';
 import type { JudgeContext, Verdict, WindowCheck } from './verdict.ts';
@@ -49,7 +49,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
   verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
-  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : remainingSteps(account));
+  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account));
   verdicts.push(reset);
   verdicts.push(refusalHeaders(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));

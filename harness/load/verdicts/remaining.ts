@@ -33,6 +33,20 @@ function countdownWords(values: readonly number[], limit: number): string | unde
   return broken.kind === 'repeated' ? `${broken.value} came twice` : `it jumped from ${broken.from} to ${broken.to}`;
 }
 
+/**
+ * A Reset that moves within a window (RL-7) splits it into several of one Reset each, whose Remaining values skip the
+ * ones its other parts took: the countdown is no evidence of a Remaining gone wrong, and is not judged.
+ */
+export function remainingUnplaced(): Verdict {
+  return verdict(
+    'remaining-steps',
+    rulesOf('remaining-steps'),
+    'not-checked',
+    'X-RateLimit-Remaining falls by one with each admitted request in a window',
+    'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and which Remaining values one window said is not known.',
+  );
+}
+
 export function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
   const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');

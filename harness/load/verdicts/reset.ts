@@ -2,7 +2,7 @@
 import { SUMS_CARRY, SUMS_INPUT, type SummedKey } from '../summed.ts';
 import type { KeyAccount } from '../windows.ts';
 import { rulesOf, unmetNeeds } from '../../../lib/checks/registry.ts';
-import { resetStepProblem } from '../../../lib/rate-limiter/steps.ts';
+import { AnchoredSteps } from '../../../lib/rate-limiter/steps.ts';
 import { minuteWindowMs, sequentialPairs, type Answer } from './answers.ts';
 import { count, seconds, verdict, type Verdict } from './verdict.ts';
 
@@ -11,8 +11,10 @@ export function resetStable(account: KeyAccount, answers: readonly Answer[]): Ve
   const title = 'X-RateLimit-Reset stays put within a window (a bucket\'s: when it is full again)';
   const windowMs = minuteWindowMs(account);
   const pairs = sequentialPairs(answers);
+  // Each step against the Reset its window first named: one end rounded apart by two nodes is no move, a drift is.
+  const steps = new AnchoredSteps();
   const moves = pairs.flatMap(([previous, next]) => {
-    const problem = resetStepProblem(previous.reading, next.reading, windowMs);
+    const problem = steps.problem(previous.reading, next.reading, windowMs);
     return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: Remaining ${previous.reading.remaining} → ${next.reading.remaining}; ${problem}`];
   });
   if (pairs.length === 0) return verdict('reset-stable', rulesOf('reset-stable'), 'not-checked', title, 'No two admitted answers one after the other to compare.');

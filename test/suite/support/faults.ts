@@ -560,14 +560,14 @@ export const FAULTS: readonly Fault[] = [
   {
     id: 'reset-wobbles',
     rule: 'RL-7',
-    description: 'every third response comes from an instance whose clock is a second behind: X-RateLimit-Reset jumps back and forth within a window',
+    description: 'every third response comes from an instance whose clock is two seconds behind: X-RateLimit-Reset jumps back and forth within a window by more than its one-second resolution (two nodes rounding one end a second apart are legitimate)',
     proxy: () => {
       let count = 0;
       return {
         response(response) {
           const reset = Number(response.headers['x-ratelimit-reset']);
           if (!Number.isInteger(reset)) return response;
-          return ++count % 3 === 0 ? { ...response, headers: { ...response.headers, 'x-ratelimit-reset': String(reset - 1) } } : response;
+          return ++count % 3 === 0 ? { ...response, headers: { ...response.headers, 'x-ratelimit-reset': String(reset - 2) } } : response;
         },
       };
     },

@@ -9,19 +9,10 @@ for nginx in "$(command -v nginx 2>/dev/null)" /usr/sbin/nginx; do
 done
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   echo "ensure-nginx: installing Debian's nginx for the judge's gateway-log test…"
-  export DEBIAN_FRONTEND=noninteractive
-  # No service is started by the package: policy-rc.d answers "not now" to its postinst.
-  policy=/usr/sbin/policy-rc.d
-  restore=""
-  if [ ! -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && restore=yes
-  fi
-  if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends nginx >/dev/null; then
-    [ -n "$restore" ] && rm -f "$policy"
+  if bash "$(dirname "$0")/apt-install-quiet.sh" nginx; then
     echo "ensure-nginx: $(/usr/sbin/nginx -v 2>&1)"
     exit 0
   fi
-  [ -n "$restore" ] && rm -f "$policy"
   echo "ensure-nginx: apt-get could not install nginx." >&2
 fi
 echo "ensure-nginx: no nginx found; the judge's gateway-log test will be skipped. Install your system's nginx package (Debian: apt-get install nginx) to run it." >&2

@@ -19,6 +19,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/certify-scope.spec.ts',
   'suite/same-verdict.spec.ts',
   'suite/two-limiters-with-days.spec.ts',
+  'judge/two-node-gateway.spec.ts',
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',
   'load/locust-answers.spec.ts',

@@ -10,8 +10,7 @@
  * missing tool fails instead.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { LoadSummary } from '../../harness/load/summary.ts';
@@ -36,7 +35,6 @@ for (const [missing, hint] of MISSING) {
     if (missing) throw new Error(`${hint} (CI must run these tests: scripts/ensure-*.sh should have installed it)`);
   });
 }
-test.describe.configure({ mode: 'serial' });
 
 interface Outcome {
   code: number;
@@ -77,10 +75,12 @@ interface Verdicts {
 
 /**
  * The gateway at `timeScale`, asked by each command in turn, each on keys of its own: certify (keys 1 and 2 of
- * each plan), load on the built-in engine (key 3), load on Locust (key 4), then judge of nginx's whole log.
+ * each plan), load on the built-in engine (key 3), load on Locust (key 4), then judge of nginx's whole log. Every
+ * report, and nginx's log as access.log, stay in the test's output folder: a real capture to replay a verdict on.
  */
 async function verdictsOf(counter: Counter, timeScale: number, loadSeconds: number): Promise<Verdicts> {
-  const work = mkdtempSync(path.join(tmpdir(), `petstore-two-node-${counter}-`));
+  const work = test.info().outputPath('commands');
+  mkdirSync(work, { recursive: true });
   const gateway = await startTwoNodeGateway({ timeScale, counter });
   let certify: Outcome, builtin: Outcome, locust: Outcome;
   try {
@@ -91,7 +91,8 @@ async function verdictsOf(counter: Counter, timeScale: number, loadSeconds: numb
   } finally {
     await gateway.stop();
   }
-  const judge = await cli(['judge', gateway.accessLog, '--output', 'judge'], work, (keys) => keys);
+  copyFileSync(gateway.accessLog, path.join(work, 'access.log'));
+  const judge = await cli(['judge', 'access.log', '--output', 'judge'], work, (keys) => keys);
   const at = (dir: string, read: (dir: string) => Record<string, string>, outcome: Outcome) => ({ ...outcome, failures: read(path.join(work, dir)) });
   return {
     certify: at('certify', reportFailures, certify),

@@ -146,14 +146,20 @@ async function decide(subject: string, quota: Quota): Promise<HeaderMap & { admi
 
 const RATE_LIMIT_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'keep-alive', 'transfer-encoding']);
 
+/** More than nginx passes on (its client_max_body_size is 1 MB): a body is read to its end, never cut off. */
+const READ_BODY_BYTES = 4 * 1024 * 1024;
+
 /**
- * The request's body is read whole first, as a buffering proxy reads it (nginx does too), up to the Pet Store's own
- * limit: a larger one is refused here with the Pet Store's 413, instead of being cut off mid-write.
+ * The request's body is read whole first, as a buffering proxy reads it (nginx does too), and one past the Pet
+ * Store's limit is refused here with the Pet Store's 413, once read: a node that answered while nginx still wrote
+ * the body, and closed, had nginx answer 502 for it.
  */
 async function forward(req: IncomingMessage, res: ServerResponse, limits: HeaderMap): Promise<void> {
-  const body = await readBody(req, config.maxBodyBytes);
+  const body = await readBody(req, READ_BODY_BYTES);
   if (body.kind === 'aborted') return void res.destroy();
-  if (body.kind === 'too-large') return send(res, { ...errorReply(413, `the request body is larger than ${config.maxBodyBytes} bytes`), close: true }, limits);
+  if (body.kind === 'too-large' || body.bytes.length > config.maxBodyBytes) {
+    return send(res, { ...errorReply(413, `the request body is larger than ${config.maxBodyBytes} bytes`), close: body.kind === 'too-large' }, limits);
+  }
   const headers = { ...req.headers, host: upstream.host, 'content-length': String(body.bytes.length) };
   delete headers['transfer-encoding'];
   const outgoing = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {

@@ -9,6 +9,7 @@
  * Requests outside the contract (lib/request-kinds.ts) are left to the contract check, and nothing is
  * judged on what the capture does not hold (a body a gateway's log left out).
  */
+import { RULE } from './checks/registry.ts';
 import { operation as operationById, schemaProblems, type OperationId } from './contract.ts';
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
@@ -84,17 +85,17 @@ export function judgeRequestAnswer(exchange: RequestAnswer): RuleFindings {
 
 function judgeAuthentication(exchange: RequestAnswer, findings: RuleFindings): void {
   if (exchange.credential === 'none') {
-    findings.judged.push('AUTH-1');
-    if (exchange.status !== 401) findings.violations.push({ rule: 'AUTH-1', message: `${exchange.method} ${exchange.path} without an Authorization header was answered ${exchange.status}, not 401` });
+    findings.judged.push(RULE['no-key-refused']);
+    if (exchange.status !== 401) findings.violations.push({ rule: RULE['no-key-refused'], message: `${exchange.method} ${exchange.path} without an Authorization header was answered ${exchange.status}, not 401` });
   } else if (exchange.credential === 'configured') {
-    findings.judged.push('AUTH-5');
-    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-5', message: `${exchange.method} ${exchange.path} with a configured key as "Bearer <key>" was answered 401` });
+    findings.judged.push(RULE['bearer-key-accepted']);
+    if (exchange.status === 401) findings.violations.push({ rule: RULE['bearer-key-accepted'], message: `${exchange.method} ${exchange.path} with a configured key as "Bearer <key>" was answered 401` });
   } else if (exchange.credential === 'configured-other-case') {
-    findings.judged.push('AUTH-7');
-    if (exchange.status === 401) findings.violations.push({ rule: 'AUTH-7', message: `${exchange.method} ${exchange.path} with a configured key in a scheme not spelt "Bearer" was answered 401` });
+    findings.judged.push(RULE['scheme-case-insensitive']);
+    if (exchange.status === 401) findings.violations.push({ rule: RULE['scheme-case-insensitive'], message: `${exchange.method} ${exchange.path} with a configured key in a scheme not spelt "Bearer" was answered 401` });
   } else if (exchange.credential === 'other-form' || exchange.credential === 'empty-bearer') {
     // No valid key: a 401 is right. A 429 accepts nothing (a limiter may count by address before it reads keys).
-    const rule = exchange.credential === 'other-form' ? 'AUTH-3' : 'AUTH-4';
+    const rule = exchange.credential === 'other-form' ? RULE['other-scheme-refused'] : RULE['empty-token-refused'];
     findings.judged.push(rule);
     if (exchange.status !== 401 && exchange.status !== REFUSED) {
       const what = exchange.credential === 'other-form' ? 'a credential in another scheme than Bearer, or without one' : 'an empty bearer token';
@@ -107,32 +108,32 @@ function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
   if (exchange.status !== 200 || exchange.responseBody === undefined) return;
   const value = exchange.responseBody.value;
   if (value === undefined) return;
-  findings.judged.push('LIST-5');
+  findings.judged.push(RULE['list-plain-array']);
   if (!Array.isArray(value)) {
-    findings.violations.push({ rule: 'LIST-5', message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
+    findings.violations.push({ rule: RULE['list-plain-array'], message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
     return;
   }
   const query = new URLSearchParams(exchange.path.includes('?') ? exchange.path.slice(exchange.path.indexOf('?') + 1) : '');
   const size = value.length;
-  findings.judged.push('LIST-4');
-  if (size > LARGEST_PAGE) findings.violations.push({ rule: 'LIST-4', message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
+  findings.judged.push(RULE['list-largest-page']);
+  if (size > LARGEST_PAGE) findings.violations.push({ rule: RULE['list-largest-page'], message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
   const limits = query.getAll('limit');
   if (limits.length === 0) {
-    findings.judged.push('LIST-2');
-    if (size > DEFAULT_PAGE) findings.violations.push({ rule: 'LIST-2', message: `GET ${exchange.path} without limit returned ${size} animals; at most ${DEFAULT_PAGE} are due` });
+    findings.judged.push(RULE['list-default-page']);
+    if (size > DEFAULT_PAGE) findings.violations.push({ rule: RULE['list-default-page'], message: `GET ${exchange.path} without limit returned ${size} animals; at most ${DEFAULT_PAGE} are due` });
   } else if (limits.length === 1 && isCanonical({ type: 'integer', minimum: 1, maximum: LARGEST_PAGE }, limits[0] as string)) {
     const limit = Number(limits[0]);
-    findings.judged.push('LIST-3');
-    if (size > limit) findings.violations.push({ rule: 'LIST-3', message: `GET ${exchange.path} returned ${size} animals; at most ${limit} were asked for` });
+    findings.judged.push(RULE['list-asked-page']);
+    if (size > limit) findings.violations.push({ rule: RULE['list-asked-page'], message: `GET ${exchange.path} returned ${size} animals; at most ${limit} were asked for` });
   }
   const statuses = query.getAll('status');
   if (statuses.length === 1 && PET_STATUSES.includes(statuses[0] as string)) {
     const wanted = statuses[0] as string;
-    findings.judged.push('LIST-1');
+    findings.judged.push(RULE['list-status-filter']);
     const others = value.filter((pet) => !isObject(pet) || pet.status !== wanted);
     if (others.length > 0) {
       const shown = others.slice(0, 3).map((pet) => (isObject(pet) ? `id ${String(pet.id)} is ${pet.status === undefined ? 'without status' : JSON.stringify(pet.status)}` : 'an item that is not a Pet'));
-      findings.violations.push({ rule: 'LIST-1', message: `GET ${exchange.path} returned ${others.length} of ${size} animals of another status (${shown.join(', ')}${others.length > 3 ? ', …' : ''})` });
+      findings.violations.push({ rule: RULE['list-status-filter'], message: `GET ${exchange.path} returned ${others.length} of ${size} animals of another status (${shown.join(', ')}${others.length > 3 ? ', …' : ''})` });
     }
   }
 }
@@ -148,16 +149,16 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
     findings.judged.push(rule);
     if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
   };
-  if (json.kind !== 'json') return refusal('CREATE-4', json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
+  if (json.kind !== 'json') return refusal(RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
   const problems = schemaProblems('NewPet', json.value);
   if (problems.length > 0) {
     const missing = problems.find((problem) => /^(name|categoryId) is required$/.test(problem));
-    return refusal(missing ? 'CREATE-2' : 'CREATE-3', `a body the NewPet schema refuses (${missing ?? problems[0]})`);
+    return refusal(missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
   }
-  findings.judged.push('CREATE-1');
+  findings.judged.push(RULE['created-as-sent']);
   if (exchange.status === 400 && kind.kind === 'gap') return;
   if (exchange.status !== 201) {
-    findings.violations.push({ rule: 'CREATE-1', message: `POST ${exchange.path} with a valid NewPet was answered ${exchange.status}, not 201` });
+    findings.violations.push({ rule: RULE['created-as-sent'], message: `POST ${exchange.path} with a valid NewPet was answered ${exchange.status}, not 201` });
     return;
   }
   const created = exchange.responseBody?.value;
@@ -169,25 +170,25 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
     if (asSent === undefined) continue;
     if (!sameValue(asSent, created[field])) mismatches.push(`${field} ${shown(created[field])} where ${shown(asSent)} was sent`);
   }
-  if (mismatches.length > 0) findings.violations.push({ rule: 'CREATE-1', message: `POST ${exchange.path} created a pet with ${mismatches.join(', ')}` });
+  if (mismatches.length > 0) findings.violations.push({ rule: RULE['created-as-sent'], message: `POST ${exchange.path} created a pet with ${mismatches.join(', ')}` });
 }
 
 function judgeDeprecationHeaders(exchange: RequestAnswer, findings: RuleFindings): void {
   const sunset = exchange.responseHeaders.sunset;
   let sunsetMs = SUNSET_MS;
   if (sunset !== undefined) {
-    findings.judged.push('DEP-2');
+    findings.judged.push(RULE['sunset-date']);
     const at = parseHttpDate(sunset);
-    if (at === undefined) findings.violations.push({ rule: 'DEP-2', message: `Sunset "${sunset}" on getPet is not an HTTP-date (RFC 8594)` });
-    else if (new Date(at).toISOString().slice(0, 10) !== SUNSET_DAY) findings.violations.push({ rule: 'DEP-2', message: `Sunset "${sunset}" on getPet is not on ${SUNSET_DAY}` });
+    if (at === undefined) findings.violations.push({ rule: RULE['sunset-date'], message: `Sunset "${sunset}" on getPet is not an HTTP-date (RFC 8594)` });
+    else if (new Date(at).toISOString().slice(0, 10) !== SUNSET_DAY) findings.violations.push({ rule: RULE['sunset-date'], message: `Sunset "${sunset}" on getPet is not on ${SUNSET_DAY}` });
     else sunsetMs = at;
   }
   const deprecation = exchange.responseHeaders.deprecation;
   if (deprecation !== undefined) {
-    findings.judged.push('DEP-3');
+    findings.judged.push(RULE['deprecation-date']);
     const match = DEPRECATION.exec(deprecation.trim());
-    if (!match) findings.violations.push({ rule: 'DEP-3', message: `Deprecation "${deprecation}" is not an RFC 9745 date (@ followed by Unix seconds)` });
-    else if (Number(match[1]) * 1000 > sunsetMs) findings.violations.push({ rule: 'DEP-3', message: `Deprecation "${deprecation}" is after the sunset, ${SUNSET_DAY}` });
+    if (!match) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is not an RFC 9745 date (@ followed by Unix seconds)` });
+    else if (Number(match[1]) * 1000 > sunsetMs) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is after the sunset, ${SUNSET_DAY}` });
   }
 }
 

@@ -3,6 +3,7 @@
  * harness call this one function, so "conforms to the contract" means the same thing everywhere.
  * Each finding names the rule of fixtures/rules.yaml it breaks.
  */
+import { RULE } from './checks/registry.ts';
 import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
 import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
@@ -58,13 +59,13 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
   if (response.outsideContract) {
     if (!(status >= 400 && status < 500) && !op.statuses.has(status)) {
       violations.push({
-        rule: 'RESP-1',
+        rule: RULE['documented-status'],
         message: `${op.id} answered ${status} to a request outside the contract, where any client error (4xx) with an Error body or a documented success fits${status >= 500 ? ': a server error never does' : ''}`,
       });
     }
   } else if (!op.statuses.has(status)) {
     violations.push({
-      rule: 'RESP-1',
+      rule: RULE['documented-status'],
       message: `${op.id} answered ${response.status}, which the spec does not document for it (documented: ${[...op.statuses].join(', ')})`,
     });
   }
@@ -88,7 +89,7 @@ function checkBody(response: ResponseToCheck, errorDue: boolean): Violation[] {
   if (verdict.empty) return [...verdict.problems];
   const contentType = response.headers['content-type'] ?? '';
   if (/^application\/json\s*(;|$)/i.test(contentType)) return [...verdict.problems];
-  return [{ rule: 'SVC-1', message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` }, ...verdict.problems];
+  return [{ rule: RULE['json-body'], message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` }, ...verdict.problems];
 }
 
 /** What the body's text earns whatever the headers: empty where a body is due, not JSON, or not the schema. */
@@ -97,18 +98,18 @@ function judgeBody(operation: OperationId, status: number, body: JsonBody, error
   const isError = errorDue || ERROR_STATUSES.has(status);
   const json = body.json;
   if (json.kind === 'empty') {
-    return { empty: true, problems: schema || isError ? [{ rule: isError ? 'ERR-1' : 'RESP-2', message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }] : [] };
+    return { empty: true, problems: schema || isError ? [{ rule: isError ? RULE['error-body'] : RULE['body-shape'], message: `${status} came with an empty body; expected ${schema ?? 'Error'}` }] : [] };
   }
-  if (json.kind === 'invalid') return { empty: false, problems: [{ rule: 'SVC-1', message: `the body is not JSON (${json.reason})` }] };
+  if (json.kind === 'invalid') return { empty: false, problems: [{ rule: RULE['json-body'], message: `the body is not JSON (${json.reason})` }] };
   const parsed = json.value;
   const expected = schema ?? (isError ? 'Error' : undefined);
   if (!expected) return { empty: false, problems: [] };
-  const rule = expected === 'Error' ? 'ERR-1' : 'RESP-2';
+  const rule = expected === 'Error' ? RULE['error-body'] : RULE['body-shape'];
   const problems: Violation[] = schemaProblems(expected, parsed).map((problem) => ({ rule, message: `${status} body is not a valid ${expected}: ${problem}` }));
   if (expected === 'Error' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const errorStatus = parsed.status;
     if (typeof errorStatus === 'number' && errorStatus !== status) {
-      problems.push({ rule: 'ERR-2', message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
+      problems.push({ rule: RULE['error-status'], message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
     }
   }
   return { empty: false, problems };
@@ -118,17 +119,17 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
   const { headers, status } = response;
   const violations: Violation[] = [];
   const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => headers[name] === undefined);
-  if (missing.length > 0) violations.push({ rule: 'RL-4', message: `${status} response lacks ${missing.join(', ')}` });
+  if (missing.length > 0) violations.push({ rule: RULE['rate-limit-headers-present'], message: `${status} response lacks ${missing.join(', ')}` });
 
   const limit = wholeNumber(headers['x-ratelimit-limit']);
   const remaining = wholeNumber(headers['x-ratelimit-remaining']);
   const reset = wholeNumber(headers['x-ratelimit-reset']);
   if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
-    violations.push({ rule: 'RL-5', message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
+    violations.push({ rule: RULE['limit-value'], message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
   }
   if (headers['x-ratelimit-remaining'] !== undefined && (remaining === undefined || (limit !== undefined && remaining > limit))) {
     violations.push({
-      rule: 'RL-6',
+      rule: RULE['remaining-value'],
       message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
     });
   }
@@ -136,10 +137,10 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
     const nowSeconds = (response.now ?? Date.now()) / 1000;
     const sentSeconds = (response.sentAt ?? response.now ?? Date.now()) / 1000;
     if (reset === undefined) {
-      violations.push({ rule: 'RL-7', message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
+      violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
     } else if (reset < sentSeconds - ((response.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS) + ROUNDING_MS) / 1000 || reset > nowSeconds + RESET_HORIZON_SECONDS + (response.clockSkewMs ?? 0) / 1000) {
       violations.push({
-        rule: 'RL-7',
+        rule: RULE['reset-value'],
         message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,
       });
     }
@@ -149,15 +150,15 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
   if (plan && quota && limit !== undefined && limit !== quota.perMinute && limit !== quota.perDay) {
     const whose = response.quota ? 'agreed' : 'documented';
     violations.push({
-      rule: 'RL-5',
+      rule: RULE['limit-value'],
       message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's ${whose} limits are ${quota.perMinute} per minute and ${quota.perDay} per day`,
     });
   }
   if (status === 429) {
     const retryAfter = headers['retry-after'];
-    if (retryAfter === undefined) violations.push({ rule: 'RL-1', message: '429 without a Retry-After header' });
+    if (retryAfter === undefined) violations.push({ rule: RULE['retry-after-present'], message: '429 without a Retry-After header' });
     else if (retryAfterMs(retryAfter, response.now) === undefined) {
-      violations.push({ rule: 'RL-2', message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` });
+      violations.push({ rule: RULE['retry-after-format'], message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` });
     }
   }
   return violations;

@@ -34,14 +34,15 @@ export interface CertificateOptions {
  */
 export const CROSSING_REAL_MS = 40;
 
+const [WAITS, BACKS_OFF] = CLIENT_RULES;
 const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
-  'delta-seconds': 'ERR-3',
-  'http-date': 'ERR-3',
-  zero: 'ERR-3',
-  long: 'ERR-3',
-  consecutive: 'ERR-4',
-  ban: 'ERR-4',
-  'still-refused': 'ERR-3',
+  'delta-seconds': WAITS,
+  'http-date': WAITS,
+  zero: WAITS,
+  long: WAITS,
+  consecutive: BACKS_OFF,
+  ban: BACKS_OFF,
+  'still-refused': WAITS,
 };
 
 export function clientCertificate(run: ClientRun, options: CertificateOptions): ConformanceReport {

@@ -3,6 +3,8 @@
  * and when its answer came, and what a refusal asked. Built from the judge's exchange (any capture) or from
  * the refusing server's own record (certify-client).
  */
+import { RULE } from '../../lib/checks/registry.ts';
+
 export interface ClientExchange {
   /** 1-based position in the capture. */
   number: number;
@@ -21,7 +23,7 @@ export interface ClientExchange {
   date: string | undefined;
 }
 
-export const CLIENT_RULES = ['ERR-3', 'ERR-4'] as const;
+export const CLIENT_RULES = [RULE['client-waits-retry-after'], RULE['client-backs-off']] as const;
 export type ClientRule = (typeof CLIENT_RULES)[number];
 
 /** What one key's client did, for the report's clients part. */

@@ -31,6 +31,8 @@ import type { RuleTallies } from './rule-tally.ts';
 import { CLIENT_RULES, type ClientExchange, type ClientRule, type ClientStanding } from './client-exchange.ts';
 import { clientsPart } from './clients-part.ts';
 
+const [WAITS, BACKS_OFF] = CLIENT_RULES;
+
 
 /** Retries in a run of consecutive refusals before whether their waits grow is judged (see above). */
 export const GROWTH_RUN = 8;
@@ -174,7 +176,7 @@ export class ClientRuleJudge {
       }
     }
     const standings = [...this.keys.values()].map((key) => key.standing).sort((a, b) => breaches(b) - breaches(a) || a.key.localeCompare(b.key));
-    if (!this.growthJudged && this.tallies.get('ERR-4')?.exchanges) this.tallies.unchecked('ERR-4', `whether backoff grows: no key had a run of ${GROWTH_RUN} retries refused in a row, the least that shows it`);
+    if (!this.growthJudged && this.tallies.get(BACKS_OFF)?.exchanges) this.tallies.unchecked(BACKS_OFF, `whether backoff grows: no key had a run of ${GROWTH_RUN} retries refused in a row, the least that shows it`);
     for (const rule of CLIENT_RULES) {
       if (this.tallies.get(rule)?.exchanges) for (const line of clientsPart(standings, rule)) this.tallies.noted(rule, line);
     }
@@ -193,17 +195,17 @@ export class ClientRuleJudge {
   private unknownSend(key: KeyState, exchange: ClientExchange): void {
     const last = lastRefusalBefore(key.recent, exchange.answeredAt);
     if (last?.wait && exchange.answeredAt < last.answeredAt + last.wait.waitMs - last.wait.slackMs) {
-      this.tallies.unchecked('ERR-3', 'requests answered within a 429\'s wait whose send time the capture does not give (no duration): they may have left before the 429 came back, so none is called early');
+      this.tallies.unchecked(WAITS, 'requests answered within a 429\'s wait whose send time the capture does not give (no duration): they may have left before the 429 came back, so none is called early');
     }
   }
 
   private closeRefusal(key: KeyState, refusal: Refusal): void {
     const name = key.standing.key;
     if (!refusal.wait) {
-      this.tallies.unchecked('ERR-3', refusal.retryAfter === undefined ? '429s without Retry-After (the target broke RL-1): no wait to hold their client to' : '429s whose Retry-After is neither delta-seconds nor an HTTP-date: no wait to hold their client to');
+      this.tallies.unchecked(WAITS, refusal.retryAfter === undefined ? '429s without Retry-After (the target broke RL-1): no wait to hold their client to' : '429s whose Retry-After is neither delta-seconds nor an HTTP-date: no wait to hold their client to');
       return;
     }
-    this.tallies.judged('ERR-3', name);
+    this.tallies.judged(WAITS, name);
     const early = refusal.firstEarly;
     if (refusal.early === 0 || !early) return;
     const asked = `Retry-After ${refusal.wait.text}${/^\d+$/.test(refusal.wait.text) ? ' s' : `, ${seconds(refusal.wait.waitMs)}`}`;
@@ -211,8 +213,8 @@ export class ClientRuleJudge {
     const message = `key ${name}: ${count(refusal.early, 'request')} sent before the ${asked} of its last 429 had passed (exchange ${refusal.number}, ${refusal.method} ${refusal.path}); the first (${first}) ${seconds(refusal.answeredAt + refusal.wait.waitMs - early.sentAt)} early`;
     key.standing.unwaited++;
     key.standing.earlyRequests += refusal.early;
-    this.tallies.violated('ERR-3', message, evidence(refusal, early));
-    worse(key, 'ERR-3', refusal.earliestByMs, message);
+    this.tallies.violated(WAITS, message, evidence(refusal, early));
+    worse(key, WAITS, refusal.earliestByMs, message);
   }
 
   /** A 429 opens a refused stretch, or lengthens the one it came within. */
@@ -233,14 +235,14 @@ export class ClientRuleJudge {
     const stretch = key.stretch;
     key.stretch = undefined;
     if (!stretch) return;
-    this.tallies.judged('ERR-4', key.standing.key);
+    this.tallies.judged(BACKS_OFF, key.standing.key);
     if (stretch.sent < 2 || !stretch.first) return;
     const opened = stretch.opened;
     const refused = stretch.refusals > 1 ? `, ${count(stretch.refusals - 1, 'more 429')} within it` : '';
     const message = `key ${key.standing.key}: ${count(stretch.sent, 'request')} sent while refused, within ${seconds(stretch.until + (opened.wait?.slackMs ?? 0) - opened.answeredAt)} of the 429 of exchange ${opened.number} (Retry-After ${opened.retryAfter ?? ''}${refused}): requests repeated while refused, the first ${stretch.first.method} ${stretch.first.path} (exchange ${stretch.first.number})`;
     key.standing.bursts++;
-    this.tallies.violated('ERR-4', message, evidence(opened, stretch.first));
-    worse(key, 'ERR-4', stretch.sent, message);
+    this.tallies.violated(BACKS_OFF, message, evidence(opened, stretch.first));
+    worse(key, BACKS_OFF, stretch.sent, message);
   }
 
   private closeRun(key: KeyState): void {
@@ -250,10 +252,10 @@ export class ClientRuleJudge {
     if (run.length === 0) return;
     const name = key.standing.key;
     if (run.length < GROWTH_RUN) {
-      if (run.length > 1) this.tallies.unchecked('ERR-4', `runs of 2 to ${GROWTH_RUN - 1} retries refused in a row: whether backoff grows is judged only on runs of ${GROWTH_RUN} or more (a jittered wait may be shorter than the one before)`);
+      if (run.length > 1) this.tallies.unchecked(BACKS_OFF, `runs of 2 to ${GROWTH_RUN - 1} retries refused in a row: whether backoff grows is judged only on runs of ${GROWTH_RUN} or more (a jittered wait may be shorter than the one before)`);
       return;
     }
-    this.tallies.judged('ERR-4', name);
+    this.tallies.judged(BACKS_OFF, name);
     this.growthJudged = true;
     const half = Math.floor(run.length / 2);
     const beyond = run.map((wait) => Math.max(0, wait.ms - wait.askedMs));
@@ -264,8 +266,8 @@ export class ClientRuleJudge {
     const last = run[run.length - 1] as RunWait;
     const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}; beyond Retry-After, the last ${half} waited ${seconds(laterHalf)} in all and the first ${half} ${seconds(firstHalf)}: the waits do not grow, no backoff`;
     key.standing.flatRuns++;
-    this.tallies.violated('ERR-4', message, undefined);
-    worse(key, 'ERR-4', run.length, message);
+    this.tallies.violated(BACKS_OFF, message, undefined);
+    worse(key, BACKS_OFF, run.length, message);
   }
 }
 

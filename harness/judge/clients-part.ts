@@ -3,6 +3,7 @@
  * case, then every other key summed in one line. Operators read it to find the integration about to get its
  * key banned; keys appear only by pseudonym.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import type { ClientRule, ClientStanding } from './client-exchange.ts';
 
 /** A report names the worst offenders one by one; the rest are summed with the well-behaved. */
@@ -23,11 +24,11 @@ export function clientsPart(standings: readonly ClientStanding[], rule: ClientRu
 }
 
 function broken(standing: ClientStanding, rule: ClientRule): boolean {
-  return rule === 'ERR-3' ? standing.unwaited > 0 : standing.bursts + standing.flatRuns > 0;
+  return rule === RULE['client-waits-retry-after'] ? standing.unwaited > 0 : standing.bursts + standing.flatRuns > 0;
 }
 
 function counts(standing: ClientStanding, rule: ClientRule): string {
-  if (rule === 'ERR-3') return `${n(standing.unwaited)} 429s not waited out (${n(standing.earlyRequests)} requests sent before Retry-After passed)`;
+  if (rule === RULE['client-waits-retry-after']) return `${n(standing.unwaited)} 429s not waited out (${n(standing.earlyRequests)} requests sent before Retry-After passed)`;
   return [
     standing.bursts > 0 ? `${n(standing.bursts)} refused stretch${standing.bursts === 1 ? '' : 'es'} sent into more than once` : '',
     standing.flatRuns > 0 ? `${n(standing.flatRuns)} run${standing.flatRuns === 1 ? '' : 's'} of refusals retried without growing waits` : '',

@@ -10,6 +10,7 @@ import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
+import { RepeatedLines } from './repeated-lines.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
 import { TrafficJudge } from './traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
@@ -23,6 +24,8 @@ export interface CaptureJudgement {
   report: ConformanceReport;
   exchanges: number;
   keys: number;
+  /** Lines that repeated one already read (logs shipped at least once, a batch re-sent), dropped. */
+  repeatsDropped: number;
 }
 
 export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
@@ -33,20 +36,26 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const format = options.format ?? judgeFormat(path);
   // A HAR none of whose entries carries Authorization was sanitized: whether its requests carried a key is unknown.
   const reading = { harAuthorization: await harCarriesAuthorization(path) };
+  const repeated = new RepeatedLines();
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
-    if (exchange) addInOrder(judge, exchange, file);
+    if (exchange && !repeated.repeats(raw.entry, exchange.answeredAt)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {
     ...options.run,
-    target: `capture ${file} (${exchanges.toLocaleString('en-US')} exchanges${spanText(judge.span)})`,
+    target: `capture ${file} (${exchanges.toLocaleString('en-US')} exchanges${repeatsText(repeated.dropped)}${spanText(judge.span)})`,
     file,
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
     enterpriseQuota: enterpriseText(judge),
   }, keys.redactor);
-  return { report, exchanges, keys: keyCount };
+  return { report, exchanges, keys: keyCount, repeatsDropped: repeated.dropped };
+}
+
+/** How many lines repeated one already read (the same request, time and answer), and were counted once. */
+function repeatsText(dropped: number): string {
+  return dropped === 0 ? '' : `, ${dropped.toLocaleString('en-US')} ${dropped === 1 ? 'line that repeated one' : 'lines that repeated ones'} already read counted once`;
 }
 
 /** A capture that goes back in time beyond the judge's buffer is refused, the entry named, never quietly misjudged. */

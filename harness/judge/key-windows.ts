@@ -29,11 +29,13 @@
  * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
  * and a few candidates: never the exchanges.
  */
+import type { CheckName } from '../../lib/checks/registry.ts';
 import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
-import { DAY_WINDOW_MS, isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
@@ -62,12 +64,14 @@ export interface KeyWindowsOptions {
 
 export interface KeyWindowsListeners {
   found(contradiction: Contradiction): void;
+  /** What a rule could not be judged on, and why: the order of answers, or the rounding, would decide it. */
+  unchecked(rule: 'RL-6' | 'RL-7', reason: string): void;
   closed(window: ClosedWindow): void;
 }
 
 export interface Contradiction {
-  /** 'quota': admitted past the window's limit; the caller names the plan's rule. */
-  rule: 'RL-6' | 'RL-7' | 'quota';
+  /** The check it breaks (lib/checks/registry.ts); for minute-max the caller names the plan's rule. */
+  check: Extract<CheckName, 'minute-max' | 'reset-stable' | 'remaining-steps' | 'refusal-says-left'>;
   message: string;
   /** The exchanges that prove it, by their position in the capture. */
   exchanges: number[];
@@ -106,11 +110,19 @@ interface LimitTrack {
   steepest: { pair: Pair; slope: number } | undefined;
   /** The first few pairs whose Reset moved forward well before the one it replaced. */
   movedForward: Pair[];
+  /** The Reset the current window first named: one end rounded apart stays within a second of it, a drift does not. */
+  anchor: number;
+  /** The latest pair decided one after the other: its second replaced by an answer in flight with it that was decided first. */
+  lastPair?: Pair;
+  /** Per Reset of the last few windows, its admitted answer that said the most was left: the first it decided. */
+  firstOf: Map<number, Reading>;
 }
 
 /** Evidence of one contradiction: this many exchanges are enough to follow it. */
 const MAX_EXCHANGES = 6;
 const MAX_MOVED = 4;
+/** Windows whose first answer is kept per Limit: enough for the pairs the sample keeps across a Reset. */
+const FIRST_OF_KEPT = 64;
 /**
  * Kinds whose Remaining must fall between answers under one Reset. A sliding log's must too, but from outside it
  * looks like a sliding counter that has not yet been seen to rise (both give part of the quota back at Reset), and a
@@ -124,6 +136,9 @@ const COUNTDOWN_UNJUDGED: Readonly<Record<Exclude<LimiterKind, 'fixed-clock' | '
   'sliding-log': 'the countdown where only part of the quota came back at Reset: a sliding log, or a sliding counter not seen to raise Remaining, which may keep it still',
   unknown: "the countdown where the traffic does not show the limiter's kind (no window seen to end, no token to come back): a bucket or a sliding counter may keep Remaining still",
 };
+/** Why steps between answers the capture does not order were not judged. */
+const UNTIMED = "steps between answers without their request's time (a log without duration): which the target decided first is not known";
+const IN_FLIGHT_APART = 'Resets more than a second apart on requests in flight together: in one order the Reset moved back, in the other forward, and which the target decided first is not known';
 /** A fixed window that gave quota back before Reset is not judged as one. */
 const GIVEN_BACK_UNJUDGED = 'the countdown of fixed windows that admitted a request after refusing one under the same Reset: quota came back before it';
 
@@ -147,7 +162,7 @@ export class KeyWindows {
     this.slackMs = options.slackMs;
     this.clockSkewMs = options.clockSkewMs;
     this.accountant = new WindowAccountant<Answer>(
-      { order: 'time', reorderMs: options.reorderMs, slackMs: options.slackMs },
+      { order: 'time', reorderMs: options.reorderMs, slackMs: options.slackMs, epochOffsetMs: 0 },
       { released: (answer, window) => this.released(answer, window), closed: (window) => listeners.closed(this.summary(window)) },
     );
   }
@@ -180,7 +195,7 @@ export class KeyWindows {
     if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
     if (window.firmAdmitted === window.limit + 1) {
       const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
-      found({ rule: 'quota', message: `${window.limit + 1} admitted under one Reset (${reading.reset}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
+      found({ check: 'minute-max', message: `${window.limit + 1} admitted under one Reset (${window.resets.join(' and ')}${window.resets.length > 1 ? ': one end, rounded a second apart by the nodes that wrote it' : ''}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
     }
   }
 
@@ -199,7 +214,7 @@ export class KeyWindows {
   /** The window a Limit is counted over: a bucket's learned from its Resets, else the documented one. */
   private windowOf(limit: number, sample: PairSample): number | undefined {
     const windowClass = this.classOf(limit);
-    return sample.bucketWindowMs ?? (windowClass === 'minute' ? MINUTE_WINDOW_MS : windowClass === 'day' ? DAY_WINDOW_MS : undefined);
+    return sample.bucketWindowMs ?? documentedWindowMs(windowClass);
   }
 
   /** An admitted answer after the latest of its Limit: judged at once where every kind agrees, kept where the kind decides. */
@@ -207,39 +222,79 @@ export class KeyWindows {
     const { limit } = answer.reading;
     const track = this.tracks.get(limit);
     if (!track) {
-      const sample = new PairSample(this.classOf(limit) === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+      const sample = new PairSample(documentedWindowMs(this.classOf(limit)) ?? MINUTE_WINDOW_MS);
       sample.addReading(answer.reading);
-      this.tracks.set(limit, { latest: answer, sample, notFallen: undefined, steepest: undefined, movedForward: [] });
+      this.tracks.set(limit, { latest: answer, sample, notFallen: undefined, steepest: undefined, movedForward: [], anchor: answer.reading.reset, firstOf: new Map([[answer.reading.reset, answer.reading]]) });
       return;
     }
     track.sample.addReading(answer.reading);
+    const first = track.firstOf.get(answer.reading.reset);
+    if (!first || answer.reading.remaining > (first.remaining ?? -1)) track.firstOf.set(answer.reading.reset, answer.reading);
+    if (track.firstOf.size > FIRST_OF_KEPT) track.firstOf.delete(track.firstOf.keys().next().value!);
     const before = track.latest;
     // Requests in flight at once may have been decided in either order: only one after another tell a story.
     const order = decidedAfter(before, answer, this.clockSkewMs);
-    if (order === 'unknown') return;
+    if (order === 'unknown') {
+      this.inFlightWithLatest(track, answer);
+      this.orderUnknown(before, answer);
+      return;
+    }
     track.latest = answer;
     const [previous, next] = [before.reading, answer.reading];
-    track.sample.addPair(previous, next);
-    const pair: Pair = [before, answer];
-    // Within the clock skew two clocks may have swapped the pair: what holds in the swapped order is no contradiction.
+    const rose = next.remaining > previous.remaining;
+    // Within the clock skew two clocks may have swapped the pair: what holds in the swapped order is no contradiction,
+    // and a rise that the swapped order makes a fall tells nothing of the limiter's kind.
     const swappable = order === 'maybe-after';
-    if (next.reset < previous.reset) {
+    const pair: Pair = [before, answer];
+    if (!(swappable && rose)) track.sample.addPair(previous, next);
+    track.lastPair = pair;
+    // Resets a second apart may name one end, rounded apart by two nodes (reading.ts): only a larger move moved.
+    const sameEnd = sameEndRounded(next.reset, previous.reset) && sameEndRounded(next.reset, track.anchor);
+    if (!sameEnd) track.anchor = next.reset;
+    if (next.reset < previous.reset && !sameEnd) {
       if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
-      found({ rule: 'RL-7', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
+      found({ check: 'reset-stable', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }
     // Within the slack the old Reset may have come (the capture's clock against the target's): nothing to judge.
-    if (next.receivedAt >= previous.reset * 1000 - this.slackMs) return;
-    const rose = next.remaining > previous.remaining;
+    if (next.receivedAt >= Math.min(previous.reset, next.reset) * 1000 - this.slackMs) return;
     if (swappable && rose) return;
     if (next.remaining >= previous.remaining) {
       // A bucket explains a rise of Remaining only as far as tokens come back in the time between: the steepest is judged.
       const slope = (next.remaining - previous.remaining - 2) / Math.max(1, next.receivedAt - previous.sentAt);
       if (track.steepest === undefined || slope > track.steepest.slope) track.steepest = { pair, slope };
     }
-    if (next.reset > previous.reset) {
+    if (next.reset > previous.reset && !sameEnd) {
       if (track.movedForward.length < MAX_MOVED) track.movedForward.push(pair);
     } else if (next.remaining >= previous.remaining) track.notFallen ??= pair;
+  }
+
+  /**
+   * An answer in flight with the latest, under the new Reset the latest opened, may have been decided before it, right
+   * after the one before the latest: where it says more was left than the latest did, it was (a window counts down),
+   * and the pair across the Reset the kind is told from is that one.
+   */
+  private inFlightWithLatest(track: LimitTrack, answer: Answer): void {
+    const [first, second] = track.lastPair ?? [];
+    if (!first || !second || first.reading.reset === second.reading.reset || answer.reading.reset !== second.reading.reset) return;
+    if (answer.reading.remaining <= second.reading.remaining || decidedAfter(first, answer, this.clockSkewMs) !== 'after') return;
+    track.sample.withdraw(first.reading, second.reading);
+    track.sample.addPair(first.reading, answer.reading);
+    track.lastPair = [first, answer];
+  }
+
+  /**
+   * Two answers the capture does not order (one without its request's time, or both in flight together): what holds
+   * only in one order is neither failed nor passed, but left partly checked, saying why.
+   */
+  private orderUnknown(before: Answer, answer: Answer): void {
+    if (answer.sentAt === undefined) {
+      for (const rule of ['RL-6', 'RL-7'] as const) this.listeners.unchecked(rule, UNTIMED);
+      return;
+    }
+    const [previous, next] = [before.reading, answer.reading];
+    const clear = Math.max(previous.receivedAt, next.receivedAt) < Math.min(previous.reset, next.reset) * 1000 - this.slackMs;
+    if (clear && !sameEndRounded(previous.reset, next.reset)) this.listeners.unchecked('RL-7', IN_FLIGHT_APART);
   }
 
   /**
@@ -256,7 +311,7 @@ export class KeyWindows {
     const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
     const before = promised ? `after an admission under it said ${promised.reading.remaining} were left, ` : '';
     found({
-      rule: 'RL-6',
+      check: 'refusal-says-left',
       message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
       exchanges: promised ? [promised.id, answer.id] : [answer.id],
     });
@@ -269,14 +324,15 @@ export class KeyWindows {
   private banLike(refusal: Answer): boolean {
     const windowClass = this.classOf(refusal.limit);
     if (windowClass === 'other') return true;
-    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), windowClass === 'day' ? DAY_WINDOW_MS : MINUTE_WINDOW_MS);
+    return longerThanWindow(longestAskedMs(refusal.retryAfterMs, refusal.reset, refusal.receivedAt), documentedWindowMs(windowClass) ?? MINUTE_WINDOW_MS);
   }
 
   /** A refusal, then an admission under the same Reset well before it: quota came back before Reset, as no fixed window gives it. */
   private admittedAfterRefusal(answer: Answer): void {
     const { limit, reset, receivedAt } = answer.reading;
     const refusal = this.lastRefusal.get(limit);
-    if (!refusal || this.givenBack.has(limit) || refusal.reading.reset !== reset || decidedAfter(refusal, answer, this.clockSkewMs) === 'unknown' || receivedAt >= reset * 1000 - this.slackMs) return;
+    // Within the clock skew the two may have been decided in the other order: only an admission after for certain shows it.
+    if (!refusal || this.givenBack.has(limit) || refusal.reading.reset !== reset || decidedAfter(refusal, answer, this.clockSkewMs) !== 'after' || receivedAt >= reset * 1000 - this.slackMs) return;
     this.givenBack.set(limit, `a request was admitted under Reset ${reset} after one was refused under it, more than ${seconds(this.slackMs)} before that Reset (exchanges ${refusal.id}, ${answer.id}): quota came back before Reset`);
   }
 
@@ -292,12 +348,12 @@ export class KeyWindows {
     const windowMs = this.windowOf(limit, track.sample);
     const { kind, evidence } = windowMs === undefined || track.sample.pairs.length === 0
       ? { kind: 'unknown' as const, evidence: ['too few answers one after the other to tell its kind'] }
-      : kindOfPairs(track.sample.pairs, windowMs);
+      : kindOfPairs(track.sample.pairs.map((pair) => firstAfterReset(pair, track.firstOf)), windowMs);
     const exchanges = ([first, second]: Pair): number[] => [first.id, second.id];
     const as = `the limiter is ${kind === 'bucket' ? 'a token bucket' : kind}: ${evidence[0]}`;
     for (const pair of track.movedForward) {
       const problem = windowMs === undefined ? undefined : resetStepProblem(this.widened(pair[0].reading), this.widened(pair[1].reading), windowMs);
-      if (problem !== undefined) found({ rule: 'RL-7', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
+      if (problem !== undefined) found({ check: 'reset-stable', message: `Limit ${limit}: ${problem}, more than ${seconds(this.slackMs)} before the Reset it replaced`, exchanges: exchanges(pair) });
     }
     const givenBack = this.givenBack.get(limit);
     const seen = givenBack && kind !== 'bucket' && kind !== 'sliding-counter' ? [...evidence, givenBack] : evidence;
@@ -305,18 +361,31 @@ export class KeyWindows {
       if (track.notFallen) {
         const [previous, next] = track.notFallen;
         const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
-        found({ rule: 'RL-6', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+        found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
       }
       return { limit, kind, evidence: seen, unjudged: undefined };
     }
     if (kind === 'bucket' && track.steepest) {
       const [previous, next] = track.steepest.pair;
       const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, true);
-      if (problem !== undefined) found({ rule: 'RL-6', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
+      if (problem !== undefined) found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem}; ${as} (${seconds(windowMs!)} to refill, learned from its Resets)`, exchanges: exchanges(track.steepest.pair) });
     }
     const unjudged = kind === 'fixed-clock' || kind === 'fixed-first-use' ? GIVEN_BACK_UNJUDGED : COUNTDOWN_UNJUDGED[kind];
     return { limit, kind, evidence: seen, unjudged };
   }
+}
+
+/**
+ * A pair across a Reset whose second was not the first its window decided (answers in flight together, read in
+ * another order): told from the one that said the most was left, decided after the pair's first, as a window counts down.
+ */
+function firstAfterReset(pair: readonly [Reading, Reading], firstOf: ReadonlyMap<number, Reading>): readonly [Reading, Reading] {
+  const [previous, next] = pair;
+  if (next.reset === undefined || previous.reset === undefined || sameEndRounded(next.reset, previous.reset)) return pair;
+  // Its window's answers may name its end a second either way (two nodes rounding it apart).
+  const candidates = [next.reset - 1, next.reset, next.reset + 1].filter((reset) => !sameEndRounded(reset, previous.reset!)).flatMap((reset) => firstOf.get(reset) ?? []);
+  const first = candidates.filter((reading) => reading.sentAt >= previous.receivedAt).sort((a, b) => (b.remaining ?? -1) - (a.remaining ?? -1))[0];
+  return first && (first.remaining ?? -1) > (next.remaining ?? -1) ? [previous, first] : pair;
 }
 
 /** What the traffic shows fits the kind: partial traffic can make a fixed window look like a sliding log. */

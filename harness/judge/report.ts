@@ -4,6 +4,7 @@
  * and that held is `pass` only when nothing of it was left out; a rule this traffic cannot show is skipped
  * with why (no 429 in the capture, a key of no known plan), never passed.
  */
+import { QUOTA_RULES, RULE, trafficNeed } from '../../lib/checks/registry.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { catalogue, ruleById } from '../../lib/rules.ts';
 import { breachVerdict } from '../../lib/verdicts/level.ts';
@@ -12,56 +13,19 @@ import { emptyRecord, type TestRecord } from '../../lib/verdicts/test-record.ts'
 import type { RuleTallies } from './rule-tally.ts';
 import { CLIENT_RULES } from './client-exchange.ts';
 
-/** What a rule needs in the traffic to be judged: said when the capture had none of it. */
-export const NEEDS: Readonly<Record<string, string>> = {
-  'SVC-1': 'an answer whose body the capture holds',
-  'RESP-1': "an exchange of one of the contract's operations",
-  'RESP-2': 'an answer whose body the capture holds',
-  'ERR-1': 'a client error whose body the capture holds',
-  'ERR-2': 'a client error whose body the capture holds',
-  'RL-1': 'a 429 (no request in the capture was refused)',
-  'RL-2': 'a 429 (no request in the capture was refused)',
-  'RL-4': "an exchange of one of the contract's operations",
-  'RL-5': 'an answer to a key of known plan (PETSTORE_API_KEY_<PLAN>, or a recording that names plans)',
-  'RL-6': 'an answer with X-RateLimit-Remaining',
-  'RL-7': 'an answer with X-RateLimit-Reset',
-  'LIST-1': 'a 200 to GET /pets?status=… whose body the capture holds',
-  'LIST-2': 'a 200 to GET /pets without limit whose body the capture holds',
-  'LIST-3': 'a 200 to GET /pets?limit=N whose body the capture holds',
-  'LIST-4': 'a 200 to GET /pets whose body the capture holds',
-  'LIST-5': 'a 200 to GET /pets whose body the capture holds',
-  'CREATE-1': 'a POST /pets with a valid NewPet whose body the capture holds',
-  'CREATE-2': 'a POST /pets whose body lacks name or categoryId',
-  'CREATE-3': 'a POST /pets whose body holds an invalid value',
-  'CREATE-4': 'a POST /pets whose body is empty or not JSON',
-  'AUTH-1': 'a request without an Authorization header',
-  'AUTH-3': 'a request with a credential in another scheme than Bearer, or a bare key',
-  'AUTH-4': 'a request with an empty bearer token',
-  'AUTH-5': 'a request with a key of known plan as "Bearer <key>"',
-  'AUTH-7': 'a request with a key of known plan in a scheme not spelt "Bearer" ("bearer <key>")',
-  'DEP-2': 'a getPet answer with a Sunset header',
-  'DEP-3': 'a getPet answer with a Deprecation header',
-  'ORD-GAP-2': 'an answer to GET /store/orders',
-  'RL-GAP-2': 'an admitted answer with all three X-RateLimit headers, of a known key',
-  'RL-GAP-3': 'an answer with X-RateLimit headers or the standard RateLimit fields',
-  'DEP-GAP-1': 'a getPet answer',
-  'ERR-3': 'a 429 with Retry-After answered to a key, whose client is then judged on what it sent next',
-  'ERR-4': 'a 429 with Retry-After answered to a key, whose client is then judged on what it sent next',
-  'PLAN-FREE': "a window of a Free key's answers, more than a second before its Reset",
-  'PLAN-PRO': "a window of a Pro key's answers, more than a second before its Reset",
-  'PLAN-BUSINESS': "a window of a Business key's answers, more than a second before its Reset",
-  'PLAN-ENTERPRISE-AGREED': "a window of an Enterprise key's answers, with the agreed quota stated (PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)",
-};
+/** What a rule needs in the traffic to be judged (its checks', lib/checks/registry.ts): said when the capture had none of it. */
+export const NEEDS: Readonly<Record<string, string>> = Object.fromEntries(
+  catalogue.rules.flatMap((rule) => {
+    const need = trafficNeed(rule.id);
+    return need === undefined ? [] : [[rule.id, need]];
+  }),
+);
 
-/** What traffic never shows of a rule it judges, however much of it there is. */
-const NEVER_SHOWN: Readonly<Record<string, string>> = {
-  'PLAN-FREE': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
-  'PLAN-PRO': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
-  'PLAN-BUSINESS': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
-  'PLAN-ENTERPRISE-AGREED': 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more',
-};
+/** What traffic never shows of a quota rule it judges, however much of it there is: the checks of it the judge does not run. */
+const NEVER_SHOWN = 'the daily quota, and that a window admits its whole quota before refusing: traffic shows only that no window admitted more';
 
-const WINDOW_RULES = new Set(['RL-6', 'RL-7', 'PLAN-FREE', 'PLAN-PRO', 'PLAN-BUSINESS', 'PLAN-ENTERPRISE-AGREED']);
+/** The rules judged per window: a quota's, Remaining's countdown, Reset staying put. */
+const WINDOW_RULES: ReadonlySet<string> = new Set([RULE['remaining-countdown'], RULE['reset-stable'], ...QUOTA_RULES]);
 
 export interface JudgeRun {
   /** What was judged, as the report's target: "capture session.har". */
@@ -128,8 +92,7 @@ export function recordOf(id: string, tallies: RuleTallies, file: string): TestRe
   }
   for (const text of tally.notes) record.observations.push({ rule: id, text });
   for (const [reason, times] of tally.unchecked) record.unchecked.push({ rule: id, text: `${reason} (${count(times, 'time')})` });
-  const never = NEVER_SHOWN[id];
-  if (never) record.unchecked.push({ rule: id, text: never });
+  if ((QUOTA_RULES as readonly string[]).includes(id)) record.unchecked.push({ rule: id, text: NEVER_SHOWN });
   if (tally.violations > 0) {
     const more = tally.violations > tally.messages.length ? [`…and ${count(tally.violations - tally.messages.length, 'more violation')}`] : [];
     const notes = [...tally.messages, ...more].map((message) => `[${id}] ${message}`);

@@ -4,6 +4,7 @@
  * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
  * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
  */
+import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { matchOperation, type OperationId } from '../../lib/contract.ts';
@@ -32,7 +33,7 @@ export interface JudgeOptions {
 }
 
 /** The rules a body shows: not judged on an answer whose body the capture does not hold. */
-const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
+const BODY_RULES: ReadonlySet<string> = new Set([RULE['json-body'], RULE['body-shape'], RULE['error-body'], RULE['error-status']]);
 /**
  * How far back in time a capture may go and still be judged as if it were in order (plus the clock skew): a slow
  * request logged when it ended, logs merged from gateways whose clocks differ. Further back is refused with the entry
@@ -40,7 +41,7 @@ const BODY_RULES = new Set(['SVC-1', 'RESP-2', 'ERR-1', 'ERR-2']);
  */
 export const REORDER_MS = 10_000;
 /** The rules that need to know the key a request carried. */
-const KEY_RULES = ['AUTH-1', 'AUTH-5'];
+const KEY_RULES = [RULE['no-key-refused'], RULE['bearer-key-accepted']];
 /**
  * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
  * bucket from looking like a window admitting past its limit (key-windows.ts).
@@ -130,7 +131,7 @@ export class TrafficJudge {
     }
     const own = judgeRequestAnswer(request);
     for (const rule of own.judged) this.tallies.judged(rule, keyName);
-    if (body === undefined && exchange.status === 201 && own.judged.includes('CREATE-1')) this.tallies.unchecked('CREATE-1', 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
+    if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) this.tallies.unchecked(RULE['created-as-sent'], 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
     for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
     if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
     if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
@@ -142,12 +143,12 @@ export class TrafficJudge {
   private observeMarkers(operation: OperationId, exchange: JudgedExchange, keyName: string | undefined): void {
     if (operation === 'listOrders') {
       const marked = Object.entries(exchange.responseHeaders).filter(([name, value]) => !name.startsWith('x-ratelimit-') && /experimental|beta/i.test(value));
-      this.tallies.judged('ORD-GAP-2', keyName);
-      this.tallies.observed('ORD-GAP-2', marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability');
+      this.tallies.judged(RULE['stability-marker'], keyName);
+      this.tallies.observed(RULE['stability-marker'], marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability');
     } else if (operation === 'getPet') {
       const signals = ['deprecation', 'sunset', 'link'].filter((name) => exchange.responseHeaders[name] !== undefined);
-      this.tallies.judged('DEP-GAP-1', keyName);
-      this.tallies.observed('DEP-GAP-1', signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header");
+      this.tallies.judged(RULE['deprecation-signals'], keyName);
+      this.tallies.observed(RULE['deprecation-signals'], signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header");
     }
   }
 
@@ -156,9 +157,9 @@ export class TrafficJudge {
     for (const [name, key] of this.keys) {
       const seen = key.windows.finish();
       for (const limiter of seen) {
-        this.tallies.judged('RL-GAP-2', name);
-        this.tallies.observed('RL-GAP-2', `key ${name}, ${describeLimiter(limiter)}`);
-        if (limiter.unjudged) this.tallies.unchecked('RL-6', limiter.unjudged);
+        this.tallies.judged(RULE['limiter-kind'], name);
+        this.tallies.observed(RULE['limiter-kind'], `key ${name}, ${describeLimiter(limiter)}`);
+        if (limiter.unjudged) this.tallies.unchecked(RULE['remaining-steps'], limiter.unjudged);
       }
     }
     this.standardFields.finish();
@@ -167,16 +168,16 @@ export class TrafficJudge {
   }
 
   private contractRules(exchange: JudgedExchange, withBody: boolean, plan: PlanId | undefined): string[] {
-    const rules = ['RESP-1', 'RL-4'];
-    if (withBody) rules.push('SVC-1', 'RESP-2');
-    if (withBody && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) rules.push('ERR-1', 'ERR-2');
-    if (exchange.responseHeaders['x-ratelimit-remaining'] !== undefined) rules.push('RL-6');
-    if (exchange.responseHeaders['x-ratelimit-reset'] !== undefined) rules.push('RL-7');
-    if (exchange.status === 429) rules.push('RL-1');
-    if (exchange.status === 429 && exchange.responseHeaders['retry-after'] !== undefined) rules.push('RL-2');
-    if (plan && exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) rules.push('RL-5');
-    else if (exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined) this.tallies.unchecked('RL-5', 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)');
-    return rules;
+    const checks: OneRuleCheck[] = ['documented-status', 'rate-limit-headers-present'];
+    if (withBody) checks.push('json-body', 'body-shape');
+    if (withBody && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) checks.push('error-body', 'error-status');
+    if (exchange.responseHeaders['x-ratelimit-remaining'] !== undefined) checks.push('remaining-value');
+    if (exchange.responseHeaders['x-ratelimit-reset'] !== undefined) checks.push('reset-value');
+    if (exchange.status === 429) checks.push('retry-after-present');
+    if (exchange.status === 429 && exchange.responseHeaders['retry-after'] !== undefined) checks.push('retry-after-format');
+    if (plan && exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) checks.push('limit-value');
+    else if (exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined) this.tallies.unchecked(RULE['limit-value'], 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)');
+    return checks.map((check) => RULE[check]);
   }
 
   private violation(violation: Violation, exchange: JudgedExchange, keyName: string | undefined): void {
@@ -191,9 +192,11 @@ export class TrafficJudge {
     if (outcome === 'error' || !headers) return;
     let key = this.keys.get(keyName);
     if (!key) {
+      const quota = this.quotaRule(plan);
       const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
-        found: (contradiction) => this.contradiction(contradiction, keyName, plan),
-        closed: (window) => this.windowClosed(window, keyName, plan),
+        found: (contradiction) => this.contradiction(contradiction, keyName, quota),
+        unchecked: (rule, reason) => this.tallies.unchecked(rule, reason),
+        closed: (window) => this.windowClosed(window, keyName, quota),
       });
       key = { plan, windows };
       this.keys.set(keyName, key);
@@ -203,22 +206,21 @@ export class TrafficJudge {
     key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
   }
 
-  private contradiction(contradiction: Contradiction, keyName: string, plan: PlanId | undefined): void {
-    const rule = contradiction.rule === 'quota' ? this.quotaRule(plan) : contradiction.rule;
+  /** `quota`: the rule the key's windows admitting past their limit break (quotaRule). */
+  private contradiction(contradiction: Contradiction, keyName: string, quota: string): void {
+    const rule = contradiction.check === 'minute-max' ? quota : RULE[contradiction.check];
     const exchanges = contradiction.exchanges.length > 0 ? `; exchanges ${contradiction.exchanges.join(', ')}` : '';
     this.tallies.violated(rule, `${contradiction.message} (key ${keyName}${exchanges})`, undefined);
   }
 
   /** The rule a window admitting past its limit breaks: the plan's quota, or, for a quota no one stated, the Limit the target itself sent. */
   private quotaRule(plan: PlanId | undefined): string {
-    if (plan && plans[plan].documented) return `PLAN-${plan.toUpperCase()}`;
-    if (plan === 'enterprise' && this.enterpriseQuota) return 'PLAN-ENTERPRISE-AGREED';
-    return 'RL-5';
+    return quotaRule(plan, plan && plans[plan].documented ? 'documented' : this.enterpriseQuota ? 'agreed' : 'unstated');
   }
 
-  private windowClosed(window: ClosedWindow, keyName: string, plan: PlanId | undefined): void {
+  private windowClosed(window: ClosedWindow, keyName: string, quota: string): void {
     if (window.firmAdmissions === 0) return;
-    const rules = ['RL-6', 'RL-7', this.quotaRule(plan)];
+    const rules = [RULE['remaining-countdown'], RULE['reset-stable'], quota];
     for (const rule of rules) {
       this.tallies.judged(rule, keyName, 1);
       if (!window.whole) this.tallies.unchecked(rule, 'windows only partly in the capture (Remaining values skipped: requests it does not hold took from them), judged only on what holds whatever was not seen');

@@ -6,7 +6,7 @@
  */
 import { evidenceTarget, type PartEvidence, type ReportEvidence } from '../../lib/verdicts/evidence.ts';
 import type { RuleVerdict } from '../../lib/verdicts/model.ts';
-import type { CheckId, Verdict, VerdictStatus } from './verdicts.ts';
+import type { CheckId, Verdict, VerdictStatus } from './verdicts/verdict.ts';
 
 const SUITE_PARTS: Partial<Record<CheckId, string>> = { 'daily-quota': 'day', 'minute-max': 'minute', 'first-refusal': 'minute' };
 const RESULT: Record<VerdictStatus, RuleVerdict> = { fail: 'fail', warn: 'warn', inconclusive: 'partly-checked', pass: 'pass', observed: 'observed', 'not-checked': 'not-run' };

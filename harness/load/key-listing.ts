@@ -5,7 +5,7 @@
  */
 import type { PlanId } from '../../lib/plans.ts';
 import type { KeySummary } from './summary.ts';
-import { STATUS_ORDER } from './verdicts.ts';
+import { STATUS_ORDER } from './verdicts/verdict.ts';
 
 /** Up to this many keys, every key is shown. */
 export const KEYS_SHOWN_ALL = 12;

@@ -4,7 +4,7 @@
  * Only an over-admission stands, since answers that arrived were admitted whatever else happened; every other
  * pass, warning or failure becomes inconclusive, with the cause.
  */
-import type { CheckId, Verdict } from './verdicts.ts';
+import type { CheckId, Verdict } from './verdicts/verdict.ts';
 
 /** Checks whose failure is an over-admission: more answers could only add to it. */
 const STANDS_WITH_FEWER_ANSWERS: ReadonlySet<CheckId> = new Set(['minute-max', 'daily-quota']);

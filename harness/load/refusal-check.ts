@@ -2,10 +2,11 @@
 import { checkResponse, type ResponseToCheck } from '../../lib/response-checks.ts';
 import type { Finding } from './finding.ts';
 
-export function noteRefusal(findings: Record<string, Finding>, response: ResponseToCheck): void {
+/** `times`: how many 429s the generators counted with these headers (a summed engine's). */
+export function noteRefusal(findings: Record<string, Finding>, response: ResponseToCheck, times = 1): void {
   for (const violation of checkResponse(response)) {
     if (!violation.rule.startsWith('RL-')) continue;
     const finding = (findings[violation.rule] ??= { count: 0, example: violation.message });
-    finding.count++;
+    finding.count += times;
   }
 }

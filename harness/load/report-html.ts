@@ -9,7 +9,8 @@ import { html, htmlPage, type Html } from '../../lib/html.ts';
 import { plans } from '../../lib/plans.ts';
 import { describeDuration } from './duration.ts';
 import type { KeySummary, LoadSummary, PlanSummary, WindowSummary } from './summary.ts';
-import { describeWindowLength, type Verdict, type VerdictStatus } from './verdicts.ts';
+import { describeWindowLength } from './verdicts/quota.ts';
+import type { Verdict, VerdictStatus } from './verdicts/verdict.ts';
 
 const BADGE: Record<VerdictStatus, { css: string; text: string }> = {
   pass: { css: 'pass', text: 'held' },

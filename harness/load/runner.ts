@@ -4,6 +4,7 @@
  * verdicts. Times are milliseconds since the run started (performance.now), turned into Unix time only
  * where the target's headers need comparing.
  */
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import pLimit from 'p-limit';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans } from '../../lib/plans.ts';
@@ -166,7 +167,7 @@ class KeyState {
     const tops = (this.liveTops.get(window) ?? 0) + (answer.remaining === answer.limit - 1 ? 1 : 0);
     this.liveTops.set(window, tops);
     const documented = plans[this.run.spec.plan].documented;
-    const isQuota = documented && (answer.limit === documented.perMinute || answer.limit === documented.perDay);
+    const isQuota = documented && windowKind(answer, documented) !== 'neither';
     if (isQuota && !this.liveOver.has(window) && window.refused === 0 && tops === 1 && window.admitted > answer.limit) {
       this.liveOver.add(window);
       this.windowsOverLimit++;

@@ -2,9 +2,10 @@
  * The run as one plain object: what reports/load/summary.json holds and what the HTML page and the text
  * summary are drawn from. It names keys by plan and number only ("free #1"), never by value.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans, PLAN_IDS, type PlanId } from '../../lib/plans.ts';
-import { catalogue, ruleById, type Level } from '../../lib/rules.ts';
+import { catalogue, type Level } from '../../lib/rules.ts';
 import { followDays, type DaySegment } from './days.ts';
 import { describeRate } from './rate.ts';
 import type { KeyCounts, RunResult } from './runner.ts';
@@ -12,7 +13,8 @@ import type { Behaviour, Mix, Scenario } from './scenario.ts';
 import { timelineOf, type Timeline } from './timeline.ts';
 import type { ResolvedTarget } from './target.ts';
 import { withLostAnswers } from './lost-answers.ts';
-import { judgeKey, QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts.ts';
+import { judgeKey } from './verdicts/judge-key.ts';
+import { QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts/verdict.ts';
 import { accountKey, classOf, type Ban, type WindowClass, type WindowLength } from './windows.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
 import type { ReportEvidence } from '../../lib/verdicts/evidence.ts';
@@ -102,7 +104,10 @@ export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResu
     judgement.verdicts = withLostAnswers(judgement.verdicts, run.lostAnswers);
     const observedLimits = [...new Set(result.observations.flatMap((o) => (o.limit === undefined ? [] : [o.limit])))];
     const seconds = Math.max(0.001, run.elapsedMs / 1000);
-    const errorsIn = (from: number, to: number): number => result.observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length;
+    // A generator's errors are sums: counted in a window when all of them were sent within it.
+    const summedErrors = (result.summed?.sentBetween ?? []).filter((sums) => sums.outcome === 'error');
+    const errorsIn = (from: number, to: number): number =>
+      result.observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length + summedErrors.filter((sums) => sums.from >= from && sums.to <= to).reduce((sum, sums) => sum + sums.count, 0);
     const quotaVerdicts = judgement.verdicts.filter((v) => QUOTA_CHECKS.includes(v.check) || v.check === 'custom-quota');
     return {
       label: spec.label,
@@ -180,7 +185,7 @@ function planSummary(plan: PlanId, keys: KeySummary[]): PlanSummary {
   const verdictsOf = (check: string): Verdict[] => keys.flatMap((key) => key.verdicts.filter((v) => v.check === check));
   const base = { plan, name, documented, status, keys: keys.map((key) => key.label) };
   if (!documented) {
-    return { ...base, sentence: `${name} quotas are custom (${ruleById('PLAN-ENTERPRISE').id}): observed, not judged. ${verdictsOf('custom-quota').map((v) => v.detail).join(' ')}` };
+    return { ...base, sentence: `${name} quotas are custom (${RULE['enterprise-quota']}): observed, not judged. ${verdictsOf('custom-quota').map((v) => v.detail).join(' ')}` };
   }
   const minute = worst(verdictsOf('minute-max').concat(verdictsOf('first-refusal')).map((v) => v.status));
   const day = worst(verdictsOf('daily-quota').map((v) => v.status));

@@ -2,9 +2,9 @@
  * A key's answers as a generator's per-window sums (Locust's workers ship them): how many of each kind under each
  * Limit and Reset, their Remaining values, and when the first and last of each kind left and came back, but not
  * the order of the answers within a window. The verdicts judge from it what the sums show, and say "not checked"
- * where a check needs that order (lib/rate-limiter/checks.ts, unmetNeeds).
+ * where a check needs that order (lib/checks/registry.ts, unmetNeeds).
  */
-import type { Need } from '../../lib/rate-limiter/checks.ts';
+import type { Uses } from '../../lib/checks/registry.ts';
 import type { DaySegment } from './days.ts';
 import type { SentBetween } from './timeline.ts';
 import type { KeyAccount } from './windows.ts';
@@ -13,7 +13,7 @@ import type { KeyAccount } from './windows.ts';
 export const SUMS_INPUT = 'Locust ships per-window sums; order within a window is not measured';
 
 /** What per-window sums carry of the accountant's needs. */
-export const SUMS_CARRY: ReadonlySet<Need> = new Set<Need>(['firm counts per window', 'refusals with their headers']);
+export const SUMS_CARRY: ReadonlySet<Uses> = new Set<Uses>(['firm counts per window', 'refusals with their headers']);
 
 export interface SummedKey {
   account: KeyAccount;

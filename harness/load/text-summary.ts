@@ -1,7 +1,7 @@
 /** The one-screen summary printed at the end of a run. */
 import { keyListing } from './key-listing.ts';
 import type { LoadSummary } from './summary.ts';
-import type { VerdictStatus } from './verdicts.ts';
+import type { VerdictStatus } from './verdicts/verdict.ts';
 
 /** Enough to see what broke; the rest is in the report, so the summary stays one screen. */
 const MAX_FAILURES_SHOWN = 5;

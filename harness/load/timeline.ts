@@ -20,9 +20,9 @@ export function bucketFor(durationMs: number): number {
   return BUCKET_CHOICES_MS.find((ms) => durationMs / ms <= MAX_BUCKETS) ?? (BUCKET_CHOICES_MS.at(-1) as number);
 }
 
-/** Answers known only as a count sent between two times (ms since the run started): a generator's per-window sums. */
+/** Answers known only as a count sent between two times (ms since the run started): a generator's sums. */
 export interface SentBetween {
-  outcome: 'admitted' | 'refused';
+  outcome: 'admitted' | 'refused' | 'error';
   count: number;
   from: number;
   to: number;
@@ -46,7 +46,7 @@ export function timelineOf(observations: readonly Observation[], durationMs: num
     }
   }
   for (const { outcome, count: times, from, to } of summed) {
-    const series = outcome === 'admitted' ? admitted : refused;
+    const series = outcome === 'admitted' ? admitted : outcome === 'refused' ? refused : errors;
     for (let i = 0; i < times; i++) {
       const sentAt = times === 1 ? from : from + ((to - from) * i) / (times - 1);
       const bucket = Math.min(count - 1, Math.max(0, Math.floor(sentAt / bucketMs)));

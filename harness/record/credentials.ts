@@ -4,6 +4,7 @@
  * does not know is named by what the upstream made of it: refused (401) means invalid, otherwise the plan is
  * read from X-RateLimit-Limit when that matches exactly one documented plan.
  */
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import { keysFromEnv, planOfKey, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId } from '../../lib/plans.ts';
 import { wholeNumber } from '../../lib/rate-limit-headers.ts';
@@ -71,7 +72,7 @@ function planFromLimit(headers: UpstreamVerdict['headers']): PlanId | undefined 
   if (limit === undefined) return undefined;
   const matching = PLAN_IDS.filter((plan) => {
     const documented = plans[plan].documented;
-    return documented !== undefined && (documented.perMinute === limit || documented.perDay === limit);
+    return documented !== undefined && windowKind({ limit }, documented) !== 'neither';
   });
   return matching.length === 1 ? matching[0] : undefined;
 }

@@ -21,11 +21,13 @@
 import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
+import { decidedAfter } from './order.ts';
 import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 import { longerThanWindow, longestAskedMs } from './refusal-wait.ts';
 import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
+import { windowKind } from './window-of-limit.ts';
 
 /**
  * One answer of a run as the account reads it, times in ms since the run started (a load run's observation, or
@@ -119,6 +121,18 @@ export interface WindowLength {
 }
 
 /**
+ * A minute window's length from what windows seen from their start showed (each may bound it from below, from above,
+ * or both): the longest lower bound, the shortest upper one unless it falls below that, and the best single figure.
+ * The built-in engine's answers and a generator's sums each give their bounds; the estimate is made here alone.
+ */
+export function minuteLengthOf(atLeast: readonly number[], atMost: readonly number[]): WindowLength {
+  const atLeastMs = atLeast.length ? largest(atLeast) : undefined;
+  let atMostMs = atMost.length ? smallest(atMost) : undefined;
+  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
+  return { atLeastMs, atMostMs, estimateMs: atMostMs ?? atLeastMs };
+}
+
+/**
  * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
  * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
  * compared with the limit only where nothing can have aged out yet.
@@ -148,7 +162,10 @@ export interface KeyAccount {
 /** Which quota an X-RateLimit-Limit value names. Enterprise is custom: its smallest limit is taken as the minute's. */
 export function classOf(limit: number, plan: PlanId, observedLimits: readonly number[]): WindowClass {
   const documented = plans[plan].documented;
-  if (documented) return limit === documented.perMinute ? 'minute' : limit === documented.perDay ? 'day' : 'other';
+  if (documented) {
+    const kind = windowKind({ limit }, documented);
+    return kind === 'neither' ? 'other' : kind;
+  }
   const minuteLimit = smallest(observedLimits);
   return limit === minuteLimit ? 'minute' : 'day';
 }
@@ -161,7 +178,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
   const undocumentedLimits = new Map<number, number>();
 
-  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true });
+  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true, epochOffsetMs: startedAtEpochMs });
   for (const { observation, index } of withHeaders) {
     const { limit, reset, remaining } = observation as { limit: number; reset: number; remaining: number | undefined };
     if (classOf(limit, plan, observedLimits) === 'other' && observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
@@ -170,8 +187,8 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
 
   // The length of a minute window, learned from windows the client saw from their start.
-  let atLeastMs: number | undefined;
-  let atMostMs: number | undefined;
+  const atLeast: number[] = [];
+  const atMost: number[] = [];
   for (const { windowClass, members } of groups) {
     if (windowClass === 'day') continue;
     const observations = members.map(({ observation }) => observation);
@@ -180,19 +197,16 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     if (!first || first.reset === undefined || first.limit === undefined) continue;
     const seenFromStart = largest(admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
     // Only a window this admission opened ends no later than its Reset says, counted from this admission.
-    if (seenFromStart && observations[0] === first) {
-      const sight = first.reset * 1000 - (startedAtEpochMs + first.sentAt);
-      atMostMs = atMostMs === undefined ? sight : Math.min(atMostMs, sight);
-    }
+    if (seenFromStart && observations[0] === first) atMost.push(first.reset * 1000 - (startedAtEpochMs + first.sentAt));
     const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
     if (!firstRefusal || !seenFromStart) continue;
     // Every admission the target can have decided before this refusal must still be counted in the window when it
     // refused: true only when no more than the limit were sent before the refusal came back.
-    if (admitted.filter((o) => o.sentAt < firstRefusal.doneAt).length > first.limit) continue;
-    atLeastMs = Math.max(atLeastMs ?? 0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt)));
+    if (admitted.filter((o) => decidedAfter({ receivedAt: firstRefusal.doneAt }, o, 0) === 'unknown').length > first.limit) continue;
+    atLeast.push(Math.max(0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt))));
   }
-  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
-  const estimateMs = atMostMs ?? atLeastMs;
+  const minuteLength = minuteLengthOf(atLeast, atMost);
+  const { atLeastMs, estimateMs } = minuteLength;
 
   // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
   // refusal after it until the next admission, as a ban's last seconds look like an ordinary wait.
@@ -256,7 +270,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     minuteLimit,
     ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
   });
-  return { plan, windows, model, minuteLength: { atLeastMs, atMostMs, estimateMs }, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs };
+  return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs };
 }
 
 /**

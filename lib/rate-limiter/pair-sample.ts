@@ -40,16 +40,32 @@ export class PairSample {
   /** Two admitted answers, the second sent once the first was in. */
   addPair(previous: Reading, next: Reading): void {
     if (previous.reset === undefined || next.reset === undefined || previous.remaining === undefined || next.remaining === undefined) return;
-    const change = [
-      Math.sign(next.reset - previous.reset),
-      Math.sign(next.remaining - previous.remaining),
-      next.remaining === (next.limit ?? 0) - 1,
-      mayHaveEnded(previous.reset, next.sentAt),
-    ].join('|');
+    const change = this.changeOf(previous, next);
     const count = this.kept.get(change) ?? 0;
     if (count >= PER_CHANGE) return;
     this.kept.set(change, count + 1);
     this.sample.push([previous, next]);
+  }
+
+  /**
+   * Takes back a pair found, once read, not to be one decided right after the other: an answer in flight with its
+   * second may have been decided between them, so what changed between them is not one step.
+   */
+  withdraw(previous: Reading, next: Reading): void {
+    const at = this.sample.findIndex(([first, second]) => first === previous && second === next);
+    if (at === -1) return;
+    this.sample.splice(at, 1);
+    const change = this.changeOf(previous, next);
+    this.kept.set(change, (this.kept.get(change) ?? 1) - 1);
+  }
+
+  private changeOf(previous: Reading, next: Reading): string {
+    return [
+      Math.sign(next.reset! - previous.reset!),
+      Math.sign(next.remaining! - previous.remaining!),
+      next.remaining === (next.limit ?? 0) - 1,
+      mayHaveEnded(previous.reset!, next.sentAt),
+    ].join('|');
   }
 
   get pairs(): ReadonlyArray<readonly [Reading, Reading]> {

@@ -12,6 +12,18 @@ export const DAY_WINDOW_MS = 86_400_000;
 /** Reset and Retry-After are whole seconds, and may be rounded either way. */
 export const ROUNDING_MS = 1_000;
 
+/**
+ * Two Resets this many seconds apart or fewer may name one window's end: each node of a fleet writes it from the
+ * one end it shares, rounded to the second up or down, and computed at its own instant (as Node's limiters write
+ * `ceil((now + msLeft) / 1000)`). A Reset is known only to this, so only a move by more is a move.
+ */
+export const RESET_RESOLUTION_S = 1;
+
+/** Whether two Resets (Unix seconds) may name one window's end, rounded apart. */
+export function sameEndRounded(a: number, b: number): boolean {
+  return Math.abs(a - b) <= RESET_RESOLUTION_S;
+}
+
 export interface Reading {
   status: number;
   limit: number | undefined;

@@ -5,7 +5,7 @@
  */
 import type { RecognisedLimiter, LimiterKind } from './kinds.ts';
 import { decidedAfter } from './order.ts';
-import { isAdmitted, mayHaveEnded, type Reading } from './reading.ts';
+import { isAdmitted, mayHaveEnded, sameEndRounded, type Reading } from './reading.ts';
 import { fullAtReset } from './refill.ts';
 import { stepBetween } from './steps.ts';
 
@@ -37,8 +37,16 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
 }
 
 function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[] } {
-  // Requests in flight at once may have been decided in either order: only one after another tell a story.
-  const pairs = admitted.slice(1).map((next, index) => [admitted[index]!, next] as const).filter(([previous, next]) => decidedAfter(previous, next, 0) !== 'unknown');
+  // Requests in flight at once may have been decided in either order: only one after another, with nothing else in
+  // flight from the first's leaving to the second's answer, tell a story (another may have been decided between).
+  const pairs: Array<readonly [Reading, Reading]> = [];
+  let doneBefore = -Infinity;
+  for (let index = 0; index + 1 < admitted.length; index++) {
+    const [previous, next, after] = [admitted[index]!, admitted[index + 1]!, admitted[index + 2]];
+    const alone = doneBefore <= previous.sentAt && (after === undefined || after.sentAt >= next.receivedAt);
+    doneBefore = Math.max(doneBefore, previous.receivedAt);
+    if (alone && decidedAfter(previous, next, 0) !== 'unknown') pairs.push([previous, next]);
+  }
   return kindOfPairs(pairs, windowMs);
 }
 
@@ -53,12 +61,15 @@ export function kindOfPairs(pairs: ReadonlyArray<readonly [Reading, Reading]>, w
   let risingWithin: string | undefined;
   let moved = false;
   const resets = new Set<number>();
+  // A bucket's Reset never goes back; a fleet's goes back and forth by the second its nodes round one end apart by.
+  // Where it went back by that second, a second forward is that rounding too, not a token spent.
+  const roundedApart = pairs.some(([previous, next]) => next.reset! < previous.reset! && sameEndRounded(next.reset!, previous.reset!));
   for (const [previous, next] of pairs) {
     const step = stepBetween(previous, next, windowMs);
     resets.add(previous.reset!);
     if (step === 'reset-moved') moved = true;
     const change = `Remaining ${previous.remaining} → ${next.remaining}, Reset ${previous.reset} → ${next.reset}`;
-    const spent = next.reset! > previous.reset! && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
+    const spent = next.reset! > previous.reset! && !(roundedApart && sameEndRounded(next.reset!, previous.reset!)) && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
     if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
     if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
     if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveEnded(previous.reset!, next.sentAt)) {

@@ -4,11 +4,12 @@
  * sliding log until its oldest request leaves), jump forward once that time has come (a new window), or move
  * forward with every token spent when it says when a bucket is full again. Anything else contradicts it.
  */
-import { mayHaveEnded, ROUNDING_MS, type Reading } from './reading.ts';
+import { mayHaveEnded, ROUNDING_MS, sameEndRounded, type Reading } from './reading.ts';
 import { fullAtReset, refillAllowance } from './refill.ts';
 
 /**
- * same-window: the same Reset. new-window: a later Reset once the old one may have come, or the same Reset with
+ * same-window: the same Reset, or one a second apart well before either came (one end rounded apart by two nodes,
+ * reading.ts). new-window: a later Reset once the old one may have come, or the same Reset with
  * Remaining back up once it may have come (a bucket that filled up). refilling: a later Reset before then, where each Reset is when a bucket of the Limit would
  * be full again. limit-changed: the headers name another Limit, another window's count (two limiters, each naming
  * itself when it binds, and the other binds now), so neither Remaining nor Reset follows from the one before.
@@ -16,13 +17,44 @@ import { fullAtReset, refillAllowance } from './refill.ts';
  */
 export type Step = 'same-window' | 'new-window' | 'refilling' | 'limit-changed' | 'reset-moved';
 
-export function stepBetween(previous: Reading, next: Reading, windowMs: number): Step {
+export function stepBetween(previous: Reading, next: Reading, windowMs: number, anchor = previous.reset): Step {
   if (limitChanged(previous, next)) return 'limit-changed';
   if (previous.reset === undefined || next.reset === undefined) return 'same-window';
   if (next.reset === previous.reset) return refilledAtReset(previous, next) ? 'new-window' : 'same-window';
+  if (roundedApart(previous.reset, next.reset, anchor) && (next.reset < previous.reset || !mayHaveEnded(previous.reset, next.receivedAt))) return 'same-window';
   if (next.reset < previous.reset) return 'reset-moved';
   if (mayHaveEnded(previous.reset, next.receivedAt)) return 'new-window';
   return fullAtReset(previous, windowMs) && fullAtReset(next, windowMs) ? 'refilling' : 'reset-moved';
+}
+
+/**
+ * Resets a second apart that may name one end rounded apart by two nodes: within a second of the one before and of
+ * the window's `anchor` (the Reset its first answer named), so a Reset drifting a second at a time still moves.
+ */
+function roundedApart(previous: number, next: number, anchor: number | undefined): boolean {
+  return sameEndRounded(next, previous) && (anchor === undefined || sameEndRounded(next, anchor));
+}
+
+/**
+ * Steps between answers one after the other, each judged by stepBetween against the Reset its window first named
+ * (per Limit): what a caller walking a key's answers in order uses, so one end rounded apart is no move and a drift is.
+ */
+export class AnchoredSteps {
+  private readonly anchors = new Map<number | undefined, number | undefined>();
+
+  step(previous: Reading, next: Reading, windowMs: number): Step {
+    // The window's anchor, while `previous` is still in that window (pairs a caller skips may have left it behind).
+    const kept = this.anchors.get(next.limit);
+    const anchor = kept !== undefined && previous.reset !== undefined && sameEndRounded(previous.reset, kept) ? kept : previous.reset;
+    const step = stepBetween(previous, next, windowMs, anchor);
+    this.anchors.set(next.limit, step === 'same-window' ? anchor : next.reset);
+    return step;
+  }
+
+  /** Why `next`'s Reset contradicts `previous`'s, judged as `step` judges it, or undefined when it does not. */
+  problem(previous: Reading, next: Reading, windowMs: number): string | undefined {
+    return this.step(previous, next, windowMs) === 'reset-moved' ? resetMovedText(previous, next) : undefined;
+  }
 }
 
 /** A Remaining that did not fall once the Reset before it may have come: the window (or bucket) filled up again. */
@@ -70,12 +102,13 @@ export function resetMovedText(previous: Reading, next: Reading): string {
  */
 export function stepsFromFresh(readings: readonly Reading[], headersTrusted: boolean, windowMs: number, windowOf: (limit: number) => number | undefined): Step[] {
   const first = readings[0];
+  const anchored = new AnchoredSteps();
   return readings.slice(1).map((next, index) => {
     const previous = readings[index]!;
     const namedMs = (next.limit === undefined ? undefined : windowOf(next.limit)) ?? windowMs;
-    if (headersTrusted || limitChanged(previous, next)) return stepBetween(previous, next, namedMs);
+    if (headersTrusted || limitChanged(previous, next)) return anchored.step(previous, next, namedMs);
     if (next.sentAt - first!.sentAt >= windowMs - ROUNDING_MS) return 'new-window';
-    if (next.reset === previous.reset) return 'same-window';
+    if (next.reset === previous.reset || (next.reset !== undefined && previous.reset !== undefined && roundedApart(previous.reset, next.reset, first!.reset))) return 'same-window';
     const forward = previous.reset !== undefined && next.reset !== undefined && next.reset > previous.reset;
     return forward && fullAtReset(previous, namedMs) && fullAtReset(next, namedMs) ? 'refilling' : 'reset-moved';
   });

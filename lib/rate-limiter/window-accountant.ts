@@ -17,7 +17,9 @@
  * A generator's per-window sums (Locust's workers ship them) add to the same windows; a window with sums in it
  * knows how many, never in which order, so checks that need the order of its answers leave it unjudged.
  */
+import { countdownBreak } from './countdown.ts';
 import type { Outcome } from './admitted.ts';
+import { mayHaveEnded, RESET_RESOLUTION_S } from './reading.ts';
 
 export interface AccountedAnswer {
   /** Where the answer is in the input (an exchange's number, an observation's index): what a message names. */
@@ -48,7 +50,13 @@ export interface WindowSums {
 
 export interface AccountedWindow<A extends AccountedAnswer> {
   limit: number;
+  /** The Reset its first answer named. */
   reset: number;
+  /**
+   * Every Reset its answers named: one, or two a second apart when answers decided well before either came named
+   * both (one end rounded apart by two nodes, reading.ts); never more, so a Reset that keeps moving is never one window.
+   */
+  resets: number[];
   /** The answers, in the order they left the buffer; empty unless the accountant keeps them. */
   answers: A[];
   admitted: number;
@@ -69,6 +77,12 @@ export interface AccountantOptions {
   /** An admission this close to its Reset (ms) may have come after the window ended: not firm. */
   slackMs: number;
   keepAnswers?: boolean;
+  /**
+   * Added to the answers' times to place them against Reset (epoch ms): a load run's times count from its start, a
+   * capture's from the epoch (0). Without it answers are not placed against Reset, and Resets a second apart are never
+   * taken for one end.
+   */
+  epochOffsetMs?: number;
 }
 
 export interface AccountantListeners<A extends AccountedAnswer> {
@@ -132,14 +146,14 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
   /** The input ended: every answer leaves the buffer, every window closes; the windows, in the order they opened. */
   finish(): Array<AccountedWindow<A>> {
     this.release(Infinity);
-    const windows = [...this.open.values()];
+    const windows = [...new Set(this.open.values())];
     this.open.clear();
     for (const window of windows) this.listeners.closed?.(window);
     return windows;
   }
 
   get openWindows(): number {
-    return this.open.size;
+    return new Set(this.open.values()).size;
   }
 
   /** Every answer still to come came back after this (ms): see admit. */
@@ -169,15 +183,18 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     leaving.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
     for (const answer of leaving) this.count(answer);
     if (upTo === Infinity) return;
+    const closing = new Set<AccountedWindow<A>>();
     for (const [id, window] of this.open) {
-      if (window.reset * 1000 + this.options.slackMs >= upTo) continue;
+      if (Math.max(...window.resets) * 1000 + this.options.slackMs >= upTo) continue;
       this.open.delete(id);
-      this.listeners.closed?.(window);
+      closing.add(window);
     }
+    for (const window of closing) this.listeners.closed?.(window);
   }
 
   private count(answer: A): void {
-    const window = this.windowOf(answer.limit, answer.reset);
+    const { epochOffsetMs } = this.options;
+    const window = this.windowOf(answer.limit, answer.reset, epochOffsetMs === undefined ? undefined : (answer.sentAt ?? answer.receivedAt) + epochOffsetMs);
     if (this.options.keepAnswers) window.answers.push(answer);
     if (answer.outcome === 'refused') window.refused++;
     else if (answer.outcome === 'admitted') {
@@ -190,13 +207,25 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     this.listeners.released?.(answer, window);
   }
 
-  private windowOf(limit: number, reset: number): AccountedWindow<A> {
+  /**
+   * The open window of `limit` that `reset` names: its own, or, for an answer decided (`decidedBy`, epoch ms) before a
+   * neighbour one second apart can have ended, that neighbour's, as one end rounded apart.
+   */
+  private windowOf(limit: number, reset: number, decidedBy?: number): AccountedWindow<A> {
     const id = `${limit}|${reset}`;
     let window = this.open.get(id);
-    if (!window) {
-      window = { limit, reset, answers: [], admitted: 0, refused: 0, firmAdmitted: 0, firmRemaining: new Map(), fromSums: false };
-      this.open.set(id, window);
+    if (window) return window;
+    if (decidedBy !== undefined) {
+      for (const other of [reset - RESET_RESOLUTION_S, reset + RESET_RESOLUTION_S]) {
+        const neighbour = this.open.get(`${limit}|${other}`);
+        if (!neighbour || neighbour.resets.length > 1 || mayHaveEnded(Math.min(reset, other), decidedBy)) continue;
+        neighbour.resets.push(reset);
+        this.open.set(id, neighbour);
+        return neighbour;
+      }
     }
+    window = { limit, reset, resets: [reset], answers: [], admitted: 0, refused: 0, firmAdmitted: 0, firmRemaining: new Map(), fromSums: false };
+    this.open.set(id, window);
     return window;
   }
 }
@@ -206,7 +235,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
  * Otherwise the target's own headers say requests the input does not hold took from it.
  */
 export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limit' | 'firmAdmitted' | 'firmRemaining'>): boolean {
-  if (window.firmRemaining.size !== window.firmAdmitted) return false;
-  for (let left = window.limit - 1; left > window.limit - 1 - window.firmAdmitted; left--) if (!window.firmRemaining.has(left)) return false;
-  return true;
+  if (window.firmAdmitted === 0) return true;
+  // Distinct values, as many as the admissions, from limit - 1 down without a gap (countdown.ts).
+  return window.firmRemaining.size === window.firmAdmitted && window.firmRemaining.has(window.limit - 1) && countdownBreak(window.firmRemaining.keys(), window.limit - 1) === undefined;
 }

@@ -14,7 +14,11 @@ export function windowKind(reading: Pick<Reading, 'limit'>, quota: Quota): Windo
 
 /** The documented window a Limit is counted over (target time), or undefined for a Limit that is neither quota. */
 export function windowOfLimit(limit: number, quota: Quota): number | undefined {
-  const kind = windowKind({ limit }, quota);
+  return documentedWindowMs(windowKind({ limit }, quota));
+}
+
+/** How long the documented window of a kind lasts (target time); undefined for a Limit that names neither. */
+export function documentedWindowMs(kind: string): number | undefined {
   return kind === 'minute' ? MINUTE_WINDOW_MS : kind === 'day' ? DAY_WINDOW_MS : undefined;
 }
 

@@ -18,6 +18,7 @@ import type { Level } from '../rules.ts';
 import { CHECKED_RESULTS, partId, sameTarget, type EvidenceSource, type PartEvidence, type ReportEvidence } from './evidence.ts';
 import type { EvidenceReport } from './evidence-files.ts';
 import type { ConformanceReport, RuleVerdict, RunVerdict } from './model.ts';
+import { mustStanding, runState } from './must-rows.ts';
 
 export const DEFAULT_MAX_AGE = '7d';
 const DAY_MS = 86_400_000;
@@ -211,9 +212,9 @@ export function ageWords(ms: number): string {
 
 function certificateVerdict(report: CertifiedReport, rules: readonly CertificateRule[], options: CertificateOptions): RunVerdict {
   const applies = new Map(report.rules.map((row) => [row.id, row.applies && row.subject === 'service']));
-  const must = rules.filter((rule) => rule.level === 'MUST' && applies.get(rule.id));
-  const failedMust = must.filter((rule) => rule.verdict === 'fail').map((rule) => rule.id);
-  const uncovered = must.filter((rule) => ['partly-checked', 'not-run', 'skipped'].includes(rule.verdict));
+  const standing = mustStanding(rules, (rule) => applies.get(rule.id) === true);
+  const { must, failed: failedMust, warnedShould } = standing;
+  const uncovered = must.filter((rule) => standing.notChecked.includes(rule) || standing.partlyChecked.includes(rule));
   const missing = uncovered.flatMap((rule) => {
     const parts = rule.parts.filter((part) => part.state === 'unchecked').map((part) => partId(rule.id, part.part));
     return parts.length > 0 ? parts : [rule.id];
@@ -222,26 +223,21 @@ function certificateVerdict(report: CertifiedReport, rules: readonly Certificate
     const parts = rule.parts.filter((part) => part.state === 'not-in-scope').map((part) => partId(rule.id, part.part));
     return parts.length > 0 ? parts : rule.verdict === 'not-in-scope' ? [rule.id] : [];
   });
-  const skippedMust = uncovered.filter((rule) => rule.verdict !== 'partly-checked').map((rule) => ({ rule: rule.id, reason: rule.line }));
-  const partlyCheckedMust = uncovered.filter((rule) => rule.verdict === 'partly-checked').map((rule) => ({ rule: rule.id, reason: rule.line }));
-  const warnedShould = rules.filter((rule) => rule.level === 'SHOULD' && rule.verdict === 'warn').map((rule) => rule.id);
+  const skippedMust = standing.notChecked.map((rule) => ({ rule: rule.id, reason: rule.line }));
+  const partlyCheckedMust = standing.partlyChecked.map((rule) => ({ rule: rule.id, reason: rule.line }));
   const counted = options.maxAge;
   const notes = [...report.verdict.notes.filter((note) => !/did not finish/.test(note) || missing.length > 0)];
   if (notInScope.length > 0) notes.push(`Not in scope (declared, not checked, never counted as passed): ${notInScope.join(', ')}.`);
 
-  let state: RunVerdict['state'];
+  const state = runState(standing, false);
   let headline: string;
-  if (failedMust.length > 0) {
-    state = 'not-conforming';
+  if (state === 'not-conforming') {
     headline = `Not conforming: ${failedMust.length} MUST rule${failedMust.length === 1 ? '' : 's'} fail${failedMust.length === 1 ? 's' : ''} within ${counted} (${failedMust.join(', ')})`;
-  } else if (missing.length > 0) {
-    state = 'incomplete';
+  } else if (state === 'incomplete') {
     headline = `Not certified: no report within ${counted} checked ${missing.join(', ')}`;
   } else if (notInScope.length > 0) {
-    state = 'conforming';
     headline = `Conforming within that scope: every MUST rule holds on evidence within ${counted}, except what was declared out of scope (${notInScope.join(', ')})`;
   } else {
-    state = 'conforming';
     headline = `Conforming at MUST level: all ${must.length} MUST rules hold on evidence within ${counted}`;
   }
   return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partlyCheckedMust, partiallySkipped: report.verdict.partiallySkipped, warnedShould, notes };

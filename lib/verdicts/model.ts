@@ -5,6 +5,7 @@
  */
 import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../rules.ts';
 import { breachVerdict } from './level.ts';
+import { mustStanding, runState, type RunState } from './must-rows.ts';
 import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-record.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
@@ -73,7 +74,7 @@ export interface RunMetadata {
   enterpriseQuota?: string;
 }
 
-export type RunState = 'conforming' | 'not-conforming' | 'incomplete';
+export type { RunState } from './must-rows.ts';
 
 export interface RunVerdict {
   state: RunState;
@@ -289,31 +290,25 @@ function ruleTest(record: TestRecord, cites: boolean): RuleTest {
 }
 
 function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], run: RunInfo, meta: RunMetadata): RunVerdict {
-  const mustRows = rows.filter((row) => row.level === 'MUST' && row.subject === 'service' && row.applies);
-  const failedMust = mustRows.filter((row) => row.verdict === 'fail').map((row) => row.id);
-  const skippedMust = mustRows
-    .filter((row) => row.verdict === 'skipped' || row.verdict === 'not-run')
-    .map((row) => ({ rule: row.id, reason: row.reason ?? row.verdict }));
-  const partlyCheckedMust = mustRows
-    .filter((row) => row.verdict === 'partly-checked')
-    .map((row) => {
-      const setting = settingThatChecks(row.reason ?? '', meta);
-      return { rule: row.id, reason: row.reason ?? 'partly checked', ...(setting ? { setting } : {}) };
-    });
+  const standing = mustStanding(rows, (row) => row.subject === 'service' && row.applies);
+  const { must: mustRows, failed: failedMust, warnedShould } = standing;
+  const skippedMust = standing.notChecked.map((row) => ({ rule: row.id, reason: row.reason ?? row.verdict }));
+  const partlyCheckedMust = standing.partlyChecked.map((row) => {
+    const setting = settingThatChecks(row.reason ?? '', meta);
+    return { rule: row.id, reason: row.reason ?? 'partly checked', ...(setting ? { setting } : {}) };
+  });
   const partiallySkipped = rows.filter((row) => row.skippedTests.length > 0).map((row) => ({ rule: row.id, tests: row.skippedTests }));
-  const warnedShould = rows.filter((row) => row.level === 'SHOULD' && row.verdict === 'warn').map((row) => row.id);
   const notes: string[] = [];
   if (run.status === 'interrupted' || run.status === 'timedout') notes.push(`The run did not finish (${run.status}).`);
   const otherFailures = records.filter((record) => record.outcome === 'failed' && !record.failures.some((f) => f.rules.some((id) => failedMust.includes(id))));
   if (otherFailures.length > 0) notes.push(`${otherFailures.length} failed test(s) concern no failing MUST rule; see the rows they cite.`);
 
-  let state: RunState;
+  const unfinished = run.status === 'interrupted' || run.status === 'timedout';
+  const state = runState(standing, unfinished);
   let headline: string;
-  if (failedMust.length > 0) {
-    state = 'not-conforming';
+  if (state === 'not-conforming') {
     headline = `Not conforming: ${failedMust.length} MUST rule${plural(failedMust.length)} fail${failedMust.length === 1 ? 's' : ''} (${failedMust.join(', ')})`;
-  } else if (skippedMust.length > 0 || partlyCheckedMust.length > 0 || run.status === 'interrupted' || run.status === 'timedout') {
-    state = 'incomplete';
+  } else if (state === 'incomplete') {
     const missing = [
       ...(skippedMust.length > 0 ? [`${skippedMust.length} MUST rule${plural(skippedMust.length)} not checked (${skippedMust.map((s) => s.rule).join(', ')})`] : []),
       ...(partlyCheckedMust.length > 0 ? [`${partlyCheckedMust.length} MUST rule${plural(partlyCheckedMust.length)} partly checked (${partlyCheckedMust.map((s) => s.rule).join(', ')})`] : []),
@@ -323,7 +318,6 @@ function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], ru
         ? `Not certified: ${missing.join(' and ')}; a run that leaves part of a MUST rule unchecked cannot be called conforming`
         : 'Not certified: the run did not finish';
   } else {
-    state = 'conforming';
     headline = `Conforming at MUST level: all ${mustRows.length} MUST rules hold`;
   }
   return { state, conforming: state === 'conforming', headline, failedMust, skippedMust, partlyCheckedMust, partiallySkipped, warnedShould, notes };

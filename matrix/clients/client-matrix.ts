@@ -162,7 +162,7 @@ export function unstableCells(runs: readonly (readonly ClientResult[])[]): strin
 
 /** The recorded matrix (expectations.yaml) as the docs show it: every client, its configuration and version. */
 export function recordedMatrixTable(expected: Expectations = readClientExpectations()): string {
-  const unknown = { 'ERR-3': 'not-run', 'ERR-4': 'not-run' } as const;
+  const unknown = Object.fromEntries(CLIENT_RULES.map((rule) => [rule, 'not-run'])) as Record<ClientRule, 'not-run'>;
   return matrixTable(MATRIX_CLIENTS.map((client) => ({ name: client.name, description: client.description, versions: versionsOf(client), verdicts: expected[client.name] ?? unknown, evidence: {}, requests: 0, durationMs: 0, waits: [] })));
 }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { differences, matrixTable, readClientExpectations, runMatrix, unstableCells, writeClientExpectations, type ClientResult } from './client-matrix.ts';
 import { renderClientMatrix } from './render-html.ts';
+import { CLIENT_RULES } from '../../harness/judge/client-exchange.ts';
 
 const USAGE = 'usage: npm run matrix:clients [-- --runs N] [-- --update]';
 
@@ -28,7 +29,7 @@ const { update, runs } = options();
 const all: ClientResult[][] = [];
 for (let run = 1; run <= runs; run++) {
   process.stderr.write(`client matrix, run ${run} of ${runs}\n`);
-  all.push(await runMatrix(undefined, 2, (result) => process.stderr.write(`  ${result.name}: ERR-3 ${result.verdicts['ERR-3']}, ERR-4 ${result.verdicts['ERR-4']} (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)\n`)));
+  all.push(await runMatrix(undefined, 2, (result) => process.stderr.write(`  ${result.name}: ${CLIENT_RULES.map((rule) => `${rule} ${result.verdicts[rule]}`).join(', ')} (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)\n`)));
 }
 const results = all[0] as ClientResult[];
 const unstable = unstableCells(all);

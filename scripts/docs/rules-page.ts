@@ -1,12 +1,16 @@
 /**
  * docs/reference/rules.md: every rule of fixtures/rules.yaml with its level, its sentence, the section of the
- * spec it comes from, and the tests that cite it (as `playwright test --list` finds them, so no test runs).
+ * spec it comes from, the checks that judge it (lib/checks/registry.ts) with the parts that run each and the own
+ * tests that name it (scripts/docs/check-parts.ts), and the tests that cite it (as `playwright test --list` finds
+ * them, so no test runs).
  */
 import type { ClientRule } from '../../harness/judge/client-exchange.ts';
 import { readClientExpectations } from '../../matrix/clients/client-matrix.ts';
+import { checksOf, type CheckName } from '../../lib/checks/registry.ts';
 import { catalogue, type Rule } from '../../lib/rules.ts';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
 import type { ListedTest } from '../../test/fixtures/listed-tests.ts';
+import { checkRunners } from './check-parts.ts';
 import { ownTests, suiteTests } from './listings.ts';
 import { generatedNotice } from './markdown.ts';
 
@@ -74,6 +78,22 @@ function ruleEntry(rule: Rule, tests: readonly CitingTest[]): string {
   const lines = [`### ${rule.id}`, '', `${facts.join(' · ')}`, '', rule.rule];
   if (rule.silent) lines.push('', `*The spec is silent:* ${rule.silent}`);
   if (rule.subject === 'client') lines.push('', `Clients tried ([the client matrix](../how-to/certify-a-client.md#the-client-matrix-popular-javascript-clients-tried), as recorded): ${clientsTried(rule.id)}.`);
+  lines.push('', checksPart(rule.id));
   lines.push('', tests.length === 0 ? 'Tests: none cite it.' : `Tests:\n${tests.map((t) => `- [\`${t.file}\`](../../${t.file}): ${t.title.replace(/\|/g, '\\|')}`).join('\n')}`);
   return lines.join('\n') + '\n';
+}
+
+/** The checks of a rule, each with what it needs, the parts that run it and the own tests that name it. */
+function checksPart(rule: string): string {
+  const entries = checksOf(rule).map((check) => {
+    const { parts, tests } = checkRunners(check.name as CheckName);
+    const run = parts.length === 0 ? 'Run by the suite\'s tests that cite the rule.' : `Run by ${parts.map(({ part, files }) => `${part} (${files.map(link).join(', ')})`).join('; ')}.`;
+    const named = tests.length === 0 ? '' : ` Own tests that name it: ${tests.map(link).join(', ')}.`;
+    return `- \`${check.name}\`, on ${check.need}: ${check.judges}. ${run}${named}`;
+  });
+  return `Checks ([the registry](../../lib/checks/registry.ts)):\n${entries.join('\n')}`;
+}
+
+function link(file: string): string {
+  return `[\`${file}\`](../../${file})`;
 }

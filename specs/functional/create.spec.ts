@@ -1,4 +1,5 @@
 /** POST /pets (createPet): what a valid NewPet gets, and the 400 every bad body gets. */
+import { RULE } from '../../lib/checks/registry.ts';
 import { schemaProblems } from '../../lib/contract.ts';
 import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { Exchange } from '../support/exchange.ts';
@@ -13,11 +14,11 @@ const INT64_MIN = -(2n ** 63n);
 /** The Pet answered for `sent` carries an id and the fields sent; false (and judged) when not. */
 function expectEcho(check: RuleJudge, sent: JsonObject, created: Exchange): boolean {
   const pet = objectIn(created);
-  if (!check.expect(created.response.status === 201, `expected 201 for ${show(sent)}, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) return false;
-  if (!check.expect(idOf(pet) !== undefined, `expected the created Pet to carry an integer id, got ${show(pet?.id)}`, { rule: 'CREATE-1', evidence: created })) return false;
+  if (!check.expect(created.response.status === 201, `expected 201 for ${show(sent)}, got ${answer(created)}`, { rule: RULE['created-as-sent'], evidence: created })) return false;
+  if (!check.expect(idOf(pet) !== undefined, `expected the created Pet to carry an integer id, got ${show(pet?.id)}`, { rule: RULE['created-as-sent'], evidence: created })) return false;
   let echoed = true;
   for (const [field, value] of Object.entries(sent)) {
-    echoed &&= check.expect(sameValue(value, pet?.[field]), `expected ${field} ${show(value)} back, got ${show(pet?.[field])}`, { rule: 'CREATE-1', evidence: created });
+    echoed &&= check.expect(sameValue(value, pet?.[field]), `expected ${field} ${show(value)} back, got ${show(pet?.[field])}`, { rule: RULE['created-as-sent'], evidence: created });
   }
   return echoed;
 }
@@ -93,7 +94,7 @@ test(...rule('CREATE-4', 'an empty or malformed JSON body is answered 400 with a
       await expect400(check, () => api.createPetRaw({ body, contentType: 'application/json' }), what);
     } else {
       const exchange = await api.createPetRaw({});
-      check.observe(`a POST /pets with no body at all was answered ${statusGist(exchange)}`, 'CREATE-GAP-2');
+      check.observe(`a POST /pets with no body at all was answered ${statusGist(exchange)}`, RULE['outside-json-contract']);
       expectClientError(check, exchange, what);
     }
   }
@@ -102,7 +103,7 @@ test(...rule('CREATE-4', 'an empty or malformed JSON body is answered 400 with a
 test(...rule('CREATE-5', 'every created animal gets a unique id, also when animals are created concurrently', { tag: [CREATES] }), async ({ api, check }) => {
   const created = await Promise.all(Array.from({ length: 20 }, () => api.createPet(newPet())));
   const ids = created.filter((exchange) => exchange.response.status === 201).map((exchange) => idOf(exchange.json));
-  check.expect(ids.length === created.length, `expected 20 concurrent creates to be answered 201, got ${created.map((c) => c.response.status).join(', ')}`, { rule: 'CREATE-1' });
+  check.expect(ids.length === created.length, `expected 20 concurrent creates to be answered 201, got ${created.map((c) => c.response.status).join(', ')}`, { rule: RULE['created-as-sent'] });
   const repeated = ids.filter((id, index) => id !== undefined && ids.indexOf(id) !== index);
   check.expect(repeated.length === 0, `expected ${ids.length} distinct ids, got ${[...new Set(repeated)].join(', ')} more than once`);
 });

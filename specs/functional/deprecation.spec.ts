@@ -2,6 +2,7 @@
  * getPet is deprecated, not removed: it keeps working until 5 December 2030, and any deprecation headers are
  * right. Deprecation is signalled per operation: no other operation says it is deprecated.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import { OPERATION_IDS, operation } from '../../lib/contract.ts';
 import { parseHttpDate } from '../../lib/rate-limit-headers.ts';
 import type { PetStoreClient } from '../support/client.ts';
@@ -25,7 +26,7 @@ async function getPetAnswers(api: PetStoreClient, readOnly: boolean): Promise<Ex
 test(...rule('DEP-1', `getPet is deprecated, not removed: it keeps working until its removal date, ${SUNSET_DAY}`), async ({ api, check, target }) => {
   test.skip(Date.now() >= SUNSET_MS, `the removal date ${SUNSET_DAY} has passed: getPet may be gone`);
   const id = idOf(await existingPet(api, target.settings.readOnly));
-  if (!check.expect(id !== undefined, 'expected a pet to look up: creating one (or listing one in a read-only run) gave none', { rule: 'CREATE-1' })) return;
+  if (!check.expect(id !== undefined, 'expected a pet to look up: creating one (or listing one in a read-only run) gave none', { rule: RULE['created-as-sent'] })) return;
   const found = await api.getPet(id!);
   check.expect(found.response.status === 200, `expected getPet to answer 200 for pet ${id} before ${SUNSET_DAY}, got ${answer(found)}`, { evidence: found });
 });

@@ -1,4 +1,5 @@
 /** GET /pets/{petId} (getPet): found, not found, and ids beyond 2^53. */
+import { RULE } from '../../lib/checks/registry.ts';
 import { idText } from '../../lib/lossless-json.ts';
 import type { PetStoreClient } from '../support/client.ts';
 import { validators } from '../../lib/contract.ts';
@@ -43,7 +44,7 @@ test(...rule('GET-1', 'an existing id is answered 200 with that Pet, as it was c
       const id = idOf(objectIn(created));
       // The pet as created is the one sent, under the id assigned: not whatever the 201 carried (a mock's static
       // example there is CREATE-1's to fail, and must not become what the lookup is held to).
-      if (check.expect(created.response.status === 201 && id !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) {
+      if (check.expect(created.response.status === 201 && id !== undefined, `expected a pet to look up, got ${answer(created)}`, { rule: RULE['created-as-sent'], evidence: created })) {
         expected.push({ pet: { ...sent, id: objectIn(created)!.id! }, how: 'created' });
       }
     }
@@ -84,7 +85,7 @@ test(...rule('GET-3', 'petId is an int64: an id above 2^53 is looked up exactly'
     check.expect(status === 404 || status === 200, `expected 404 or 200 for pet ${id}, got ${answer(found)}`, { evidence: found });
     if (status === 200) check.expect(idOf(found.json) === idText(id), `expected pet ${id} or 404, got pet ${idOf(found.json)}`, { evidence: found });
   }
-  if (listed.length === 0) check.observe('the list shows no id above 2^53; ids just above it were answered without rounding', 'GET-3');
+  if (listed.length === 0) check.observe('the list shows no id above 2^53; ids just above it were answered without rounding', RULE['large-id-exact']);
 });
 
 /** Path segments that are not an int64: outside the contract, so any client error with an Error fits (lib/request-kinds.ts). */

@@ -1,4 +1,5 @@
 /** GET /pets (listPets): the status filter, the page size and the shape of a list. */
+import { RULE } from '../../lib/checks/registry.ts';
 import { answer, errorCode, idOf, isObject, newPet, PET_STATUSES, petsIn, show, statusGist } from '../support/pets.ts';
 import { ensurePets, growStore } from '../support/store-growth.ts';
 import { CREATES, rule, test } from '../support/test.ts';
@@ -70,7 +71,7 @@ test(...rule('LIST-7', 'an animal just created is in every list by its status th
   for (const status of PET_STATUSES) {
     const created = await api.createPet(newPet({ status }));
     const id = idOf(created.json);
-    if (!check.expect(created.response.status === 201 && id !== undefined, `expected a ${status} animal to be created, got ${answer(created)}`, { rule: 'CREATE-1', evidence: created })) continue;
+    if (!check.expect(created.response.status === 201 && id !== undefined, `expected a ${status} animal to be created, got ${answer(created)}`, { rule: RULE['created-as-sent'], evidence: created })) continue;
     const list = await api.listPets({ status, limit: MAX_PAGE });
     const pets = petsIn(list);
     if (pets === undefined) continue;
@@ -109,8 +110,8 @@ test(...rule('LIST-4', 'a list never holds more than 100 animals, whatever limit
       check.expect(status >= 400 && status < 500, `expected 200 with at most ${MAX_PAGE} animals or a client error with an Error for limit=${limit}, got ${answer(list)}`, { evidence: list });
     }
   }
-  check.observe(`out-of-range limits are answered: ${answers.join('; ')}`, 'LIST-GAP-2');
-  check.gist(`limit>${MAX_PAGE}: ${aboveMax}`, 'LIST-GAP-2');
+  check.observe(`out-of-range limits are answered: ${answers.join('; ')}`, RULE['odd-limit']);
+  check.gist(`limit>${MAX_PAGE}: ${aboveMax}`, RULE['odd-limit']);
 });
 
 test(...rule('LIST-GAP-1', 'how a client moves to another page'), async ({ api, check }) => {

@@ -9,6 +9,7 @@
  * target gets the same verdict on every run, or from a fresh one with PETSTORE_GENERATED_EXPLORE=1.
  * PETSTORE_GENERATED_SEED replays a run; a failure is shrunk to the smallest request that still shows it.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import fc from 'fast-check';
 import { requestShape, resolveSchema, type ContractParameter } from '../../lib/contract.ts';
 import { keyVariable } from '../../lib/keys.ts';
@@ -137,21 +138,21 @@ test.describe('createPet', () => {
       const refusal = await refusalAtGap(newPet, pet, exchange, create);
       if (refusal && 'ordinary' in refusal) {
         const message = `expected ${stringifyLossless(pet)} created, or refused for its value at a gap (${exchange.kind.why}); it was refused (${answer(exchange)}), and so was the same pet with ordinary values ${stringifyLossless(refusal.ordinary)}: ${answer(refusal.exchange)}`;
-        return { exchange: refusal.exchange, problems: problem('CREATE-1', message) };
+        return { exchange: refusal.exchange, problems: problem(RULE['created-as-sent'], message) };
       }
       if (refusal) {
         const field = refusal.fields.at(-1)!;
         note(refused, field.gap, `${field.name} ${shown(pet[field.name])}`);
         return { exchange, problems: [], requests: 1 + refusal.fields.length };
       }
-      if (exchange.response.status !== 201) return { exchange, problems: problem('CREATE-1', `expected a valid NewPet ${stringifyLossless(pet)} answered 201, got ${answer(exchange)}`) };
+      if (exchange.response.status !== 201) return { exchange, problems: problem(RULE['created-as-sent'], `expected a valid NewPet ${stringifyLossless(pet)} answered 201, got ${answer(exchange)}`) };
       const created = exchange.json as Fields | undefined;
       const differs = Object.keys(pet).filter((name) => stringifyLossless(created?.[name] ?? null) !== stringifyLossless(pet[name] ?? null));
-      if (differs.length > 0) return { exchange, problems: problem('CREATE-1', `expected the created Pet to carry ${differs.join(', ')} as sent in ${stringifyLossless(pet)}, got ${answer(exchange)}`) };
+      if (differs.length > 0) return { exchange, problems: problem(RULE['created-as-sent'], `expected the created Pet to carry ${differs.join(', ')} as sent in ${stringifyLossless(pet)}, got ${answer(exchange)}`) };
       if (exchange.kind.kind === 'gap') note(accepted, exchange.kind.gap!, exchange.kind.why ?? '');
       return { exchange, problems: [] };
     }, target.settings.generated);
-    for (const gap of ['RES-GAP-1', 'RES-GAP-2']) {
+    for (const gap of [RULE['category-id-range'], RULE['name-limits']]) {
       const refusedHere = [...(refused.get(gap) ?? [])];
       const acceptedHere = [...(accepted.get(gap) ?? [])];
       if (refusedHere.length > 0) check.observe(`refused with 400 while the same pet with ordinary values was created (the service's choice): ${refusedHere.slice(0, 8).join('; ')}`, gap);
@@ -161,7 +162,7 @@ test.describe('createPet', () => {
 
   for (const breach of bodyBreaches(newPet)) {
     const words = breach.expect === 'refused' ? `generated bodies with ${breach.name} are answered 400 with an Error` : `generated bodies with ${breach.name} (outside the contract) get a client error with an Error, or are read leniently`;
-    test(...rule(breach.rule, words, { tag: breach.expect === 'refused' ? [] : [CREATES], also: breach.gap ? [breach.gap, 'CREATE-1', 'CREATE-3'] : [] }), async ({ api, check, target }) => {
+    test(...rule(breach.rule, words, { tag: breach.expect === 'refused' ? [] : [CREATES], also: breach.gap ? [breach.gap, RULE['created-as-sent'], RULE['invalid-value-refused']] : [] }), async ({ api, check, target }) => {
       const examples = (breach.examples ?? []).map((value) => ({ value, inputClass: value.why }));
       const tally = await run(check, api, `createPet with ${breach.name}`, seeded(breach.body), examples, (client, body) => sendBreach(client, breach, body), target.settings.generated);
       if (breach.gap) check.observe(`${breach.name}: answered ${tally.answersText()}`, breach.gap);
@@ -179,8 +180,8 @@ async function sendBreach(client: PetStoreClient, breach: Breach, body: Generate
     const fits = readings.some((reading) => Object.keys(reading).every((name) => stringifyLossless(created?.[name] ?? null) === stringifyLossless(reading[name] ?? null)));
     if (fits) return { exchange, problems: [] };
     return readings.length === 0
-      ? { exchange, problems: problem('CREATE-3', `expected a client error for a body with ${body.why}, which no lenient reading makes a NewPet, got ${answer(exchange)}`) }
-      : { exchange, problems: problem('CREATE-1', `expected a body with ${body.why} refused with a client error, or created as a lenient reading means (${readings.map((reading) => stringifyLossless(reading).slice(0, 80)).join(' or ')}), got ${answer(exchange)}`) };
+      ? { exchange, problems: problem(RULE['invalid-value-refused'], `expected a client error for a body with ${body.why}, which no lenient reading makes a NewPet, got ${answer(exchange)}`) }
+      : { exchange, problems: problem(RULE['created-as-sent'], `expected a body with ${body.why} refused with a client error, or created as a lenient reading means (${readings.map((reading) => stringifyLossless(reading).slice(0, 80)).join(' or ')}), got ${answer(exchange)}`) };
   }
   if (status === 400) return { exchange, problems: [] };
   return { exchange, problems: problem(breach.rule, `expected a body with ${body.why} answered 400 with an Error, got ${answer(exchange)}: ${body.text.slice(0, 200)}`) };
@@ -201,7 +202,7 @@ test.describe('listPets', () => {
   test(...rule('LIST-3', 'generated valid list queries are answered 200 with at most limit animals, each of the status asked for', { also: ['LIST-1', 'LIST-2', 'LIST-5'] }), async ({ api, check, target }) => {
     await run(check, api, 'listPets with a valid query', seeded(validQuery(listShape.parameters)), validExamples, async (client, query) => {
       const exchange = await client.listPets(query);
-      if (exchange.response.status !== 200) return { exchange, problems: problem('LIST-5', `expected ${JSON.stringify(query)} answered 200, got ${answer(exchange)}`) };
+      if (exchange.response.status !== 200) return { exchange, problems: problem(RULE['list-plain-array'], `expected ${JSON.stringify(query)} answered 200, got ${answer(exchange)}`) };
       return { exchange, problems: listSuccessProblems(query, exchange) };
     }, target.settings.generated);
   });
@@ -211,12 +212,12 @@ test.describe('listPets', () => {
       const exchange = await client.listPets(query);
       return { exchange, problems: listSuccessProblems(query, exchange) };
     }, target.settings.generated);
-    check.observe(`a list parameter given twice: answered ${tally.answersText()}`, 'LIST-GAP-2');
-    check.observe(`a list parameter given twice: answered ${tally.answersText()}`, 'LIST-GAP-4');
+    check.observe(`a list parameter given twice: answered ${tally.answersText()}`, RULE['odd-limit']);
+    check.observe(`a list parameter given twice: answered ${tally.answersText()}`, RULE['odd-status-filter']);
   });
 
   for (const parameter of listShape.parameters.filter((candidate) => candidate.in === 'query')) {
-    const gap = parameter['x-outside-contract'] ?? 'RESP-1';
+    const gap = parameter['x-outside-contract'] ?? RULE['documented-status'];
     const schema = resolveSchema(parameter.schema);
     const classes: Array<InputClass<string>> = schema.enum ? enumTextClasses(schema.enum) : integerTextClasses(parameter.schema);
     test(...rule('RESP-1', `generated list queries with ${parameter.name} outside its schema get a client error with an Error, or are read leniently`, { also: [gap, parameter === limit ? 'LIST-4' : 'LIST-1'] }), async ({ api, check, target }) => {
@@ -233,7 +234,7 @@ test.describe('listPets', () => {
 
 test.describe('getPet', () => {
   const petId: ContractParameter = getShape.parameters.find((parameter) => parameter.in === 'path')!;
-  const gap = petId['x-outside-contract'] ?? 'RESP-1';
+  const gap = petId['x-outside-contract'] ?? RULE['documented-status'];
 
   test(...rule('GET-3', 'generated int64 ids are answered 404, or 200 with that very pet', { also: ['GET-2'] }), async ({ api, check, target }) => {
     const examples = tagged(integerClasses(petId.schema)).map(({ value, inputClass }) => ({ value: String(value), inputClass: `petId: ${inputClass}` }));
@@ -242,9 +243,9 @@ test.describe('getPet', () => {
       const status = exchange.response.status;
       if (status === 200) {
         const got = idText((exchange.json as Fields | undefined)?.id ?? null);
-        return { exchange, problems: got === id ? [] : problem('GET-3', `expected /pets/${id} answered with pet ${id}, got pet ${got ?? 'without an id'}`) };
+        return { exchange, problems: got === id ? [] : problem(RULE['large-id-exact'], `expected /pets/${id} answered with pet ${id}, got pet ${got ?? 'without an id'}`) };
       }
-      return { exchange, problems: status === 404 ? [] : problem('GET-2', `expected /pets/${id} answered 404 (no such pet) or 200, got ${answer(exchange)}`) };
+      return { exchange, problems: status === 404 ? [] : problem(RULE['unknown-id-404'], `expected /pets/${id} answered 404 (no such pet) or 200, got ${answer(exchange)}`) };
     }, target.settings.generated);
   });
 
@@ -271,7 +272,7 @@ test.describe('authentication', () => {
     const random = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,60}$/).filter((token) => !known.has(token));
     await run(check, anonymous, 'listPets with a bearer token that is no key', seeded(random), examples, async (client, token) => {
       const exchange = await client.withAuthorization(`Bearer ${token}`).listPets();
-      return { exchange, problems: exchange.response.status === 401 ? [] : problem('AUTH-2', `expected "Bearer ${token.slice(0, 60)}" answered 401, got ${answer(exchange)}`) };
+      return { exchange, problems: exchange.response.status === 401 ? [] : problem(RULE['unknown-key-refused'], `expected "Bearer ${token.slice(0, 60)}" answered 401, got ${answer(exchange)}`) };
     }, target.settings.generated);
   });
 });

@@ -6,6 +6,7 @@
  * refusals); a test whose estimated cost at that length exceeds PETSTORE_QUOTA_BUDGET_SECONDS is skipped with its
  * estimate. A key that other tests need too has its day spent after all of them (key-roles.ts, playwright.config.ts).
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import { plans } from '../../lib/plans.ts';
 import { consumeDay, learnWindowMs, maxDayWaitMs } from '../support/daily-quota.ts';
 import { freshWindow } from '../support/minute-window.ts';
@@ -81,7 +82,7 @@ for (const plan of MEASURED_PLANS) {
       if (freshKeys) {
         check.expect(!outcome.earlyRefusal, `expected ${count(perDay)} requests admitted in a day on a key unused today, it was refused for the day after ${count(outcome.admitted)}`, { evidence: outcome.dayRefusal });
       } else {
-        check.observe(`${count(outcome.admitted)} requests were admitted before the day's refusal (the key may have been used earlier today)`, 'RL-GAP-2');
+        check.observe(`${count(outcome.admitted)} requests were admitted before the day's refusal (the key may have been used earlier today)`, RULE['limiter-kind']);
       }
       console.log(`${name} daily quota: ${count(outcome.admitted)} admitted over ${outcome.windows} windows`);
     },

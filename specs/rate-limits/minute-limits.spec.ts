@@ -10,6 +10,7 @@
  * The tests of this file share the measurements, so they run in one worker, in order: the first to ask measures
  * under its own key lease, the others judge what it kept.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import type { TestInfo } from '@playwright/test';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
@@ -54,7 +55,7 @@ async function cheapestMeasured(keys: KeyLeasing, target: Target, testInfo: Test
 test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After gave for a minute window is admitted', { also: ['RL-GAP-2', 'ERR-GAP-1', 'ERR-GAP-3'] }), async ({ keys, check, target }, testInfo) => {
   const { window: measured, after: continued, quota } = await cheapestMeasured(keys, target, testInfo);
   if ('unlimited' in measured) {
-    check.expect(false, `expected a 429 once the minute quota was used up: ${measured.unlimited.message}`, { rule: 'RL-1', evidence: measured.unlimited.evidence });
+    check.expect(false, `expected a 429 once the minute quota was used up: ${measured.unlimited.message}`, { rule: RULE['refused-over-limit'], evidence: measured.unlimited.evidence });
     check.unchecked('the target refused nothing, so there was no Retry-After to wait for');
     return check.judgedWhole();
   }
@@ -63,12 +64,12 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
     check.unchecked(`the bucket gave tokens back as fast as the suite could spend them (up to ${count(measured.analysis.givenBack)} during the burst), so there was no Retry-After to wait for`);
     return check.judgedWhole();
   }
-  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(quota.perMinute)} requests in one window, got ${answer(refusal)}`, { rule: 'RL-1', evidence: refusal })) {
+  if (!check.expect(refusal.response.status === 429, `expected a 429 after ${count(quota.perMinute)} requests in one window, got ${answer(refusal)}`, { rule: RULE['refused-over-limit'], evidence: refusal })) {
     check.unchecked(`request ${count(quota.perMinute + 1)} in one window was admitted, so there was no Retry-After to wait for`);
     return check.judgedWhole();
   }
   const header = refusal.response.headers['retry-after'];
-  if (!check.expect(waitMs !== undefined, `expected a Retry-After to wait for, got ${header ?? 'none'}`, { rule: header === undefined ? 'RL-1' : 'RL-2', evidence: refusal })) {
+  if (!check.expect(waitMs !== undefined, `expected a Retry-After to wait for, got ${header ?? 'none'}`, { rule: header === undefined ? RULE['retry-after-present'] : RULE['retry-after-format'], evidence: refusal })) {
     check.unchecked(`the 429 gave no Retry-After to wait for (${header ?? 'none'})`);
     return check.judgedWhole();
   }
@@ -80,24 +81,24 @@ test(...rule('RL-3', 'a request sent after waiting the time a 429 Retry-After ga
   check.expect(isAdmitted(readingOf(after)), `expected the request sent ${waitMs} ms after the 429 (Retry-After: ${header}) to be admitted, got ${answer(after)}`, { evidence: after });
   check.judgedWhole();
 
-  check.observe(`a 429 body: ${show(refusal.json ?? refusal.response.body)}`, 'ERR-GAP-1');
+  check.observe(`a 429 body: ${show(refusal.json ?? refusal.response.body)}`, RULE['refusal-body']);
   const code = objectIn(refusal)?.code;
-  check.gist(typeof code === 'string' ? `code ${code.slice(0, 30)}` : 'no Error code', 'ERR-GAP-1');
+  check.gist(typeof code === 'string' ? `code ${code.slice(0, 30)}` : 'no Error code', RULE['refusal-body']);
   // Provoking a ban takes a client that keeps sending while refused; the suite never does (the load script's naive client does).
   check.observe(
     `the suite sends nothing while refused, so it sees no ban: its 429 asked for ${waitMs} ms and the next request after that wait was ${after.response.status === 429 ? 'refused again' : 'admitted'}; \`npm run load\` with the naive client observes the ban`,
-    'ERR-GAP-3',
+    RULE['ban'],
   );
-  check.gist(after.response.status === 429 ? 'refused after the wait' : 'no ban seen', 'ERR-GAP-3');
+  check.gist(after.response.status === 429 ? 'refused after the wait' : 'no ban seen', RULE['ban']);
   const retryAfterForm = `Retry-After as ${/^\s*\d+\s*$/.test(header ?? '') ? 'delta-seconds' : 'HTTP-date'}`;
   const back = readingOf(after);
   const limiter = recogniseLimiter([measured.probe, ...measured.burst, refusal, after].map(readingOf), limiterOptions(quota));
   const named = windowKind(back, quota) === 'day' ? `the day's window (Limit ${back.limit})` : windowKind(back, quota) === 'minute' ? 'the minute window' : `no documented window (Limit ${back.limit ?? 'absent'})`;
   check.observe(
     `${limiter.kind === 'unknown' ? 'the kind of limiter could not be told' : `what the run saw fits ${KIND_MEANING[limiter.kind]}`}${limiter.stacked ? ', with a minute and a day limiter stacked' : ''}: ${limiter.evidence.join('; ')}. Admitted responses' headers describe ${named}; Retry-After came as "${header}", and the request after it was ${isAdmitted(back) ? `admitted with ${back.remaining ?? 'no'} left` : 'refused'}`,
-    'RL-GAP-2',
+    RULE['limiter-kind'],
   );
-  check.gist(`${limiter.kind}${limiter.stacked ? ', minute and day stacked' : ''}; ${retryAfterForm}`, 'RL-GAP-2');
+  check.gist(`${limiter.kind}${limiter.stacked ? ', minute and day stacked' : ''}; ${retryAfterForm}`, RULE['limiter-kind']);
 });
 
 /** What the model needs to place a Limit: the plan's documented windows. */
@@ -129,7 +130,7 @@ function oneAtATimeSteps(shared: SharedMinute): { readings: Reading[]; steps: Re
 
 test(...rule('RL-6', 'X-RateLimit-Remaining falls by one with each admitted request in a window'), async ({ keys, check, target }, testInfo) => {
   const shared = await cheapestMeasured(keys, target, testInfo);
-  if ('analysis' in shared.window) judgeCountdown(shared.window, shared.quota, check, 'RL-6');
+  if ('analysis' in shared.window) judgeCountdown(shared.window, shared.quota, check, RULE['remaining-countdown']);
   const overstated = brokenPromiseOneAtATime(shared.after?.oneAtATime ?? [], shared.quota);
   check.expect(overstated === undefined, overstated?.message ?? '', { evidence: overstated?.evidence });
   const taken = oneAtATimeSteps(shared);
@@ -199,8 +200,8 @@ for (const plan of MEASURED_PLANS) {
       if ('unlimited' in measured) {
         const { message, evidence } = measured.unlimited;
         check.expect(false, message, { evidence });
-        check.expect(false, `expected a request beyond the minute quota to be answered 429, got none refused: ${message}`, { rule: 'RL-1', evidence });
-        for (const rule of ['RL-2', 'RL-4', 'RL-6', 'RL-7']) check.unchecked('the target refused nothing, so there was no window to measure and no 429 to read', rule);
+        check.expect(false, `expected a request beyond the minute quota to be answered 429, got none refused: ${message}`, { rule: RULE['refused-over-limit'], evidence });
+        for (const rule of [RULE['retry-after-format'], RULE['rate-limit-headers-present'], RULE['remaining-countdown'], RULE['reset-stable']]) check.unchecked('the target refused nothing, so there was no window to measure and no 429 to read', rule);
         return check.judgedWhole();
       }
       // Not a finding about the target: the suite could not fill the window in time and measured again.
@@ -228,21 +229,21 @@ function judgeQuota(measured: MinuteMeasurement, quota: Quota, check: RuleJudge)
   const onTokenBack = extra.response.status !== 429 && analysis.givenBack > 0;
   check.expect(extra.response.status === 429 || onTokenBack, `expected request ${count(perMinute + 1)} in one window to be refused with 429, got ${answer(extra)}`, { evidence: extra });
   if (extra.response.status !== 429) {
-    for (const rule of ['RL-1', 'RL-2']) check.unchecked(`request ${count(perMinute + 1)} in one window was admitted, so there was no 429 to read`, rule);
+    for (const rule of [RULE['retry-after-present'], RULE['retry-after-format']]) check.unchecked(`request ${count(perMinute + 1)} in one window was admitted, so there was no 429 to read`, rule);
   } else {
     const retryAfter = extra.response.headers['retry-after'];
-    if (check.expect(retryAfter !== undefined, 'expected the 429 to carry Retry-After, got none', { rule: 'RL-1', evidence: extra })) {
-      check.expect(retryAfterMs(retryAfter, extra.receivedAt) !== undefined, `expected Retry-After as delta-seconds or an HTTP-date, got "${retryAfter}"`, { rule: 'RL-2', evidence: extra });
+    if (check.expect(retryAfter !== undefined, 'expected the 429 to carry Retry-After, got none', { rule: RULE['retry-after-present'], evidence: extra })) {
+      check.expect(retryAfterMs(retryAfter, extra.receivedAt) !== undefined, `expected Retry-After as delta-seconds or an HTTP-date, got "${retryAfter}"`, { rule: RULE['retry-after-format'], evidence: extra });
     }
     const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((header) => extra.response.headers[header] === undefined);
-    check.expect(missing.length === 0, `expected the X-RateLimit-* headers on the 429 too, missing ${missing.join(', ')}`, { rule: 'RL-4', evidence: extra });
+    check.expect(missing.length === 0, `expected the X-RateLimit-* headers on the 429 too, missing ${missing.join(', ')}`, { rule: RULE['rate-limit-headers-present'], evidence: extra });
   }
   if (dayBound) {
-    for (const rule of ['RL-6', 'RL-7']) check.unchecked(dayBound, rule);
+    for (const rule of [RULE['remaining-countdown'], RULE['reset-stable']]) check.unchecked(dayBound, rule);
     return;
   }
-  judgeCountdown(measured, quota, check, 'RL-6');
-  check.expect(analysis.resetProblem === undefined, analysis.resetProblem ?? '', { rule: 'RL-7', evidence: movedReset(probe, burst) });
+  judgeCountdown(measured, quota, check, RULE['remaining-countdown']);
+  check.expect(analysis.resetProblem === undefined, analysis.resetProblem ?? '', { rule: RULE['reset-stable'], evidence: movedReset(probe, burst) });
 }
 
 /**

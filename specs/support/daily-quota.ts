@@ -11,6 +11,7 @@
  * RL-3; and a day's quota needing more windows than it takes at the documented minute limit (plus a margin)
  * breaks the plan's rule.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
@@ -275,7 +276,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
 
 function retryAfterDidNotWork(refusal: Exchange, admitted: number): Broken {
   return brokenBy(
-    'RL-3',
+    RULE['retry-after-admitted'],
     `expected a request sent after waiting a 429's full Retry-After (${refusal.response.headers['retry-after']}, a minute window's wait) to be admitted, got ${REFUSALS_AFTER_FULL_WAIT} refusals in a row, each after the previous one's wait (${count(admitted)} admitted today)`,
     refusal,
   );

@@ -6,10 +6,11 @@
  * The reporter then says so: a target whose Reset is malformed fails RL-7 once, and still gets a verdict on every
  * other rule instead of "not checked" on all of them.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import { ruleById } from '../../lib/rules.ts';
 
 /** The rule of an Error body's status field, which no other rule's test reads. */
-const ERROR_STATUS_RULE = 'ERR-2';
+const ERROR_STATUS_RULE = RULE['error-status'];
 
 /** Rules about the X-RateLimit-* headers every response carries. */
 export function isRateLimitHeaderRule(rule: string): boolean {

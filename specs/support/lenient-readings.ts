@@ -5,6 +5,7 @@
  * status=sold given twice holds sold animals only. Shared by the
  * generated and the hand-written tests, so both judge such successes alike.
  */
+import { RULE } from '../../lib/checks/registry.ts';
 import { requestShape, resolveSchema } from '../../lib/contract.ts';
 import { idText, type LosslessValue } from '../../lib/lossless-json.ts';
 import { PAGE_SIZE } from '../../lib/page-size.ts';
@@ -21,9 +22,9 @@ export function petIdSuccessProblem(text: string, exchange: Exchange): Problem |
   const got = idText((exchange.json as Record<string, LosslessValue> | undefined)?.id ?? null) ?? 'without an id';
   const reading = lenientInteger(text);
   if (reading === undefined || reading < INT64_MIN || reading > INT64_MAX) {
-    return { rule: 'GET-3', message: `expected a client error for /pets/${JSON.stringify(text)}, which names no int64, got 200 with pet ${got} (an id wrapped or rounded onto another pet)` };
+    return { rule: RULE['large-id-exact'], message: `expected a client error for /pets/${JSON.stringify(text)}, which names no int64, got 200 with pet ${got} (an id wrapped or rounded onto another pet)` };
   }
-  return got === String(reading) ? undefined : { rule: 'GET-3', message: `expected pet ${reading} (read leniently from ${JSON.stringify(text)}) or a client error, got 200 with pet ${got}` };
+  return got === String(reading) ? undefined : { rule: RULE['large-id-exact'], message: `expected pet ${reading} (read leniently from ${JSON.stringify(text)}) or a client error, got 200 with pet ${got}` };
 }
 
 const listParameters = requestShape('listPets').parameters;
@@ -49,14 +50,14 @@ export function listSuccessProblems(query: SentQuery, exchange: Exchange): Probl
   const plainLimit = limits.length === 1 && isCanonical(limitSchema, limits[0]!);
   const bound = limits.length === 0 ? PAGE_SIZE.default : plainLimit ? Number(limits[0]) : Math.max(...limits.map(lenientBound));
   if (pets.length > bound) {
-    problems.push({ rule: limits.length === 0 ? 'LIST-2' : bound >= PAGE_SIZE.maximum ? 'LIST-4' : 'LIST-3', message: `expected at most ${bound} animals for ${asked}${limits.length > 0 && !plainLimit ? ' (its limit read leniently, clamped, or ignored)' : ''}, got ${pets.length}` });
+    problems.push({ rule: limits.length === 0 ? RULE['list-default-page'] : bound >= PAGE_SIZE.maximum ? RULE['list-largest-page'] : RULE['list-asked-page'], message: `expected at most ${bound} animals for ${asked}${limits.length > 0 && !plainLimit ? ' (its limit read leniently, clamped, or ignored)' : ''}, got ${pets.length}` });
   }
   const statuses = valuesOf(query.status);
   // A status outside the contract may also be ignored: only canonical ones must filter.
   if (statuses.length > 0 && statuses.every((status) => isCanonical(statusSchema, status))) {
     const other = pets.find((pet) => typeof pet.status !== 'string' || !statuses.includes(pet.status));
     const wanted = [...new Set(statuses)].join(' or ');
-    if (other) problems.push({ rule: 'LIST-1', message: `expected only ${wanted} animals for ${asked}${statuses.length > 1 ? ' (each reading of the repeated filter filters)' : ''}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
+    if (other) problems.push({ rule: RULE['list-status-filter'], message: `expected only ${wanted} animals for ${asked}${statuses.length > 1 ? ' (each reading of the repeated filter filters)' : ''}, got ${idText(other.id ?? null) ?? 'a pet'} with status ${JSON.stringify(other.status)}` });
   }
   return problems;
 }

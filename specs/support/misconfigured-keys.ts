@@ -6,6 +6,7 @@
  * the variable ("Not certified"), never PLAN-x, RL-5 or RL-8 failed. A Limit that is no plan's quota (61, 500) is
  * no configuration a user can get wrong, so it stays the server's failure.
  */
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import { keyVariable } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import type { Transport } from './exchange.ts';
@@ -18,8 +19,11 @@ export const MISCONFIGURED_KEY = 'misconfigured-key';
 export function plainlyOtherPlan(plan: PlanId, quota: Quota | undefined, limit: string | undefined): PlanId | undefined {
   if (quota === undefined || limit === undefined || !/^\d+$/.test(limit.trim())) return undefined;
   const value = Number(limit);
-  if (value === quota.perMinute || value === quota.perDay) return undefined;
-  return PLAN_IDS.find((other) => other !== plan && (plans[other].documented?.perMinute === value || plans[other].documented?.perDay === value));
+  if (windowKind({ limit: value }, quota) !== 'neither') return undefined;
+  return PLAN_IDS.find((other) => {
+    const documented = plans[other].documented;
+    return other !== plan && documented !== undefined && windowKind({ limit: value }, documented) !== 'neither';
+  });
 }
 
 export interface Misconfiguration {
@@ -33,7 +37,7 @@ export interface Misconfiguration {
 /** What a test that needs the key's plan says instead of judging, naming the variable to check. */
 export function misconfiguredReason({ name, plan, answersAs, limit }: Misconfiguration): string {
   const quota = plans[answersAs].documented!;
-  const which = quota.perMinute === limit ? 'per-minute' : 'per-day';
+  const which = windowKind({ limit }, quota) === 'minute' ? 'per-minute' : 'per-day';
   const own = plans[plan].documented;
   const ownWords = own ? ` (${count(own.perMinute)} a minute, ${count(own.perDay)} a day)` : '';
   return (

@@ -1,4 +1,5 @@
 /** Which plans the rate-limit tests can measure, from the plans catalogue, the agreed Enterprise quota and the keys given. */
+import { quotaRule } from '../../lib/checks/registry.ts';
 import { keyVariable, type KeysByPlan } from '../../lib/keys.ts';
 import { PLAN_IDS, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
@@ -28,7 +29,7 @@ export function cheapestPlan(keys: Readonly<KeysByPlan>): PlanId | { skip: strin
 }
 
 /** "PLAN-FREE" for free; Enterprise's quota test cites the rule that holds a key to its agreed quota. */
-export const planRule = (plan: PlanId): string => (plan === 'enterprise' ? 'PLAN-ENTERPRISE-AGREED' : `PLAN-${plan.toUpperCase()}`);
+export const planRule = (plan: PlanId): string => quotaRule(plan, plan === 'enterprise' ? 'agreed' : 'documented');
 
 /** "1,000" for a documented plan's quota; Enterprise's titles name its agreement instead, so they stay the same in every run. */
 export const quotaWords = (plan: PlanId, pick: (quota: Quota) => number, agreed: string): string => {

@@ -7,6 +7,8 @@
  * is never taken for it) and the refusal asks for no more than a minute window's wait (a minute's refusal, not the
  * day's).
  */
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { Exchange } from './exchange.ts';
 import type { MinuteMeasurement } from './minute-window.ts';
@@ -50,7 +52,7 @@ export function brokenPromiseOneAtATime(exchanges: readonly Exchange[], quota: Q
 
 function describesTheMinute(exchange: Exchange, quota: Quota): boolean {
   const { limit, remaining, reset } = readingOf(exchange);
-  return limit === quota.perMinute && remaining !== undefined && reset !== undefined;
+  return windowKind({ limit }, quota) === 'minute' && remaining !== undefined && reset !== undefined;
 }
 
 /** `next`, sent after `promising` came, refused by the minute window that had promised it room. */
@@ -59,7 +61,7 @@ function brokenBy(promising: Exchange, next: Exchange, quota: Quota): boolean {
   return (
     promised.remaining! >= 1 &&
     next.response.status === 429 &&
-    next.sentAt >= promising.receivedAt &&
+    decidedAfter(promising, next, 0) === 'after' &&
     !mayHaveEnded(promised.reset!, next.sentAt) &&
     !longerThanWindow(refusalWaitOf(next, quota), MINUTE_WINDOW_MS)
   );

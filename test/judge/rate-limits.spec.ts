@@ -111,7 +111,7 @@ test('a Reset that moves within a window fails RL-7', async () => {
   const capture = await recorded('moving Reset');
   const report = await judged(capture);
   expect(Object.keys(failures(report))).toContain('RL-7');
-  expect(failures(report)['RL-7']).toMatch(/expected X-RateLimit-Reset to stay at \d+ within the window \(it had not ended\), got \d+: it moved back/);
+  expect(failures(report)['RL-7']).toMatch(/expected X-RateLimit-Reset to stay at \d+ within the window \(it had not ended\), got \d+: it moved (back|forward)/);
 });
 
 test('a fixed window that says a Remaining twice fails RL-6, with the kind its traffic showed and the two exchanges', async () => {

@@ -3,7 +3,8 @@
  * writes it (every generator's answers summed per key and per target window) judged by the built-in verdicts.
  */
 import { expect, test } from '@playwright/test';
-import { judged, window } from './support/engine-result.ts';
+import type { LooseTally } from '../../harness/load/engine/result.ts';
+import { judged, phase, START, window } from './support/engine-result.ts';
 import { keyOf, verdictOf } from './support/run.ts';
 
 test('windows that admit exactly the limit, summed over generators, pass', () => {
@@ -30,6 +31,23 @@ test('429s without Retry-After, summed over generators, break RL-1', () => {
   const key = keyOf(summary, 'free #1 naive');
   expect(verdictOf(key, 'refusal-headers').status).toBe('fail');
   expect(verdictOf(key, 'refusal-headers').evidence[0]).toContain('RL-1 × 4');
+});
+
+test('answers no window holds are read as the sums the generators shipped: counted, charted over when they were sent, no answer made up for them', () => {
+  const noHeaders = { limit: null, remaining: null, reset: null };
+  const loose: LooseTally[] = [
+    { key: 0, status: 503, retry: false, wait: '-', headers: noHeaders, ...phase(3, START + 100, START + 300), statuses: { '503': 3 } },
+    { key: 0, status: 429, retry: false, wait: '-', headers: noHeaders, ...phase(2, START + 700, START + 800), statuses: { '429': 2 } },
+  ];
+  const summary = judged([window(0, [[59, 0, 1]], 4)], undefined, 'naive', loose);
+  const key = keyOf(summary, 'free #1 naive');
+  expect([key.sent, key.admitted, key.refused, key.errors]).toEqual([69, 60, 6, 3]);
+  expect(key.statusCounts).toMatchObject({ '503': 3, '429': 6 });
+  // The two loose 429s lacked Retry-After and the X-RateLimit headers, and the 503s the headers: counted from their sums.
+  expect(verdictOf(key, 'refusal-headers').evidence).toEqual(expect.arrayContaining([expect.stringMatching(/^RL-1 × 2: /), expect.stringMatching(/^RL-4 × 2: /)]));
+  expect(verdictOf(key, 'headers-on-every-answer').evidence[0]).toMatch(/^5 answers lacked/);
+  expect(key.timeline.errors.reduce((sum, perSecond) => sum + perSecond * (key.timeline.bucketMs / 1000), 0)).toBeCloseTo(3);
+  expect(key.windows[0]?.errors).toBe(3);
 });
 
 test("a result that is not this version's, or of another export, is one clear error", () => {

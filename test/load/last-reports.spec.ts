@@ -16,7 +16,7 @@ import { RESULT_FORMAT } from '../../harness/load/engine/result.ts';
 import { RESULT_FILE, RUN_PLAN_FILE } from '../../harness/load/engine/run-plan.ts';
 import { withLostAnswers } from '../../harness/load/lost-answers.ts';
 import type { RunResult } from '../../harness/load/runner.ts';
-import type { CheckId, Verdict, VerdictStatus } from '../../harness/load/verdicts.ts';
+import type { CheckId, Verdict, VerdictStatus } from '../../harness/load/verdicts/verdict.ts';
 import { createReferenceServer } from '../../reference-server/server.ts';
 import { needLocust } from './support/locust.ts';
 import { keyOf, runEngineAgainst } from './support/run.ts';

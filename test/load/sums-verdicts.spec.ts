@@ -29,7 +29,8 @@ test('which admissions came before a daily cutoff that came while minute windows
 
 test('an earlier Reset named by a request sent after a later one came back is a Reset that moved, seen in the sums', () => {
   const earlier = window(0, [[59, 30, 1]], 0);
-  const later: WindowTally = { ...window(0, [[29, 0, 1]], 0), reset: earlier.reset + 1 };
+  // Two seconds apart: one second would be within Reset's resolution, one end two nodes rounded apart.
+  const later: WindowTally = { ...window(0, [[29, 0, 1]], 0), reset: earlier.reset + 2 };
   later.admitted = { ...later.admitted, firstSent: START + 100, firstDone: START + 102, lastSent: START + 400, lastDone: START + 402 };
   const key = keyOf(judged([earlier, later]), 'free #1 naive');
   expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'fail', rules: ['RL-7'] });

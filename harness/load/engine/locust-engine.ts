@@ -12,7 +12,7 @@ import type { RunKey, RunResult } from '../runner.ts';
 import type { Scenario } from '../scenario.ts';
 import { locustCommandText } from './commands.ts';
 import { ensureLocust, LOCUST_REQUIREMENT } from './locust-binary.ts';
-import { runFromResult } from './observations.ts';
+import { runFromResult } from './run-from-sums.ts';
 import { readEngineResult } from './result.ts';
 import { runLocust } from './run-locust.ts';
 import { clientPlan, keyCount, LOCUSTFILE, LOCUSTFILE_SOURCE, RESULT_FILE, RUN_PLAN_FILE, type RunPlan, type RunPlanKey } from './run-plan.ts';

@@ -8,12 +8,12 @@
 import { plans, type PlanId } from '../../../lib/plans.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
-import { ROUNDING_MS } from '../../../lib/rate-limiter/reading.ts';
+import { ROUNDING_MS, sameEndRounded } from '../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refusal-wait.ts';
 import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
-import { classOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
+import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /** How far the generators' clocks may differ: workers on several machines each time their own answers. */
@@ -52,15 +52,13 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
   // first admission still counted when the first refusal's request left.
   const seenFromStart = (tally: WindowTally): boolean => largest(valuesOf([...tally.admitted.remaining, ...tally.late.remaining])) === tally.limit - 1;
   const minuteLike = tallies.filter((tally) => classOf(tally.limit, plan, observedLimits) !== 'day' && seenFromStart(tally));
-  const atLeastCandidates = minuteLike
+  const atLeast = minuteLike
     .filter((tally) => tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit)
     .map((tally) => tally.refused.firstSent! - smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]));
-  const atLeastMs = atLeastCandidates.length ? largest(atLeastCandidates) : undefined;
   // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
-  const atMostCandidates = minuteLike.map((tally) => tally.reset * 1000 - (firstOf(tally, 'firstSent') ?? tally.reset * 1000));
-  let atMostMs = atMostCandidates.length ? smallest(atMostCandidates) : undefined;
-  if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
-  const estimateMs = atMostMs ?? atLeastMs;
+  const atMost = minuteLike.map((tally) => tally.reset * 1000 - (firstOf(tally, 'firstSent') ?? tally.reset * 1000));
+  const minuteLength = minuteLengthOf(atLeast, atMost);
+  const { estimateMs } = minuteLength;
 
   const summed: Summed[] = accounted.map((window) => {
     const tally = tallyOf(window.limit, window.reset);
@@ -117,7 +115,7 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
       plan,
       windows,
       model,
-      minuteLength: { atLeastMs, atMostMs, estimateMs },
+      minuteLength,
       bans: bansOf(summed, tallies, startedAtEpochMs),
       banLike: new Set(),
       undocumentedLimits,
@@ -165,7 +163,8 @@ function resetMovedBack(tallies: readonly WindowTally[], start: number): string[
     const laterDone = admitted(later).length ? smallest(admitted(later).map((phase) => phase.firstDone!)) : null;
     if (laterDone === null) continue;
     for (const earlier of tallies) {
-      if (earlier.limit !== later.limit || earlier.reset >= later.reset) continue;
+      // A second apart, two nodes may have rounded one end apart (reading.ts): only a larger move back moved.
+      if (earlier.limit !== later.limit || earlier.reset >= later.reset || sameEndRounded(earlier.reset, later.reset)) continue;
       const earlierSent = admitted(earlier).length ? largest(admitted(earlier).map((phase) => phase.lastSent!)) : null;
       if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, GENERATOR_SKEW_MS) !== 'after') continue;
       moves.push(`an answer ${seconds(laterDone - start)} into the run named Reset ${later.reset}; a request sent ${seconds(earlierSent - start)} into the run was answered with the earlier Reset ${earlier.reset} (Limit ${later.limit}): it moved back`);

@@ -12,6 +12,7 @@
  * (`readings`: the pets such a reading creates); a 5xx fails, and what the target did is reported (CREATE-GAP-2).
  * Numbers JSON does not allow at all (007, +5, 0x10, NaN) make the body malformed: 400, as CREATE-4 says.
  */
+import { RULE } from '../../../lib/checks/registry.ts';
 import fc from 'fast-check';
 import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
 import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
@@ -52,23 +53,23 @@ export function bodyBreaches(raw: ContractSchema): Breach[] {
   const valid = validValue(schema) as fc.Arbitrary<Fields>;
   const complete = completeObject(schema);
   const breaches: Breach[] = [
-    { name: 'JSON that is not an object', expect: 'refused', rule: 'CREATE-3', body: notAnObject },
-    { name: 'JSON cut short', expect: 'refused', rule: 'CREATE-4', body: cutShort(valid) },
+    { name: 'JSON that is not an object', expect: 'refused', rule: RULE['invalid-value-refused'], body: notAnObject },
+    { name: 'JSON cut short', expect: 'refused', rule: RULE['body-required'], body: cutShort(valid) },
   ];
   for (const name of schema.required ?? []) {
-    breaches.push({ name: `${name} left out`, expect: 'refused', rule: 'CREATE-2', body: valid.map((fields) => body(withoutField(fields, name), `required field ${name} left out`)) });
+    breaches.push({ name: `${name} left out`, expect: 'refused', rule: RULE['missing-field-refused'], body: valid.map((fields) => body(withoutField(fields, name), `required field ${name} left out`)) });
   }
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     for (const [kind, wrong] of wrongValues(resolveSchema(property))) {
       breaches.push({
         name: `${name}: ${kind}`,
         expect: 'refused',
-        rule: 'CREATE-3',
+        rule: RULE['invalid-value-refused'],
         body: fc.tuple(complete, wrong).map(([fields, [value, why]]) => body({ ...fields, [name]: value }, `${name}: ${why}`)),
       });
     }
   }
-  const outside = { expect: 'outside', rule: 'RESP-1', gap: 'CREATE-GAP-2' } as const;
+  const outside = { expect: 'outside', rule: RULE['documented-status'], gap: RULE['outside-json-contract'] } as const;
   breaches.push({
     name: 'a field given twice',
     ...outside,
@@ -111,7 +112,7 @@ export function bodyBreaches(raw: ContractSchema): Breach[] {
     breaches.push({
       name: 'a number JSON does not allow',
       expect: 'refused',
-      rule: 'CREATE-4',
+      rule: RULE['body-required'],
       body: fc.tuple(complete, fc.constantFrom(...integers.map(([name]) => name)), fc.constantFrom(...NOT_JSON_NUMBERS)).map(([fields, name, written]) => notJsonNumber(fields, name, written)),
       examples: integers.flatMap(([name]) => NOT_JSON_NUMBERS.map((written) => notJsonNumber(PLAIN_PET, name, written))),
     });

@@ -4,6 +4,7 @@
  * every list filtered by its status that is not full (LIST-7), and no two creations share an id (CREATE-5).
  * Other clients may write at the same time: the model only speaks of the pets this sequence created.
  */
+import { RULE } from '../../../lib/checks/registry.ts';
 import fc from 'fast-check';
 import type { ContractSchema } from '../../../lib/contract.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
@@ -54,13 +55,13 @@ class Create implements fc.AsyncCommand<Model, Real> {
     const refusal = await refusalAtGap(this.schema, this.pet, refusedOrCreated, create);
     if (refusal && 'ordinary' in refusal) {
       const message = `expected ${stringifyLossless(this.pet)} created, or refused for a value at a gap (${refusedOrCreated.kind.why}); it was refused, and so was the same pet with ordinary values ${stringifyLossless(refusal.ordinary)}: ${refusal.exchange.response.status} ${refusal.exchange.response.body.slice(0, 200)}`;
-      throw new Broken({ rule: 'CREATE-1', message }, refusal.exchange);
+      throw new Broken({ rule: RULE['created-as-sent'], message }, refusal.exchange);
     }
     const { pet, exchange } = refusal ?? { pet: this.pet, exchange: refusedOrCreated };
-    if (exchange.response.status !== 201) throw new Broken({ rule: 'CREATE-1', message: `expected ${stringifyLossless(this.pet)} created with 201, got ${exchange.response.status} ${exchange.response.body.slice(0, 200)}` }, exchange);
+    if (exchange.response.status !== 201) throw new Broken({ rule: RULE['created-as-sent'], message: `expected ${stringifyLossless(this.pet)} created with 201, got ${exchange.response.status} ${exchange.response.body.slice(0, 200)}` }, exchange);
     const id = idText((exchange.json as Fields | undefined)?.id ?? null);
-    if (id === undefined) throw new Broken({ rule: 'CREATE-1', message: 'expected the created Pet to carry an integer id' }, exchange);
-    if (model.created.has(id)) throw new Broken({ rule: 'CREATE-5', message: `expected a new id for each creation, got ${id} twice in one sequence` }, exchange);
+    if (id === undefined) throw new Broken({ rule: RULE['created-as-sent'], message: 'expected the created Pet to carry an integer id' }, exchange);
+    if (model.created.has(id)) throw new Broken({ rule: RULE['unique-ids'], message: `expected a new id for each creation, got ${id} twice in one sequence` }, exchange);
     model.created.set(id, pet);
   }
   toString = (): string => `create ${stringifyLossless(this.pet)}`;
@@ -76,7 +77,7 @@ class Get implements fc.AsyncCommand<Model, Real> {
     const exchange = await send(real, () => real.client.getPet(id));
     const got = exchange.json as Fields | undefined;
     const differs = exchange.response.status !== 200 ? ['the status'] : Object.keys(sent).filter((name) => stringifyLossless(got?.[name] ?? null) !== stringifyLossless(sent[name] ?? null));
-    if (differs.length > 0) throw new Broken({ rule: 'GET-1', message: `expected pet ${id} as created (${stringifyLossless(sent)}), got ${exchange.response.status} ${exchange.response.body.slice(0, 200)}` }, exchange);
+    if (differs.length > 0) throw new Broken({ rule: RULE['get-as-created'], message: `expected pet ${id} as created (${stringifyLossless(sent)}), got ${exchange.response.status} ${exchange.response.body.slice(0, 200)}` }, exchange);
   }
   toString = (): string => `get #${this.pick}`;
 }
@@ -91,7 +92,7 @@ class List implements fc.AsyncCommand<Model, Real> {
     const listed = new Set(pets.map((pet) => idText(pet.id ?? null)));
     // Only pets created with this status: the status a pet gets without one is the spec's silence (RES-GAP-3).
     const missing = [...model.created].filter(([id, pet]) => pet.status === this.status && !listed.has(id)).map(([id]) => id);
-    if (missing.length > 0) throw new Broken({ rule: 'LIST-7', message: `expected the ${this.status} pets this sequence created (${missing.join(', ')}) in a list of ${pets.length} filtered by ${this.status}, they were missing` }, exchange);
+    if (missing.length > 0) throw new Broken({ rule: RULE['added-is-listed'], message: `expected the ${this.status} pets this sequence created (${missing.join(', ')}) in a list of ${pets.length} filtered by ${this.status}, they were missing` }, exchange);
   }
   toString = (): string => `list ${this.status}`;
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultFromFile, scenarioFromPlan } from '../../../harness/load/engine/locust-engine.ts';
-import { RESULT_FORMAT, type AdmittedPhase, type RefusedPhase, type WindowTally } from '../../../harness/load/engine/result.ts';
+import { RESULT_FORMAT, type AdmittedPhase, type LooseTally, type RefusedPhase, type WindowTally } from '../../../harness/load/engine/result.ts';
 import { clientPlan, type RunPlan } from '../../../harness/load/engine/run-plan.ts';
 import type { Behaviour } from '../../../harness/load/scenario.ts';
 import { summarise } from '../../../harness/load/summary.ts';
@@ -43,10 +43,10 @@ export function window(second: number, remaining: Array<[number, number, number]
   return { key: 0, limit: 60, reset: Math.ceil(from / 1000) + 1, admitted: { ...phase(admittedCount(remaining), from, from + 500), remaining }, refused: refusals, late: { ...phase(0, 0, 0), remaining: [] } };
 }
 
-export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive'): ReturnType<typeof summarise> {
+export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive', loose: LooseTally[] = []): ReturnType<typeof summarise> {
   const plan = planOf(behaviour);
   const file = join(mkdtempSync(join(tmpdir(), 'engine-result-')), 'petstore-result.json');
-  writeFileSync(file, JSON.stringify({ format, generators: ['a', 'b'], heldBack: [], windows, loose: [] }));
+  writeFileSync(file, JSON.stringify({ format, generators: ['a', 'b'], heldBack: [], windows, loose }));
   const scenario = scenarioFromPlan(plan, file);
   return summarise(scenario, { baseUrl: plan.baseUrl, bundled: true, timeScale: 60, timeScaleSource: 'test', description: 'test' }, resultFromFile(file, scenario, plan));
 }

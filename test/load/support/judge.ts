@@ -1,6 +1,7 @@
 import { followDays } from '../../../harness/load/days.ts';
 import type { KeyResult } from '../../../harness/load/runner.ts';
-import { judgeKey, type CheckId, type Verdict } from '../../../harness/load/verdicts.ts';
+import { judgeKey } from '../../../harness/load/verdicts/judge-key.ts';
+import type { CheckId, Verdict } from '../../../harness/load/verdicts/verdict.ts';
 import { accountKey, type KeyAccount } from '../../../harness/load/windows.ts';
 import { SIMULATION_START } from './simulate.ts';
 

@@ -46,7 +46,10 @@ export class DayIgnoringLimiter implements RateLimiter {
   }
 }
 
-/** Counts fixed windows correctly but reports a Reset one minute from every request, so it moves within a window. */
+/**
+ * Counts fixed windows correctly but reports a Reset one minute from every request, two seconds later on every other
+ * one, so it moves within a window by more than the second two nodes may round one end apart by.
+ */
 export class MovingResetLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;
   constructor(private readonly timeScale: number) {
@@ -54,7 +57,7 @@ export class MovingResetLimiter implements RateLimiter {
   }
   take(subject: string, quota: Quota, now: number): RateDecision {
     const decision = this.inner.take(subject, quota, now);
-    return { ...decision, reset: Math.ceil((now + MINUTE_MS / this.timeScale) / 1000) + (decision.remaining % 2) };
+    return { ...decision, reset: Math.ceil((now + MINUTE_MS / this.timeScale) / 1000) + 2 * (decision.remaining % 2) };
   }
 }
 

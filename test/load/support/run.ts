@@ -9,7 +9,7 @@ import { runPlanOf, runWithLocust } from '../../../harness/load/engine/locust-en
 import { runLoad, type RunKey, type RunOptions } from '../../../harness/load/runner.ts';
 import { DEFAULT_MIX, type Behaviour, type Scenario } from '../../../harness/load/scenario.ts';
 import { summarise, type JudgedTarget, type KeySummary, type LoadSummary } from '../../../harness/load/summary.ts';
-import type { CheckId, Verdict } from '../../../harness/load/verdicts.ts';
+import type { CheckId, Verdict } from '../../../harness/load/verdicts/verdict.ts';
 
 export interface KeyPlan {
   plan: PlanId;
@@ -38,7 +38,7 @@ export async function runEngineAgainst(baseUrl: string, keys: KeyPlan[], duratio
   }
 }
 
-function scenarioOf(keys: KeyPlan[], durationMs: number, timeScale: number, concurrency: number): Scenario {
+export function scenarioOf(keys: KeyPlan[], durationMs: number, timeScale: number, concurrency: number): Scenario {
   return {
     name: 'test',
     description: '',
@@ -50,7 +50,7 @@ function scenarioOf(keys: KeyPlan[], durationMs: number, timeScale: number, conc
   };
 }
 
-function runKeys(scenario: Scenario, timeScale: number, apiKeys: KeysByPlan): RunKey[] {
+export function runKeys(scenario: Scenario, timeScale: number, apiKeys: KeysByPlan): RunKey[] {
   return scenario.keys.map((spec) => ({ spec, key: apiKeys[spec.plan][spec.keyNumber - 1] as string, perSecond: perSecond(spec.rate, spec.plan, timeScale) }));
 }
 

@@ -8,7 +8,7 @@ import { bucketCapacity } from '../../../../lib/rate-limiter/bucket-capacity.ts'
 import { mayHaveEnded, MINUTE_WINDOW_MS, type Reading } from '../../../../lib/rate-limiter/reading.ts';
 import { recogniseLimiter, type RecogniseOptions } from '../../../../lib/rate-limiter/recognise.ts';
 import { fullAtReset } from '../../../../lib/rate-limiter/refill.ts';
-import { remainingStepProblem, resetStepProblem, stepBetween } from '../../../../lib/rate-limiter/steps.ts';
+import { AnchoredSteps, remainingStepProblem, resetMovedText, resetStepProblem, stepBetween } from '../../../../lib/rate-limiter/steps.ts';
 import { windowOfLimit } from '../../../../lib/rate-limiter/window-of-limit.ts';
 import type { RateLimiter } from '../../../../reference-server/limiter.ts';
 import { FixedWindowLimiter } from '../../../../reference-server/limiter.ts';
@@ -37,12 +37,13 @@ const every = (count: number, gapMs: number, from = T0): number[] => Array.from(
 /** Every step between consecutive admitted readings, judged: what the model finds wrong. */
 function problems(readings: readonly Reading[], refills: boolean): string[] {
   const admitted = readings.filter((reading) => reading.status !== 429);
+  const steps = new AnchoredSteps();
   return admitted.slice(1).flatMap((next, index) => {
     const previous = admitted[index]!;
-    const step = stepBetween(previous, next, MINUTE_WINDOW_MS);
+    const step = steps.step(previous, next, MINUTE_WINDOW_MS);
     const sameWindow = step !== 'new-window' && !mayHaveEnded(previous.reset!, next.receivedAt);
     const remaining = sameWindow ? remainingStepProblem(previous, next, MINUTE_WINDOW_MS, refills) : undefined;
-    return [remaining, resetStepProblem(previous, next, MINUTE_WINDOW_MS)].filter((problem): problem is string => problem !== undefined);
+    return [remaining, step === 'reset-moved' ? resetMovedText(previous, next) : undefined].filter((problem): problem is string => problem !== undefined);
   });
 }
 
@@ -105,14 +106,14 @@ test.describe('a header that contradicts itself is caught under every kind', () 
 
   test('a Reset that moves back within a window', () => {
     const first = reading({ at: T0 });
-    const next = reading({ at: T0 + 10, remaining: 49, reset: first.reset! - 1 });
+    const next = reading({ at: T0 + 10, remaining: 49, reset: first.reset! - 2 });
     expect(stepBetween(first, next, MINUTE_WINDOW_MS)).toBe('reset-moved');
     expect(resetStepProblem(first, next, MINUTE_WINDOW_MS)).toContain('it moved back');
   });
 
   test('a Reset a minute from every request, which is not when a bucket with that much left is full', () => {
     const first = reading({ at: T0, remaining: 50, reset: Math.ceil((T0 + 60_000) / 1000) });
-    const next = reading({ at: T0 + 1_500, remaining: 49, reset: Math.ceil((T0 + 61_500) / 1000) });
+    const next = reading({ at: T0 + 2_500, remaining: 49, reset: Math.ceil((T0 + 62_500) / 1000) });
     expect(fullAtReset(next, MINUTE_WINDOW_MS)).toBe(false);
     expect(resetStepProblem(first, next, MINUTE_WINDOW_MS)).toContain('moved forward');
   });

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { outcomeOf } from '../../../../lib/rate-limiter/admitted.ts';
-import { rulesOf, unmetNeeds, type Need } from '../../../../lib/rate-limiter/checks.ts';
+import { rulesOf, unmetNeeds, type Uses } from '../../../../lib/checks/registry.ts';
 import { decidedAfter } from '../../../../lib/rate-limiter/order.ts';
 import { isAdmitted } from '../../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, longestAskedMs, refusalWaitMs } from '../../../../lib/rate-limiter/refusal-wait.ts';
@@ -115,7 +115,7 @@ test('a refusal asks to wait its Retry-After (seconds or an HTTP-date), else its
 test('checks are named units: the rules each serves, and what input lacking a need leaves unchecked', () => {
   expect(rulesOf('first-refusal', 'pro')).toEqual(['PLAN-PRO', 'RL-1']);
   expect(rulesOf('remaining-steps')).toEqual(['RL-6']);
-  const sums = new Set<Need>(['firm counts per window', 'refusals with their headers']);
+  const sums = new Set<Uses>(['firm counts per window', 'refusals with their headers']);
   expect(unmetNeeds('minute-max', sums, "Locust's per-window sums")).toBeUndefined();
   expect(unmetNeeds('reset-stable', sums, "Locust's per-window sums")).toBe("reset-stable needs pairs decided one after the other, not in Locust's per-window sums");
 });

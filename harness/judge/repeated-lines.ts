@@ -1,0 +1,38 @@
+/**
+ * Lines a capture holds twice: at-least-once log shipping writes a line again, and re-sends a whole batch seconds or
+ * a minute later. An entry with the same request, time and answer as one already read is the same exchange: it is
+ * counted once, and how many were dropped is said in the report. A repeat is recognised within a bounded span of the
+ * capture's time (the latest answer read so far), so memory stays bounded however long the capture; a batch re-sent
+ * later than that is out of order, and refused as such.
+ */
+import { createHash } from 'node:crypto';
+
+/** How far back a re-sent line is still known: longer than log shippers wait before re-sending a batch. */
+export const REPEATS_WITHIN_MS = 15 * 60_000;
+
+export class RepeatedLines {
+  private readonly seen = new Map<string, number>();
+  /** Fingerprints in the order read, with their time, to forget them once they are out of reach. */
+  private readonly queue: Array<{ fingerprint: string; at: number }> = [];
+  private head = 0;
+  private latest = -Infinity;
+  dropped = 0;
+
+  /** Whether `entry` (answered at `at`, ms) repeats one read within the span; the first time it is remembered. */
+  repeats(entry: unknown, at: number): boolean {
+    const fingerprint = createHash('sha1').update(JSON.stringify(entry)).digest('base64');
+    if (this.seen.has(fingerprint)) {
+      this.dropped++;
+      return true;
+    }
+    this.seen.set(fingerprint, at);
+    this.queue.push({ fingerprint, at });
+    this.latest = Math.max(this.latest, at);
+    while (this.head < this.queue.length && this.queue[this.head]!.at < this.latest - REPEATS_WITHIN_MS) {
+      const old = this.queue[this.head++]!;
+      if (this.seen.get(old.fingerprint) === old.at) this.seen.delete(old.fingerprint);
+    }
+    if (this.head > 4096 && this.head * 2 > this.queue.length) this.queue.splice(0, this.head), (this.head = 0);
+    return false;
+  }
+}

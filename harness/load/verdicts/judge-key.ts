@@ -1,0 +1,81 @@
+/**
+ * What a load run shows about a key's quota, as verdicts that cite the rules of fixtures/rules.yaml through the
+ * checks that serve them (lib/checks/registry.ts). Every figure comes from the target's own answers (see windows.ts
+ * and days.ts); a MUST broken fails, what the spec leaves open (bans, Enterprise quotas) is observed and never failed.
+ * Each idea's verdicts live in a file of their own beside this one: the quota, Remaining, Reset, retries after a
+ * wait, the headers, and what is only observed.
+ */
+import { plans, type PlanId } from '../../../lib/plans.ts';
+import type { DaySegment } from '../days.ts';
+import type { KeyResult } from '../runner.ts';
+import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
+import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
+import { answersOf } from './answers.ts';
+import { headersOnEveryAnswer, refusalHeaders } from './headers.ts';
+import { ban, limiterKind } from './observed.ts';
+import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
+import { resetFromSums, resetStable } from './reset.ts';
+import { retryAfterAdmitted, retryAfterAdmittedFromSums } from './retry.ts';
+import type { JudgeContext, Verdict, WindowCheck } from './verdict.ts';
+
+/** Kinds of limiter that give their quota back bit by bit rather than whole at a window's end. */
+const GRADUAL_KINDS: readonly LimiterKind[] = ['bucket', 'sliding-log', 'sliding-counter'];
+
+export interface KeyJudgement {
+  verdicts: Verdict[];
+  /** Per window (same order as account.windows). */
+  windowChecks: WindowCheck[][];
+}
+
+/** `days` undefined: the input (a generator's sums) does not show which admissions came before the day's cutoff. */
+export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegment[] | undefined, context: JudgeContext): KeyJudgement {
+  const { plan } = result.spec;
+  const documented = plans[plan].documented;
+  const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
+  const gradual = GRADUAL_KINDS.includes(account.limiter.kind);
+  // What comes back bit by bit has no window of one Reset that holds its count: its quota is its capacity from empty.
+  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account.model)));
+  const verdicts: Verdict[] = [];
+  const answers = answersOf(result, context);
+  const reset = result.summed ? resetFromSums(result.summed) : resetStable(account, answers);
+
+  if (documented) {
+    if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
+    else {
+      verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
+      verdicts.push(reset.status === 'fail' ? firstRefusalUnplaced(plan) : firstRefusal(plan, minuteWindows, account.model));
+    }
+    verdicts.push(dailyQuota(plan, days, account, context, result));
+  } else verdicts.push(customQuota(plan, account, result));
+  verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
+  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account));
+  verdicts.push(reset);
+  verdicts.push(refusalHeaders(result));
+  verdicts.push(headersOnEveryAnswer(result, account, plan));
+  verdicts.push(ban(result, account));
+  verdicts.push(limiterKind(account));
+  return { verdicts, windowChecks };
+}
+
+function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): WindowCheck[] {
+  const checks: WindowCheck[] = [];
+  if (window.windowClass === 'minute' && plans[plan].documented) {
+    checks.push({ check: 'minute-max', ...overAdmission(window, model) });
+    if (!window.merged && window.refused > 0 && window.seenFromStart && window.fromSums) checks.push({ check: 'first-refusal', ...firstRefusalFromSums(window, model) });
+    else if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
+      const before = window.admittedBeforeFirstRefusal;
+      checks.push(
+        refusedEarly(window)
+          ? { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` }
+          : refusedLate(window, model)
+            ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admitted} admissions, expected ${window.limit + 1}` }
+            : before > window.limit
+              ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+              : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
+      );
+    }
+  }
+  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model) });
+  return checks;
+}

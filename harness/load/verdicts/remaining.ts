@@ -1,0 +1,74 @@
+/** X-RateLimit-Remaining counts down by one per admission in a window, or rises only as the quota comes back. */
+import { describeDuration } from '../duration.ts';
+import { countdownBreak } from '../../../lib/rate-limiter/countdown.ts';
+import { SUMS_INPUT } from '../summed.ts';
+import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
+import { rulesOf } from '../../../lib/checks/registry.ts';
+import { mayHaveEnded } from '../../../lib/rate-limiter/reading.ts';
+import { remainingStepProblem, stepBetween } from '../../../lib/rate-limiter/steps.ts';
+import { largest, smallest } from '../../../lib/extremes.ts';
+import { minuteWindowMs, sequentialPairs, type Answer } from './answers.ts';
+import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStatus } from './verdict.ts';
+
+/** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
+export function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
+  if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
+  const whole = countdownProblem(window.remaining, window.limit);
+  if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
+  const shown = window.remaining.slice(0, 12).join(', ');
+  if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
+  if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
+  if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
+  if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
+  const early = countdownProblem(window.earlyRemaining, window.limit);
+  if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
+  return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
+}
+
+/** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one (lib/rate-limiter/countdown.ts). */
+function countdownProblem(values: readonly number[], limit: number): string | undefined {
+  const broken = countdownBreak(values, limit);
+  if (broken === undefined) return undefined;
+  if (broken.kind === 'above-limit') return `${broken.value} is above the limit ${limit}`;
+  return broken.kind === 'repeated' ? `${broken.value} came twice` : `it jumped from ${broken.from} to ${broken.to}`;
+}
+
+/**
+ * A Reset that moves within a window (RL-7) splits it into several of one Reset each, whose Remaining values skip the
+ * ones its other parts took: the countdown is no evidence of a Remaining gone wrong, and is not judged.
+ */
+export function remainingUnplaced(): Verdict {
+  return verdict(
+    'remaining-steps',
+    rulesOf('remaining-steps'),
+    'not-checked',
+    'X-RateLimit-Remaining falls by one with each admitted request in a window',
+    'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and which Remaining values one window said is not known.',
+  );
+}
+
+export function remainingSteps(account: KeyAccount): Verdict {
+  const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
+  const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
+  if (judged.length === 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, 'No window admitted two or more requests the client could compare.');
+  const failed = judged.filter(({ status }) => status === 'fail');
+  if (failed.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  const unsure = judged.filter(({ status }) => status === 'inconclusive');
+  if (unsure.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'inconclusive', title, `${count(unsure.length, 'window')} repeated a Remaining value, which a sliding window may do as requests age out; no window ran out, so the run cannot tell.`, unsure.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
+  return verdict('remaining-steps', rulesOf('remaining-steps'), 'pass', title, `In all ${count(judged.length, 'window')}, Remaining fell by exactly one per admitted request.`);
+}
+
+/** A limiter that gives its quota back over time: Remaining falls by one, or rises by no more than can come back between two answers. */
+export function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[]): Verdict {
+  const title = 'X-RateLimit-Remaining falls by one with each admitted request, and rises only as the quota comes back';
+  const windowMs = minuteWindowMs(account);
+  // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
+  const pairs = sequentialPairs(answers).filter(([previous, next]) => stepBetween(previous.reading, next.reading, windowMs) !== 'new-window' && !mayHaveEnded(previous.reading.reset!, next.reading.receivedAt));
+  const problems = pairs.flatMap(([previous, next]) => {
+    const problem = remainingStepProblem(previous.reading, next.reading, windowMs, true);
+    return problem === undefined ? [] : [`${seconds(next.doneAt)} into the run: ${problem}`];
+  });
+  if (pairs.length === 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, 'No two admitted answers one after the other to compare.');
+  if (problems.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'fail', title, `${count(problems.length, 'answer')} of ${pairs.length} broke the count.`, problems);
+  return verdict('remaining-steps', rulesOf('remaining-steps'), 'pass', title, `Across ${count(pairs.length, 'pair')} of answers, Remaining fell by one or rose as the quota came back (${describeDuration(windowMs)} a window, learned from the run).`);
+}

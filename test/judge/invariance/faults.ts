@@ -1,0 +1,151 @@
+/**
+ * Faults planted in a capture of a correct service (after the field's transformations), each where the capture can
+ * show it whatever order and rounding it allows, and the rule each must fail. A fault that has no such place in a
+ * capture (no 429 to strip, no line decided after another) is not planted: `plant` returns undefined.
+ */
+import { copyLine, viewOf, type Capture, type Line, type LineView } from './capture-lines.ts';
+import { CLOCK_SKEW_MS } from './transformations.ts';
+
+export interface PlantedFault {
+  name: string;
+  /** The rule that must fail. */
+  rule: string;
+  /** Rules the fault cannot help breaking as well. */
+  alsoBreaks: readonly string[];
+  plant(capture: Capture, pick: number): Capture | undefined;
+}
+
+/** Well before a Reset: more than the judge's slack (Reset's second and the clock skew) and a node's rounding. */
+const CLEAR_OF_RESET_MS = 1_000 + 2 * CLOCK_SKEW_MS + 1_000 + 500;
+
+interface Placed {
+  capture: Capture;
+  at: number;
+}
+
+function copy(capture: Capture): Capture {
+  return { kind: capture.kind, lines: capture.lines.map(copyLine) };
+}
+
+/** Indexes of the lines `wanted` picks, one of which `pick` chooses; the capture copied to edit it. */
+function choose(capture: Capture, pick: number, wanted: (line: Line, index: number) => boolean): Placed | undefined {
+  const places = capture.lines.flatMap((line, index) => (wanted(line, index) ? [index] : []));
+  if (places.length === 0) return undefined;
+  return { capture: copy(capture), at: places[pick % places.length]! };
+}
+
+/**
+ * Admitted answers of one key one after another for certain, well before their Reset: for each, the one before it
+ * (which it was decided after) and the one after it (decided after it), by the intervals the capture gives them.
+ */
+function chained(capture: Capture): Array<{ before: number; at: number; after: number }> {
+  const view = viewOf(capture.kind);
+  const sentAt = (line: Line): number | undefined => {
+    const took = view.duration(line);
+    return took === undefined ? undefined : view.answeredAt(line) - took;
+  };
+  const clear = (line: Line): boolean => view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS;
+  const byKey = new Map<string, number[]>();
+  capture.lines.forEach((line, index) => {
+    if (view.status(line) !== 200 || view.header(line, 'x-ratelimit-remaining') === undefined || !clear(line)) return;
+    const key = view.key(line);
+    byKey.set(key, [...(byKey.get(key) ?? []), index]);
+  });
+  const after = (first: number, second: number): boolean => {
+    const sent = sentAt(capture.lines[second]!);
+    return sent !== undefined && sent >= view.answeredAt(capture.lines[first]!) + CLOCK_SKEW_MS;
+  };
+  const found: Array<{ before: number; at: number; after: number }> = [];
+  for (const indexes of byKey.values()) {
+    const sorted = [...indexes].sort((a, b) => view.answeredAt(capture.lines[a]!) - view.answeredAt(capture.lines[b]!));
+    for (let i = 1; i + 1 < sorted.length; i++) {
+      const [before, at, next] = [sorted[i - 1]!, sorted[i]!, sorted[i + 1]!];
+      if (after(before, at) && after(at, next)) found.push({ before, at, after: next });
+    }
+  }
+  return found;
+}
+
+/** The capture with one of the lines `wanted` picks (by `pick`) edited, or undefined when no line is wanted. */
+function editOne(capture: Capture, pick: number, wanted: (view: LineView, line: Line) => boolean, edit: (view: LineView, line: Line) => void): Capture | undefined {
+  const view = viewOf(capture.kind);
+  const placed = choose(capture, pick, (line) => wanted(view, line));
+  if (!placed) return undefined;
+  edit(view, placed.capture.lines[placed.at]!);
+  return placed.capture;
+}
+
+const listing = (view: LineView, line: Line): boolean => view.method(line) === 'GET' && /^\/pets(\?|$)/.test(view.path(line));
+const creation = (view: LineView, line: Line): boolean => view.method(line) === 'POST' && /^\/pets(\?|$)/.test(view.path(line));
+
+const overQuota: PlantedFault = {
+  name: 'one admission over the quota in a window: a refusal well before Reset turned into an admission',
+  rule: 'PLAN-FREE',
+  alsoBreaks: ['RL-6'],
+  plant: (capture, pick) =>
+    editOne(capture, pick, (view, line) => view.status(line) === 429 && /free/i.test(view.key(line)) && (listing(view, line) || creation(view, line)) && view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS, (view, line) => {
+      // Answered as the operation answers: a list, or the pet created.
+      const created = creation(view, line);
+      view.setStatus(line, created ? 201 : 200);
+      view.setBody(line, created ? JSON.stringify({ id: 987_654, ...(JSON.parse(view.requestBody(line) || '{}') as object) }) : '[]');
+      view.setHeader(line, 'retry-after', undefined);
+      view.setHeader(line, 'x-ratelimit-remaining', '0');
+    }),
+};
+
+const remainingOneMore: PlantedFault = {
+  name: 'a Remaining one more than is left, between answers decided one after the other',
+  rule: 'RL-6',
+  alsoBreaks: [],
+  plant: (capture, pick) => {
+    const view = viewOf(capture.kind);
+    const places = chained(capture).filter(({ before, at }) => Number(view.header(capture.lines[at]!, 'x-ratelimit-remaining')) === Number(view.header(capture.lines[before]!, 'x-ratelimit-remaining')) - 1);
+    if (places.length === 0) return undefined;
+    const { at } = places[pick % places.length]!;
+    const planted = copy(capture);
+    const line = planted.lines[at]!;
+    view.setHeader(line, 'x-ratelimit-remaining', String(Number(view.header(line, 'x-ratelimit-remaining')) + 1));
+    return planted;
+  },
+};
+
+function resetMoved(byS: number): PlantedFault {
+  return {
+    name: `a Reset moved ${byS > 0 ? 'forward' : 'back'} ${Math.abs(byS)} s within a window, more than its one-second resolution and a node's rounding`,
+    rule: 'RL-7',
+    alsoBreaks: [],
+    plant: (capture, pick) => {
+      const places = chained(capture);
+      if (places.length === 0) return undefined;
+      const view = viewOf(capture.kind);
+      const { at } = places[pick % places.length]!;
+      const planted = copy(capture);
+      const line = planted.lines[at]!;
+      view.setHeader(line, 'x-ratelimit-reset', String(Number(view.header(line, 'x-ratelimit-reset')) + byS));
+      return planted;
+    },
+  };
+}
+
+const refusalWithoutRetryAfter: PlantedFault = {
+  name: 'a 429 without Retry-After',
+  rule: 'RL-1',
+  alsoBreaks: [],
+  plant: (capture, pick) => editOne(capture, pick, (view, line) => view.status(line) === 429, (view, line) => view.setHeader(line, 'retry-after', undefined)),
+};
+
+const deprecatedListing: PlantedFault = {
+  name: 'a Deprecation header on an answer of listPets, which the spec does not deprecate',
+  rule: 'VER-3',
+  alsoBreaks: [],
+  plant: (capture, pick) => editOne(capture, pick, (view, line) => listing(view, line) && view.status(line) === 200, (view, line) => view.setHeader(line, 'deprecation', '@1735689600')),
+};
+
+const unknownKeyServed: PlantedFault = {
+  name: 'a 200 to a key the service never issued',
+  rule: 'AUTH-2',
+  alsoBreaks: [],
+  plant: (capture, pick) => editOne(capture, pick, (view, line) => listing(view, line) && view.status(line) === 401, (view, line) => view.setStatus(line, 200)),
+};
+
+export const FAULTS: readonly PlantedFault[] = [overQuota, remainingOneMore, resetMoved(-3), resetMoved(3), refusalWithoutRetryAfter, deprecatedListing, unknownKeyServed];

@@ -1,0 +1,252 @@
+/**
+ * What production does to the traffic of a correct service on its way to the judge, as fast-check arbitraries over a
+ * real capture (capture-lines.ts). None of them makes the service wrong, so none may make a verdict fail:
+ *
+ * - exact: they add no doubt, so every verdict must stay as it was: lines written twice (at-least-once shipping), a
+ *   batch re-sent seconds or a minute later, a rotated log read as `cat petstore.log.1 petstore.log` with the lines
+ *   around the cut in both, two nodes' lines concatenated within the judge's reorder buffer;
+ * - uncertain: they hide when or in which order things happened, so a verdict may become partly checked, never
+ *   failed: answers of several nodes overtaking each other (a slower answer; two requests in flight together
+ *   decided in the other order), Reset written per node from one window end rounded the other way, a node's clock
+ *   off within the clock skew, lines without their duration, sampling, a rotated log read from its cut, a sanitizer's
+ *   removed Authorization.
+ *
+ * Each is a name (printed with a counterexample) and an edit of a copy of the lines.
+ */
+import fc from 'fast-check';
+import { copyLine, viewOf, type Capture, type Line } from './capture-lines.ts';
+
+export interface Transformation {
+  /** Which of the field's transformations: each is applied at most once on a path (twice would not be the field's). */
+  kind: string;
+  name: string;
+  /** Adds no doubt: every verdict must stay as it was. */
+  exact: boolean;
+  apply(capture: Capture): Capture;
+}
+
+/** The judge's --clock-skew in these properties (its default). */
+export const CLOCK_SKEW_MS = 1_000;
+/** Within the judge's reorder buffer (10 s), with room for the clock skew. */
+const WITHIN_BUFFER_MS = 8_000;
+
+/** A decision per line, from a seed: the same seed, the same choices (fast-check shrinks the seed with the rest). */
+export function chooser(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+function withLines(capture: Capture, lines: Line[]): Capture {
+  return { kind: capture.kind, lines };
+}
+
+function copied(capture: Capture): Capture {
+  return withLines(capture, capture.lines.map(copyLine));
+}
+
+/** Lines in the order a log writes them: by when each answer came back (stable for ties). */
+function byAnswer(capture: Capture): Capture {
+  const view = viewOf(capture.kind);
+  return withLines(capture, capture.lines.map((line, index) => ({ line, index })).sort((a, b) => view.answeredAt(a.line) - view.answeredAt(b.line) || a.index - b.index).map(({ line }) => line));
+}
+
+const duplicates = fc.record({ rate: fc.double({ min: 0.01, max: 0.1, noNaN: true }), seed: fc.integer() }).map(({ rate, seed }): Transformation => ({
+  kind: 'duplicates',
+  name: `each line written twice with probability ${rate.toFixed(3)} (seed ${seed})`,
+  exact: true,
+  apply: (capture) => {
+    const next = chooser(seed);
+    return withLines(capture, capture.lines.flatMap((line) => (next() < rate ? [line, copyLine(line)] : [line])));
+  },
+}));
+
+const resentBatch = fc.record({ at: fc.nat(), length: fc.integer({ min: 1, max: 25 }), delayMs: fc.oneof(fc.constantFrom(11_000, 60_000), fc.integer({ min: 500, max: 90_000 })) }).map(({ at, length, delayMs }): Transformation => ({
+  kind: 'resentBatch',
+  name: `a batch of ${length} lines from line ${at} re-sent ${delayMs} ms later`,
+  exact: true,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const start = at % capture.lines.length;
+    const batch = capture.lines.slice(start, start + length);
+    const due = Math.max(...batch.map((line) => view.answeredAt(line))) + delayMs;
+    const where = capture.lines.findIndex((line, index) => index >= start + length && view.answeredAt(line) >= due);
+    const lines = [...capture.lines];
+    lines.splice(where === -1 ? lines.length : where, 0, ...batch.map(copyLine));
+    return withLines(capture, lines);
+  },
+}));
+
+const rotatedAndCatenated = fc.record({ at: fc.nat(), overlap: fc.integer({ min: 0, max: 4 }) }).map(({ at, overlap }): Transformation => ({
+  kind: 'rotatedAndCatenated',
+  name: `rotated at line ${at}, read as cat log.1 log with ${overlap} lines in both`,
+  exact: true,
+  apply: (capture) => {
+    const cut = at % capture.lines.length;
+    return withLines(capture, [...capture.lines.slice(0, cut), ...capture.lines.slice(Math.max(0, cut - overlap)).map(copyLine)]);
+  },
+}));
+
+const catenatedNodes = fc.record({ at: fc.nat(), seed: fc.integer() }).map(({ at, seed }): Transformation => ({
+  kind: 'catenatedNodes',
+  name: `lines from line ${at} on, spanning under ${WITHIN_BUFFER_MS} ms, split between two nodes (seed ${seed}) and catenated node by node`,
+  exact: true,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const start = at % capture.lines.length;
+    const first = view.answeredAt(capture.lines[start]!);
+    let end = start;
+    while (end < capture.lines.length && view.answeredAt(capture.lines[end]!) - first < WITHIN_BUFFER_MS) end++;
+    const next = chooser(seed);
+    const segment = capture.lines.slice(start, end).map((line) => ({ line, node: next() < 0.5 ? 0 : 1 }));
+    const catenated = [...segment.filter(({ node }) => node === 0), ...segment.filter(({ node }) => node === 1)].map(({ line }) => line);
+    return withLines(capture, [...capture.lines.slice(0, start), ...catenated, ...capture.lines.slice(end)]);
+  },
+}));
+
+const slowerAnswers = fc.record({ rate: fc.double({ min: 0.05, max: 0.5, noNaN: true }), maxMs: fc.integer({ min: 1, max: 3_000 }), seed: fc.integer() }).map(({ rate, maxMs, seed }): Transformation => ({
+  kind: 'slowerAnswers',
+  name: `answers of another node up to ${maxMs} ms slower with probability ${rate.toFixed(2)} (seed ${seed}), logged when they came back`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    for (const line of lines.lines) if (next() < rate && view.duration(line) !== undefined) view.setAnsweredAt(line, view.answeredAt(line) + Math.round(next() * maxMs), true);
+    return byAnswer(lines);
+  },
+}));
+
+/** Rate-limit headers that describe the decision the target made for a request. */
+const DECISION = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+const decidedTheOtherWay = fc.record({ rate: fc.double({ min: 0.1, max: 1, noNaN: true }), seed: fc.integer() }).map(({ rate, seed }): Transformation => ({
+  kind: 'decidedTheOtherWay',
+  name: `requests of one key in flight together decided in the other order with probability ${rate.toFixed(2)} (seed ${seed})`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    const latest = new Map<string, Line>();
+    for (const line of lines.lines) {
+      const before = latest.get(view.key(line));
+      latest.set(view.key(line), line);
+      if (!before || view.status(before) !== 200 || view.status(line) !== 200 || next() >= rate) continue;
+      const took = [view.duration(before), view.duration(line)];
+      if (took[0] === undefined || took[1] === undefined) continue;
+      const overlap = view.answeredAt(line) - took[1] < view.answeredAt(before) && view.answeredAt(before) - took[0] < view.answeredAt(line);
+      if (!overlap || view.header(before, 'x-ratelimit-limit') !== view.header(line, 'x-ratelimit-limit')) continue;
+      for (const name of DECISION) {
+        const value = view.header(before, name);
+        view.setHeader(before, name, view.header(line, name));
+        view.setHeader(line, name, value);
+      }
+      latest.delete(view.key(line));
+    }
+    return lines;
+  },
+}));
+
+const resetRoundedByNode = fc.record({ direction: fc.constantFrom(1, -1), seed: fc.integer() }).map(({ direction, seed }): Transformation => ({
+  kind: 'resetRoundedByNode',
+  name: `a second node (seed ${seed}) rounds each window's end the other way: its Reset ${direction > 0 ? 'one second later' : 'one second earlier'}`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    for (const line of lines.lines) {
+      const reset = view.header(line, 'x-ratelimit-reset');
+      if (reset !== undefined && next() < 0.5) view.setHeader(line, 'x-ratelimit-reset', String(Number(reset) + direction));
+    }
+    return lines;
+  },
+}));
+
+const clockOffset = fc.record({ offsetMs: fc.integer({ min: -CLOCK_SKEW_MS, max: CLOCK_SKEW_MS }), seed: fc.integer(), sorted: fc.boolean() }).map(({ offsetMs, seed, sorted }): Transformation => ({
+  kind: 'clockOffset',
+  name: `a second node (seed ${seed}) whose clock is ${offsetMs} ms off${sorted ? ', lines merged by time' : ''}`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    for (const line of lines.lines) if (next() < 0.5) view.setAnsweredAt(line, view.answeredAt(line) + offsetMs, false);
+    return sorted ? byAnswer(lines) : lines;
+  },
+}));
+
+const withoutDuration = fc.double({ min: 0.2, max: 1, noNaN: true }).chain((rate) => fc.integer().map((seed): Transformation => ({
+  kind: 'withoutDuration',
+  name: `lines without their duration with probability ${rate.toFixed(2)} (seed ${seed})`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    for (const line of lines.lines) if (next() < rate) view.dropDuration(line);
+    return lines;
+  },
+})));
+
+const sampled = fc.record({ rate: fc.double({ min: 0.5, max: 0.98, noNaN: true }), seed: fc.integer() }).map(({ rate, seed }): Transformation => ({
+  kind: 'sampled',
+  name: `a sample of the lines, each kept with probability ${rate.toFixed(2)} (seed ${seed})`,
+  exact: false,
+  apply: (capture) => {
+    const next = chooser(seed);
+    return withLines(capture, capture.lines.filter(() => next() < rate));
+  },
+}));
+
+const readFromRotation = fc.nat().map((at): Transformation => ({
+  kind: 'readFromRotation',
+  name: `rotated at line ${at}, only the new file read`,
+  exact: false,
+  apply: (capture) => withLines(capture, capture.lines.slice(at % capture.lines.length)),
+}));
+
+const sanitized = fc.constant<Transformation>({
+  kind: 'sanitized',
+  name: 'Authorization removed by a sanitizer',
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const lines = copied(capture);
+    for (const line of lines.lines) view.sanitize(line);
+    return lines;
+  },
+});
+
+/** What leaves every verdict as it was. */
+export const EXACT = [duplicates, resentBatch, rotatedAndCatenated, catenatedNodes];
+/**
+ * What a fleet's nodes do: answers in another order or time, Reset rounded another way. It blurs order and time
+ * but leaves what the capture shows of a fault: a fault planted after it is still there to see.
+ */
+export const SERVICE = [slowerAnswers, decidedTheOtherWay, resetRoundedByNode, clockOffset];
+/** What the log keeps of them: lines without duration, a sample, the part after a rotation. A fault may vanish with them. */
+export const WRITTEN = [withoutDuration, sampled, readFromRotation];
+/** What shipping and reading the log does to its lines: repeats, re-sent batches, files catenated, a sanitizer. */
+export const SHIPPING = [...EXACT, sanitized];
+
+export function transformations(from: ReadonlyArray<fc.Arbitrary<Transformation>>, maxLength = 3): fc.Arbitrary<Transformation[]> {
+  return fc.uniqueArray(fc.oneof(...from), { maxLength, selector: (step) => step.kind });
+}
+
+/**
+ * What the service's nodes do to answers, then what the log keeps of them, then what shipping does to its lines, in
+ * that order: a line is repeated or re-sent as it was written, never a line written otherwise.
+ */
+export function fieldPath(...stages: ReadonlyArray<ReadonlyArray<fc.Arbitrary<Transformation>>>): fc.Arbitrary<Transformation[]> {
+  return fc.tuple(...stages.map((stage) => transformations(stage))).map((steps) => steps.flat());
+}
+
+export function applyAll(capture: Capture, steps: readonly Transformation[]): Capture {
+  return steps.reduce((current, step) => step.apply(current), capture);
+}

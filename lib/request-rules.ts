@@ -6,15 +6,14 @@
  * and a configured key accepted (AUTH-1, AUTH-5), and getPet's deprecation headers right (DEP-2, DEP-3).
  * The judge and replay both call it, so a replayed answer is judged as a captured one is.
  *
- * Requests outside the contract (lib/request-kinds.ts) are left to the contract check, and nothing is
+ * Requests outside the contract (lib/contract.ts) are left to the contract check, and nothing is
  * judged on what the capture does not hold (a body a gateway's log left out).
  */
 import { RULE } from './checks/registry.ts';
-import { operation as operationById, schemaProblems, type OperationId } from './contract.ts';
+import { classifyRequest, isCanonical, operation as operationById, type OperationId, schemaProblems } from './contract.ts';
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
 import { parseHttpDate } from './rate-limit-headers.ts';
-import { classifyRequest, isCanonical } from './request-kinds.ts';
 import type { Violation } from './response-checks.ts';
 import type { JudgedExchange } from './capture/exchange.ts';
 

@@ -38,7 +38,7 @@ export interface ResponseToCheck {
    */
   clockSkewMs?: number;
   /**
-   * The request was outside the contract (lib/request-kinds.ts): any client error with an Error body fits, a
+   * The request was outside the contract (lib/contract.ts): any client error with an Error body fits, a
    * documented success too (whether it is a lenient reading of the request is for the caller to judge), a
    * server error never.
    */

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 /** Files of the field tier, relative to test/. */
 export const FIELD_TESTS: readonly string[] = [
   'suite/ci-workflow-run.spec.ts',
+  'judge/invariance-field.spec.ts',
   'suite/continuous-buckets-with-days.spec.ts',
   'suite/key-budget.spec.ts',
   'suite/banned-key.spec.ts',

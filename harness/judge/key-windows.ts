@@ -34,7 +34,7 @@ import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
 import { decidedAfter } from '../../lib/rate-limiter/order.ts';
-import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
+import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, RESET_RESOLUTION_S, sameEndRounded, type Reading } from '../../lib/rate-limiter/reading.ts';
 import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
@@ -65,7 +65,7 @@ export interface KeyWindowsOptions {
 export interface KeyWindowsListeners {
   found(contradiction: Contradiction): void;
   /** What a rule could not be judged on, and why: the order of answers, or the rounding, would decide it. */
-  unchecked(rule: 'RL-6' | 'RL-7', reason: string): void;
+  unchecked(check: 'remaining-steps' | 'reset-stable', reason: string): void;
   closed(window: ClosedWindow): void;
 }
 
@@ -121,6 +121,11 @@ interface LimitTrack {
 /** Evidence of one contradiction: this many exchanges are enough to follow it. */
 const MAX_EXCHANGES = 6;
 const MAX_MOVED = 4;
+/**
+ * The fewest left a whole window's last admission must have said for its refusal to prove a promise broken: one could
+ * be a last admission the capture lost (a sampled log), two in a row at the very end of a window otherwise whole hardly.
+ */
+const LEAST_PROMISED = 2;
 /** Windows whose first answer is kept per Limit: enough for the pairs the sample keeps across a Reset. */
 const FIRST_OF_KEPT = 64;
 /**
@@ -149,6 +154,8 @@ export class KeyWindows {
   /** Per Limit: the latest refusal, and whether an admission under its Reset followed it (quota given back). */
   private readonly lastRefusal = new Map<number, Answer>();
   private readonly givenBack = new Map<number, string>();
+  /** Per window, the first refusal decided after an admission of it that said some were left (judged once it closed). */
+  private readonly promises = new WeakMap<AccountedWindow<Answer>, readonly [Answer, Answer]>();
   /** Limits whose refusal already proved an overstated Remaining: one is enough. */
   private readonly overstated = new Set<number>();
   private readonly slackMs: number;
@@ -163,7 +170,10 @@ export class KeyWindows {
     this.clockSkewMs = options.clockSkewMs;
     this.accountant = new WindowAccountant<Answer>(
       { order: 'time', reorderMs: options.reorderMs, slackMs: options.slackMs, epochOffsetMs: 0 },
-      { released: (answer, window) => this.released(answer, window), closed: (window) => listeners.closed(this.summary(window)) },
+      { released: (answer, window) => this.released(answer, window), closed: (window) => {
+          this.promisedMore(window);
+          listeners.closed(this.summary(window));
+        } },
     );
   }
 
@@ -187,7 +197,7 @@ export class KeyWindows {
     const found = this.listeners.found;
     if (!this.limitsSeen.includes(reading.limit)) this.limitsSeen.push(reading.limit);
     if (!isAdmitted(reading)) {
-      this.refused(answer, found);
+      this.refused(answer, found, window);
       return;
     }
     this.admittedAfterRefusal(answer);
@@ -252,7 +262,8 @@ export class KeyWindows {
     const sameEnd = sameEndRounded(next.reset, previous.reset) && sameEndRounded(next.reset, track.anchor);
     if (!sameEnd) track.anchor = next.reset;
     if (next.reset < previous.reset && !sameEnd) {
-      if (swappable && mayHaveEnded(next.reset, previous.receivedAt + this.clockSkewMs)) return;
+      // Swapped, the earlier Reset's window may have ended first: a second sooner still where a node rounded it up.
+      if (swappable && mayHaveEnded(next.reset - RESET_RESOLUTION_S, previous.receivedAt + this.clockSkewMs)) return;
       found({ check: 'reset-stable', message: `Limit ${limit}: ${resetMovedText(previous, next)}`, exchanges: [before.id, answer.id] });
       return;
     }
@@ -289,12 +300,12 @@ export class KeyWindows {
    */
   private orderUnknown(before: Answer, answer: Answer): void {
     if (answer.sentAt === undefined) {
-      for (const rule of ['RL-6', 'RL-7'] as const) this.listeners.unchecked(rule, UNTIMED);
+      for (const check of ['remaining-steps', 'reset-stable'] as const) this.listeners.unchecked(check, UNTIMED);
       return;
     }
     const [previous, next] = [before.reading, answer.reading];
     const clear = Math.max(previous.receivedAt, next.receivedAt) < Math.min(previous.reset, next.reset) * 1000 - this.slackMs;
-    if (clear && !sameEndRounded(previous.reset, next.reset)) this.listeners.unchecked('RL-7', IN_FLIGHT_APART);
+    if (clear && !sameEndRounded(previous.reset, next.reset)) this.listeners.unchecked('reset-stable', IN_FLIGHT_APART);
   }
 
   /**
@@ -302,18 +313,36 @@ export class KeyWindows {
    * it (requests of other clients would have lowered that Remaining, not left it above 0), so the header promised
    * more than the window admitted (RL-6). Shown with the admission before it under the same Reset, when there is one.
    */
-  private refused(answer: Answer, found: (contradiction: Contradiction) => void): void {
+  private refused(answer: Answer, found: (contradiction: Contradiction) => void, window: AccountedWindow<Answer>): void {
     const { limit, remaining, reset, receivedAt } = answer.reading;
     this.lastRefusal.set(limit, answer);
+    const latest = this.tracks.get(limit)?.latest;
+    if (latest && !this.promises.has(window) && latest.reading.remaining >= LEAST_PROMISED && window.resets.includes(latest.reading.reset) && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' && receivedAt < reset * 1000 - this.slackMs && !this.banLike(answer)) this.promises.set(window, [latest, answer]);
     if (remaining === 0 || receivedAt >= reset * 1000 - this.slackMs || this.overstated.has(limit) || this.banLike(answer)) return;
     this.overstated.add(limit);
-    const latest = this.tracks.get(limit)?.latest;
     const promised = latest && latest.reading.reset === reset && decidedAfter(latest, answer, this.clockSkewMs) !== 'unknown' ? latest : undefined;
     const before = promised ? `after an admission under it said ${promised.reading.remaining} were left, ` : '';
     found({
       check: 'refusal-says-left',
       message: `Limit ${limit}: a 429 under Reset ${reset}, ${before}said X-RateLimit-Remaining ${remaining}: it promised requests its window then refused, more than ${seconds(this.slackMs)} before that Reset`,
       exchanges: promised ? [promised.id, answer.id] : [answer.id],
+    });
+  }
+
+  /**
+   * A window the capture holds whole (its Remaining values from limit - 1 down, none skipped) that refused a request
+   * decided after its last admission, which said some were left: its Remaining promised more than it admitted (RL-6).
+   */
+  private promisedMore(window: AccountedWindow<Answer>): void {
+    const promise = this.promises.get(window);
+    if (!promise || !wholeWindow(window)) return;
+    const [admission, refusal] = promise;
+    const lowest = Math.min(...window.firmRemaining.keys());
+    if (admission.reading.remaining !== lowest) return;
+    this.listeners.found({
+      check: 'refusal-says-left',
+      message: `Limit ${window.limit}: the window of Reset ${window.reset} admitted ${window.firmAdmitted}, each request the capture holds, its Remaining counting down to ${lowest}; then a request decided after the last of them was refused (429): X-RateLimit-Remaining promised ${lowest} more than the window admitted`,
+      exchanges: [admission.id, refusal.id],
     });
   }
 

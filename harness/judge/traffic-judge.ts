@@ -7,12 +7,11 @@
 import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
-import { matchOperation, type OperationId } from '../../lib/contract.ts';
+import { classifyRequest, matchOperation, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
-import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse, type Violation } from '../../lib/response-checks.ts';
 import { ClientRuleJudge } from './client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
@@ -195,7 +194,7 @@ export class TrafficJudge {
       const quota = this.quotaRule(plan);
       const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
         found: (contradiction) => this.contradiction(contradiction, keyName, quota),
-        unchecked: (rule, reason) => this.tallies.unchecked(rule, reason),
+        unchecked: (check, reason) => this.tallies.unchecked(RULE[check], reason),
         closed: (window) => this.windowClosed(window, keyName, quota),
       });
       key = { plan, windows };

@@ -77,7 +77,7 @@ test(...rule('CREATE-3', 'a body with an invalid value is answered 400 with an E
 });
 
 /**
- * A request outside the contract (lib/request-kinds.ts) may get any client error with an Error: a POST with no
+ * A request outside the contract (lib/contract.ts) may get any client error with an Error: a POST with no
  * body at all is answered 400 by some frameworks and 415 by others (express-openapi-validator, a proxy in front).
  * No success fits it: nothing was sent to create.
  */

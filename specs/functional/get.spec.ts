@@ -88,7 +88,7 @@ test(...rule('GET-3', 'petId is an int64: an id above 2^53 is looked up exactly'
   if (listed.length === 0) check.observe('the list shows no id above 2^53; ids just above it were answered without rounding', RULE['large-id-exact']);
 });
 
-/** Path segments that are not an int64: outside the contract, so any client error with an Error fits (lib/request-kinds.ts). */
+/** Path segments that are not an int64: outside the contract, so any client error with an Error fits (lib/contract.ts). */
 const NOT_INT64 = ['abc', ' ', '+5', '007', String(2n ** 63n), '1.5'];
 
 test(...rule('GET-GAP-1', 'the answer to a petId that is not an int64', { also: ['RESP-1', 'GET-3'] }), async ({ api, check }) => {

@@ -106,7 +106,7 @@ test(...rule('LIST-4', 'a list never holds more than 100 animals, whatever limit
     if (status === 200) {
       check.expect(pets !== undefined && pets.length <= MAX_PAGE, `expected at most ${MAX_PAGE} animals for limit=${limit} (the store shows ${growth.shown}), got ${pets?.length ?? show(list.json)}`, { evidence: list });
     } else {
-      // A limit outside 1..100 is outside the contract (lib/request-kinds.ts): any client error with an Error fits; the client judges its body.
+      // A limit outside 1..100 is outside the contract (lib/contract.ts): any client error with an Error fits; the client judges its body.
       check.expect(status >= 400 && status < 500, `expected 200 with at most ${MAX_PAGE} animals or a client error with an Error for limit=${limit}, got ${answer(list)}`, { evidence: list });
     }
   }

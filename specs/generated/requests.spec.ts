@@ -1,7 +1,7 @@
 /**
  * Generated requests (project `generated`): from fixtures/openapi.yaml, bodies, queries, ids and tokens for every
  * operation, each answer checked by the same validating client as every other test and judged by the kind of
- * request it is (lib/request-kinds.ts): within the contract by its rule, outside it by "a client error with an
+ * request it is (lib/contract.ts): within the contract by its rule, outside it by "a client error with an
  * Error, or a lenient reading", at a gap by "accepted exactly, or refused with 400 and an Error".
  *
  * Every run first sends the values of every input class (support/generated/input-classes.ts), then

@@ -8,13 +8,12 @@
  * complete" with the cause, or a collecting client throws NoAnswer for its caller to say so.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
-import type { OperationId } from '../../lib/contract.ts';
+import { classifyRequest, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { WALL_CLOCK, type TargetClock } from '../../lib/target-clock.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
-import { classifyRequest } from '../../lib/request-kinds.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { Exchange, Method, ReceivedResponse, SentRequest, Transport } from './exchange.ts';
 import type { RuleJudge } from './judge.ts';

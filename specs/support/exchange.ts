@@ -4,10 +4,9 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { HttpClient } from '../../lib/http/client.ts';
-import type { OperationId } from '../../lib/contract.ts';
+import type { Classification, OperationId } from '../../lib/contract.ts';
 import type { LosslessValue } from '../../lib/lossless-json.ts';
 import type { PlanId } from '../../lib/plans.ts';
-import type { Classification } from '../../lib/request-kinds.ts';
 import type { Violation } from '../../lib/response-checks.ts';
 
 export type Method = 'GET' | 'POST';
@@ -38,7 +37,7 @@ export interface Exchange {
   /** Milliseconds since the epoch on the target's clock (lib/target-clock.ts): what its Reset is compared with. */
   sentAt: number;
   receivedAt: number;
-  /** Within the contract, outside it or at a gap (lib/request-kinds.ts): how the answer was judged. */
+  /** Within the contract, outside it or at a gap (lib/contract.ts): how the answer was judged. */
   kind: Classification;
   /** What the contract check found, when the client was asked to leave it for later (`collecting`). */
   violations?: Violation[];

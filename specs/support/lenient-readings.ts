@@ -6,10 +6,9 @@
  * generated and the hand-written tests, so both judge such successes alike.
  */
 import { RULE } from '../../lib/checks/registry.ts';
-import { requestShape, resolveSchema } from '../../lib/contract.ts';
+import { isCanonical, lenientInteger, requestShape, resolveSchema } from '../../lib/contract.ts';
 import { idText, type LosslessValue } from '../../lib/lossless-json.ts';
 import { PAGE_SIZE } from '../../lib/page-size.ts';
-import { isCanonical, lenientInteger } from '../../lib/request-kinds.ts';
 import type { Exchange } from './exchange.ts';
 import type { Problem } from './generated/property.ts';
 

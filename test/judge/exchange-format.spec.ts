@@ -133,3 +133,20 @@ test('the command writes the reports and exits 3 for a capture that cannot certi
   expect(refused.status).toBe(2);
   expect(refused.stderr.trim().split('\n')).toEqual(['petstore-conformance: judge: bad.log: entry 2 has a "status" that is not an HTTP status from 100 to 599: "ok"']);
 });
+
+test('a window the capture holds whole whose Remaining promised more than it admitted (297 admitted of 300, counting down as if 300, then a 429 saying 0) fails RL-6; a capture that may have lost only its last admission does not', async () => {
+  const admitted = Array.from({ length: 297 }, (_, i) => line(START + i * 20, 200, 299 - i));
+  const refusal = line(START + 297 * 20 + 100, 429, 0, { responseHeaders: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '40', 'content-type': 'application/json' } });
+  const report = await judged(capture([...admitted, refusal]), ENV);
+  expect(failures(report)['RL-6']).toMatch(/admitted 297, each request the capture holds, its Remaining counting down to 3; then a request decided after the last of them was refused \(429\): X-RateLimit-Remaining promised 3 more than the window admitted/);
+  // Counting down to 1: the admission saying 0 may be one the capture lost (a sampled log).
+  const lostLast = Array.from({ length: 299 }, (_, i) => line(START + i * 20, 200, 299 - i));
+  expect(failures(await judged(capture([...lostLast, { ...refusal, time: ((START + 299 * 20 + 100) / 1000).toFixed(3) }]), ENV))['RL-6']).toBeUndefined();
+});
+
+test("two gateways' answers 10 ms apart mid-window, the one saying more left logged later, are no sliding counter: within the clock skew either was decided first (RL-GAP-2 tells no kind from them)", async () => {
+  const lines = [line(START, 200, 252), line(START + 1_500, 200, 250), line(START + 1_510, 200, 251), line(START + 3_000, 200, 249)];
+  const report = await judged(capture(lines), ENV);
+  expect(failures(report)).toEqual({});
+  expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).not.toContain('sliding-counter');
+});

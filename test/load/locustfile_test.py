@@ -1,8 +1,9 @@
-"""Locust's client and the workers' tally (harness/load/engine/locustfile.py), run by locustfile.spec.ts.
+"""Locust's client, what its workers ship and what its master sums (harness/load/engine/locustfile.py), run by
+locustfile.spec.ts.
 
-The client is held to the table both engines' clients must pass (fixtures/load/client-cases.json); the
-tally to what the master must write: every generator's answers per key and per target window, in a size
-that grows with windows, never with requests.
+The client is held to the table both engines' clients must pass (fixtures/load/client-cases.json); the workers'
+answers, shipped as seen, to what the master must write: every generator's answers summed per key and per target
+window, in a size that grows with windows, never with requests.
 """
 import json
 import os
@@ -18,7 +19,6 @@ with open(os.path.join(ROOT, "fixtures", "load", "client-cases.json"), encoding=
     CASES = json.load(cases_file)
 
 OPERATIONS = ["list", "create", "get"]
-ONE_TALLY = locustfile.Tally()
 RESET = 1795687260
 
 
@@ -36,10 +36,8 @@ class ClientCases(unittest.TestCase):
     def test_rate_limit_headers(self):
         for case in CASES["rateLimit"]:
             with self.subTest(case=case):
-                # Read alone, and after every other case, whose Limit and Reset the tally remembers.
-                for tally in (locustfile.Tally(), ONE_TALLY):
-                    parsed = tally.read(case["limit"], case["remaining"], case["reset"])
-                    self.assertEqual(list(parsed) if parsed else None, case["parsed"])
+                parsed = locustfile.rate_limit(case["limit"], case["remaining"], case["reset"])
+                self.assertEqual(list(parsed) if parsed else None, case["parsed"])
 
     def test_operation_mix(self):
         for case in CASES["operations"]:
@@ -50,7 +48,7 @@ class ClientCases(unittest.TestCase):
         self.assertEqual(locustfile.header_text(("60", "60")), "60, 60")
         self.assertEqual(locustfile.header_text("60"), "60")
         self.assertIsNone(locustfile.header_text(None))
-        self.assertIsNone(locustfile.Tally().read(locustfile.header_text(("60", "60")), "59", str(RESET)))
+        self.assertIsNone(locustfile.rate_limit(locustfile.header_text(("60", "60")), "59", str(RESET)))
 
     def test_outcomes(self):
         for case in CASES["outcome"]:
@@ -63,19 +61,19 @@ def answer(tally, remaining, status=200, sent=1000.0, retry_after=None, limit="6
 
 
 def merged(worker):
-    master = locustfile.Merged()
+    master = locustfile.Sums()
     master.merge("worker", worker.drain())
     return master.result()
 
 
-class WorkerTally(unittest.TestCase):
+class WorkersAndMaster(unittest.TestCase):
     def test_two_workers_countdown_merges_into_one_run(self):
-        workers = [locustfile.Tally(), locustfile.Tally()]
+        workers = [locustfile.Seen(), locustfile.Seen()]
         for remaining in range(59, -1, -1):
             answer(workers[remaining % 2], remaining, sent=1000.0 + (59 - remaining))
         for worker in workers:
             answer(worker, 0, status=429, sent=1100.0, retry_after="1")
-        master = locustfile.Merged()
+        master = locustfile.Sums()
         for name, worker in zip("ab", workers):
             master.merge(name, json.loads(json.dumps(worker.drain())))
         result = master.result()
@@ -92,30 +90,31 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual(window["late"]["count"], 0)
 
     def test_a_refusal_ships_the_remaining_it_said(self):
-        worker = locustfile.Tally()
+        worker = locustfile.Seen()
         answer(worker, 5, status=429, retry_after="1")
         answer(worker, 0, status=429, retry_after="1")
         [window] = merged(worker)["windows"]
         self.assertEqual(window["refused"]["remaining"], [[5, 5, 1], [0, 0, 1]])
 
     def test_a_value_handed_out_twice_stays_visible(self):
-        master = locustfile.Merged()
+        master = locustfile.Sums()
         for values in ([59, 58, 30], [57, 30, 29]):
-            worker = locustfile.Tally()
+            worker = locustfile.Seen()
             for value in values:
                 answer(worker, value)
             master.merge("worker", worker.drain())
         [window] = master.result()["windows"]
         self.assertEqual(window["admitted"]["remaining"], [[59, 57, 1], [30, 30, 2], [29, 29, 1]])
 
-    def test_a_generator_ships_its_values_as_runs_of_equal_counts(self):
-        self.assertEqual(locustfile.runs_of([5, 4, 3, 3, 2, 9, 8]), [[9, 8, 1], [5, 4, 1], [3, 3, 2], [2, 2, 1]])
-        self.assertEqual(locustfile.runs_of([]), [])
+    def test_values_are_summed_as_runs_of_equal_counts(self):
+        singles = [[value, value, 1] for value in [5, 4, 3, 3, 2, 9, 8]]
+        self.assertEqual(locustfile.merge_runs(singles), [[9, 8, 1], [5, 4, 1], [3, 3, 2], [2, 2, 1]])
+        self.assertEqual(locustfile.merge_runs([]), [])
 
     def test_master_holds_a_window_in_a_few_numbers_however_many_reports(self):
-        master = locustfile.Merged()
+        master = locustfile.Sums()
         for report in range(200):
-            worker = locustfile.Tally()
+            worker = locustfile.Seen()
             for value in range(report * 50, report * 50 + 50):
                 answer(worker, value, limit="1000000000")
             master.merge("worker %d" % (report % 2), worker.drain())
@@ -125,7 +124,7 @@ class WorkerTally(unittest.TestCase):
         self.assertLess(len(json.dumps(master.result())), 1000)
 
     def test_admitted_after_own_refusal_is_late(self):
-        worker = locustfile.Tally()
+        worker = locustfile.Seen()
         answer(worker, 0, sent=1000.0)
         answer(worker, 0, status=429, sent=1001.0, retry_after="1")
         answer(worker, 5, sent=1010.0)
@@ -134,7 +133,7 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual(window["late"]["remaining"], [[5, 5, 1]])
 
     def test_answers_outside_any_window_keep_status_and_headers(self):
-        worker = locustfile.Tally()
+        worker = locustfile.Seen()
         answer(worker, None, status=429, retry_after="soon")
         answer(worker, 59, status=503)
         worker.answer(0, 1.0, 2.0, 0, False, None, None, None, None)
@@ -146,7 +145,7 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual(result["heldBack"], [[0, 1]])
 
     def test_admitted_after_own_refusal_is_late_in_a_later_report_too(self):
-        worker = locustfile.Tally()
+        worker = locustfile.Seen()
         answer(worker, 0, status=429, sent=1001.0, retry_after="1")
         worker.drain()
         answer(worker, 0, sent=1010.0)
@@ -154,10 +153,19 @@ class WorkerTally(unittest.TestCase):
         self.assertEqual((window["admitted"]["count"], window["late"]["count"]), (0, 1))
 
     def test_drain_starts_again(self):
-        worker = locustfile.Tally()
+        worker = locustfile.Seen()
         answer(worker, 59)
-        self.assertEqual(len(worker.drain()["windows"]), 1)
-        self.assertEqual(worker.drain(), {"windows": [], "loose": [], "heldBack": []})
+        self.assertEqual(len(worker.drain()["answers"]), 1)
+        self.assertEqual(worker.drain(), {"answers": [], "heldBack": []})
+
+    def test_a_worker_ships_its_answers_as_seen(self):
+        worker = locustfile.Seen()
+        answer(worker, 0, sent=1000.0)
+        answer(worker, " 7", status=429, sent=1001.0, retry_after="Wed, 21 Oct 2015 07:28:00 GMT")
+        self.assertEqual(worker.drain()["answers"], [
+            (0, 1000.0, 1002.0, 200, False, "60", "0", str(RESET), None, False),
+            (0, 1001.0, 1003.0, 429, False, "60", " 7", str(RESET), "Wed, 21 Oct 2015 07:28:00 GMT", False),
+        ])
 
 
 if __name__ == "__main__":

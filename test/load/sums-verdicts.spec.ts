@@ -37,6 +37,9 @@ test('an earlier Reset named by a request sent after a later one came back is a 
   expect(verdictOf(key, 'reset-stable').evidence[0]).toContain('moved back');
   // Windows split by a moving Reset do not show where in the target's window a refusal came.
   expect(verdictOf(key, 'first-refusal').status).toBe('not-checked');
+  // A second apart, as two nodes sharing one counter round one end: no move.
+  const rounded = keyOf(judged([earlier, { ...later, reset: earlier.reset + 1 }]), 'free #1 naive');
+  expect(verdictOf(rounded, 'reset-stable').status).not.toBe('fail');
 });
 
 test('Resets of one Limit that only move on, window after window, are no evidence, and within a window Reset is not checked', () => {

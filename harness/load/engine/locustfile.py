@@ -2,14 +2,13 @@
 # What to run is in petstore-run.json beside it (keys by plan and number, never by value); each generator
 # reads the keys themselves from PETSTORE_API_KEY_<PLAN> (comma-separated, in key-number order).
 #
-# Locust's own statistics stay per operation (three names). What the verdicts need is summed in each worker
-# per key and per target window (X-RateLimit-Limit and -Reset, the target's own words), shipped with the
-# worker's regular report to the master (events.report_to_master), merged there (events.worker_report) and
-# written by the master to petstore-result.json, which `petstore-conformance load --verdicts-from` judges.
+# Locust's own statistics stay per operation (three names). What the verdicts need, each worker ships as it saw
+# it with its regular report to the master (events.report_to_master): every answer's times, status and headers as
+# sent. The master sums them once, per key and per target window (X-RateLimit-Limit and -Reset, the target's own
+# words; events.worker_report), and writes petstore-result.json, which `petstore-conformance load --verdicts-from`
+# reads as sums.
 # The master's memory and that file grow with keys x windows, never with requests.
-import collections
 import email.utils
-import itertools
 import json
 import math
 import os
@@ -114,7 +113,59 @@ def outcome_of(status):
 OUTCOMES = [outcome_of(status) for status in range(1000)]
 
 
-# ---- what the verdicts need, summed per key and per target window
+# ---- what the generators saw, shipped as they saw it, and summed once, by the master
+
+
+def rate_limit(limit, remaining, reset):
+    """The three X-RateLimit headers as whole numbers, or None when any is absent or not one (the client's reading,
+    held to the shared cases like lib/rate-limit-headers.ts)."""
+    numbers = (whole_number(limit), whole_number(remaining), whole_number(reset))
+    return None if None in numbers else numbers
+
+
+def window_of(key_index, outcome, parsed):
+    """The window an answer counts in, (key, Limit, Reset); None for one no window holds: an error, headers missing or
+    unreadable, or a 429 saying more is left than its Limit (kept with its headers as sent, for the checks of RL-6)."""
+    if outcome == "error" or parsed is None or (outcome == "refused" and parsed[1] > parsed[0]):
+        return None
+    return (key_index, parsed[0], parsed[2])
+
+
+class Seen:
+    """One generator's answers since its last report, as it saw them: for each, the key, when it was sent and
+    answered, its status, whether it was a retry, its X-RateLimit headers and Retry-After as sent, and whether it was
+    admitted after this generator's own refusal in the window it names. Only that last needs this generator's order
+    of answers, so only that is decided here; nothing is summed or judged here (Sums, in the master, then the one
+    window accountant in TypeScript, lib/rate-limiter/window-accountant.ts)."""
+
+    def __init__(self):
+        self.answers = []
+        self.held_back = {}
+        # When this generator was first refused in each window: kept across reports, as a window outlasts them.
+        self.refused_at = {}
+
+    def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
+        """Keeps one answer; returns its outcome and its X-RateLimit headers as numbers (or None), for the client."""
+        outcome = OUTCOMES[status] if 0 < status < 1000 else "error"
+        parsed = rate_limit(limit, remaining, reset) if status else None
+        late = False
+        window = window_of(key_index, outcome, parsed)
+        if window is not None:
+            if outcome == "refused":
+                self.refused_at[window] = min(done, self.refused_at.get(window, math.inf))
+            else:
+                late = sent > self.refused_at.get(window, math.inf)
+        self.answers.append((key_index, sent, done, status, retry, limit, remaining, reset, retry_after, late))
+        return outcome, parsed
+
+    def hold_back(self, key_index):
+        self.held_back[key_index] = self.held_back.get(key_index, 0) + 1
+
+    def drain(self):
+        """What was seen since the last report, as plain data for Locust's messages; the generator starts again."""
+        report = {"answers": self.answers, "heldBack": [[key, count] for key, count in self.held_back.items()]}
+        self.answers, self.held_back = [], {}
+        return report
 
 
 def wait_bucket(value, now_ms):
@@ -127,150 +178,30 @@ def wait_bucket(value, now_ms):
     return str(int(round(waited / 1000.0)) * 1000)
 
 
-class Phase:
-    """Answers of one kind in a generator since its last report: when each was sent and answered, its status and
-    value, kept as they come (appending is all a request costs) and summed once per report."""
-
-    __slots__ = ("sent", "done", "statuses", "retries", "values")
-
-    def __init__(self):
-        self.sent = []
-        self.done = []
-        self.statuses = []
-        self.retries = 0
-        self.values = []
-
-    def note(self, sent, done, status, retry, value):
-        self.sent.append(sent)
-        self.done.append(done)
-        self.statuses.append(status)
-        if retry:
-            self.retries += 1
-        if value is not None:
-            self.values.append(value)
-
-    def shipped(self, values):
-        """As plain data: Remaining values as runs, or a refusal's Retry-After bucket counted and its own Remaining as runs."""
-        sent, done = self.sent, self.done
-        seen = bool(sent)
-        out = {
-            "count": len(sent),
-            "firstSent": min(sent) if seen else None,
-            "lastSent": max(sent) if seen else None,
-            "firstDone": min(done) if seen else None,
-            "lastDone": max(done) if seen else None,
-            "latencyMs": math.fsum(done) - math.fsum(sent),
-            "retries": self.retries,
-            "statuses": {str(status): count for status, count in collections.Counter(self.statuses).items()},
-        }
-        if values == "remaining":
-            out["remaining"] = runs_of(self.values)
-        elif values == "waits":
-            out["waits"] = dict(collections.Counter(wait for wait, _ in self.values))
-            out["remaining"] = runs_of([remaining for _, remaining in self.values])
-        return out
+def no_answers(values):
+    phase = {"count": 0, "firstSent": None, "lastSent": None, "firstDone": None, "lastDone": None, "latencyMs": 0.0, "retries": 0, "statuses": {}}
+    if values:
+        phase["remaining"] = []
+    if values == "waits":
+        phase["waits"] = {}
+    return phase
 
 
-class Tally:
-    """One generator's answers since its last report, summed by key, Limit and Reset; the rest loose.
-
-    Only the worker-side summing: what is shipped is counted, never judged here. The windows are grouped and
-    judged once, in TypeScript, by the one window accountant (lib/rate-limiter/window-accountant.ts).
-    """
-
-    def __init__(self):
-        self.windows = {}
-        self.loose = {}
-        self.held_back = {}
-        # When this generator was first refused in each window: kept across reports, as a window outlasts them.
-        self.refused_at = {}
-        self.last_texts = (None, None)
-        self.last_numbers = (None, None)
-
-    def answer(self, key_index, sent, done, status, retry, limit, remaining, reset, retry_after):
-        """Counts one answer; returns its outcome and its X-RateLimit headers as numbers (or None)."""
-        outcome = OUTCOMES[status] if 0 < status < 1000 else "error"
-        parsed = self.read(limit, remaining, reset) if status else None
-        # A 429 whose Remaining exceeds its Limit keeps its headers as sent, for the checks of RL-6.
-        if outcome == "error" or parsed is None or (outcome == "refused" and parsed[1] > parsed[0]):
-            wait = wait_bucket(retry_after, done) if status == 429 else "-"
-            where = (key_index, status, bool(retry), wait, limit, remaining, reset)
-            phase = self.loose.get(where)
-            if phase is None:
-                phase = self.loose[where] = Phase()
-            phase.note(sent, done, status, retry, None)
-            return outcome, parsed
-        where = (key_index, parsed[0], parsed[2])
-        window = self.windows.get(where)
-        if window is None:
-            window = self.windows[where] = (Phase(), Phase(), Phase())
-        admitted, refused, late = window
-        if outcome == "refused":
-            # Its own Remaining too: a 429 that says requests are left contradicts the window it names (RL-6).
-            refused.note(sent, done, status, retry, (wait_bucket(retry_after, done), parsed[1]))
-            if done < self.refused_at.get(where, math.inf):
-                self.refused_at[where] = done
-        elif sent > self.refused_at.get(where, math.inf):
-            # Admitted after this generator had been refused in the same window: requests aged out of it.
-            late.note(sent, done, status, retry, parsed[1])
-        else:
-            admitted.note(sent, done, status, retry, parsed[1])
-        return outcome, parsed
-
-    def read(self, limit, remaining, reset):
-        """The three X-RateLimit headers as whole numbers, or None when any is absent or not one. The last Limit and
-        Reset read are remembered: a window's answers repeat them."""
-        if limit != self.last_texts[0] or reset != self.last_texts[1]:
-            self.last_texts = (limit, reset)
-            self.last_numbers = (whole_number(limit), whole_number(reset))
-        limit_number, reset_number = self.last_numbers
-        remaining_number = whole_number(remaining)
-        if limit_number is None or remaining_number is None or reset_number is None:
-            return None
-        return limit_number, remaining_number, reset_number
-
-    def hold_back(self, key_index):
-        self.held_back[key_index] = self.held_back.get(key_index, 0) + 1
-
-    def drain(self):
-        """What was counted since the last report, as plain data for Locust's messages; the tally starts again."""
-        report = {
-            "windows": [
-                [key, limit, reset, {"admitted": admitted.shipped("remaining"), "refused": refused.shipped("waits"), "late": late.shipped("remaining")}]
-                for (key, limit, reset), (admitted, refused, late) in self.windows.items()
-            ],
-            "loose": [
-                {"key": key, "status": status, "retry": retry, "wait": wait, "headers": {"limit": limit, "remaining": remaining, "reset": reset}, **phase.shipped(None)}
-                for (key, status, retry, wait, limit, remaining, reset), phase in self.loose.items()
-            ],
-            "heldBack": [[key, count] for key, count in self.held_back.items()],
-        }
-        self.windows, self.loose, self.held_back = {}, {}, {}
-        return report
+def add(phase, sent, done, status, retry):
+    phase["count"] += 1
+    phase["firstSent"] = sent if phase["firstSent"] is None else min(phase["firstSent"], sent)
+    phase["lastSent"] = sent if phase["lastSent"] is None else max(phase["lastSent"], sent)
+    phase["firstDone"] = done if phase["firstDone"] is None else min(phase["firstDone"], done)
+    phase["lastDone"] = done if phase["lastDone"] is None else max(phase["lastDone"], done)
+    phase["latencyMs"] += done - sent
+    phase["retries"] += 1 if retry else 0
+    phase["statuses"][str(status)] = phase["statuses"].get(str(status), 0) + 1
 
 
-def merge_phase(into, phase):
-    into["count"] += phase["count"]
-    for name, pick in (("firstSent", min), ("lastSent", max), ("firstDone", min), ("lastDone", max)):
-        if phase[name] is not None:
-            into[name] = phase[name] if into[name] is None else pick(into[name], phase[name])
-    into["latencyMs"] += phase["latencyMs"]
-    into["retries"] += phase["retries"]
-    for status, count in phase["statuses"].items():
-        into["statuses"][status] = into["statuses"].get(status, 0) + count
-    if "remaining" in phase:
-        into["remaining"] = merge_runs(into["remaining"] + phase["remaining"])
-    if "waits" in phase:
-        for wait, count in phase["waits"].items():
-            into["waits"][wait] = into["waits"].get(wait, 0) + count
-
-
-def empty_phase(values):
-    return Phase().shipped(values)
-
-
-class Merged:
-    """Every generator's reports, merged per key and per window: a few numbers per window, however many answers."""
+class Sums:
+    """Every generator's answers, summed once, per key and per window (X-RateLimit-Limit and -Reset, the target's own
+    words): a few numbers per window, however many answers. The answers no window holds (errors, headers missing or
+    unreadable, a 429 saying more is left than its Limit) are summed by status and headers as sent."""
 
     def __init__(self):
         self.windows = {}
@@ -280,23 +211,36 @@ class Merged:
 
     def merge(self, reporter, report):
         self.reporters.add(reporter)
-        for key, limit, reset, phases in report["windows"]:
-            window = self.windows.get((key, limit, reset))
+        # Each phase's Remaining values of this report, joined to its runs once the report is summed.
+        remaining = {}
+        for key, sent, done, status, retry, limit, said, reset, retry_after, late in report["answers"]:
+            outcome = OUTCOMES[status] if 0 < status < 1000 else "error"
+            parsed = rate_limit(limit, said, reset) if status else None
+            where = window_of(key, outcome, parsed)
+            if where is None:
+                wait = wait_bucket(retry_after, done) if status == 429 else "-"
+                where = (key, status, bool(retry), wait, limit, said, reset)
+                if where not in self.loose:
+                    self.loose[where] = {"key": key, "status": status, "retry": bool(retry), "wait": wait, "headers": {"limit": limit, "remaining": said, "reset": reset}, **no_answers(None)}
+                add(self.loose[where], sent, done, status, retry)
+                continue
+            window = self.windows.get(where)
             if window is None:
-                window = self.windows[(key, limit, reset)] = {"admitted": empty_phase("remaining"), "refused": empty_phase("waits"), "late": empty_phase("remaining")}
-            for name, phase in phases.items():
-                merge_phase(window[name], phase)
-        for entry in report["loose"]:
-            headers = entry["headers"]
-            where = (entry["key"], entry["status"], entry["retry"], entry["wait"], headers["limit"], headers["remaining"], headers["reset"])
-            if where not in self.loose:
-                self.loose[where] = {**entry, **empty_phase(None)}
-            merge_phase(self.loose[where], entry)
+                window = self.windows[where] = {"admitted": no_answers("remaining"), "refused": no_answers("waits"), "late": no_answers("remaining")}
+            phase = window["refused" if outcome == "refused" else "late" if late else "admitted"]
+            add(phase, sent, done, status, retry)
+            # A refusal's own Remaining too: a 429 that says requests are left contradicts the window it names (RL-6).
+            remaining.setdefault(id(phase), (phase, []))[1].append(parsed[1])
+            if outcome == "refused":
+                wait = wait_bucket(retry_after, done)
+                phase["waits"][wait] = phase["waits"].get(wait, 0) + 1
+        for phase, values in remaining.values():
+            phase["remaining"] = merge_runs(phase["remaining"] + [[value, value, 1] for value in values])
         for key, count in report["heldBack"]:
             self.held_back[key] = self.held_back.get(key, 0) + count
 
     def result(self):
-        """The master's result file: every generator's answers, merged per key and per target window."""
+        """The master's result file: every generator's answers, summed per key and per target window."""
         return {
             "format": RESULT_FORMAT,
             "scenario": PLAN["scenario"] if PLAN else None,
@@ -307,26 +251,9 @@ class Merged:
         }
 
 
-def runs_of(values):
-    """Remaining values as runs [highest, lowest, times], each value seen `times` times: a whole countdown is one run."""
-    runs = []
-    high = low = times = None
-    for value, group in itertools.groupby(sorted(values, reverse=True)):
-        seen = sum(1 for _ in group)
-        if seen == times and value == low - 1:
-            low = value
-            continue
-        if times is not None:
-            runs.append([high, low, times])
-        high = low = value
-        times = seen
-    if times is not None:
-        runs.append([high, low, times])
-    return runs
-
-
 def merge_runs(runs):
-    """Sums runs that may overlap into runs that do not, joining neighbours seen equally often."""
+    """Remaining values as runs [highest, lowest, times], each value seen `times` times, from runs that may overlap
+    (a value seen once is the run [value, value, 1]): a whole countdown is one run, however many generators saw it."""
     steps = {}
     for high, low, times in runs:
         steps[low] = steps.get(low, 0) + times
@@ -352,8 +279,8 @@ if os.path.exists(PLAN_PATH):
     with open(PLAN_PATH, encoding="utf-8") as plan_file:
         PLAN = json.load(plan_file)
 
-TALLY = Tally()
-MERGED = Merged()
+SEEN = Seen()
+SUMS = Sums()
 ID_IN_BODY = re.compile(rb'"id"\s*:\s*(\d+)')
 RECENT_IDS = 64
 EVERY_STATUS = frozenset(range(100, 1000))
@@ -383,16 +310,16 @@ LAST_WORD = LastWord()
 
 
 @events.report_to_master.add_listener
-def ship_tally(client_id, data, **_):
-    report = TALLY.drain()
+def ship_seen(client_id, data, **_):
+    report = SEEN.drain()
     report["final"] = LAST_WORD.users_stopped
     data["petstore"] = report
 
 
 @events.worker_report.add_listener
-def merge_tally(client_id, data, **_):
+def sum_seen(client_id, data, **_):
     if "petstore" in data:
-        MERGED.merge(client_id, data["petstore"])
+        SUMS.merge(client_id, data["petstore"])
         LAST_WORD.known.add(client_id)
         if data["petstore"].get("final"):
             LAST_WORD.final.add(client_id)
@@ -440,7 +367,7 @@ def quit_after_last_reports(environment, **_):
 
 @events.test_start.add_listener
 def merge_locally(environment, **_):
-    """Without a master (locust --headless alone), merge this process's tally as often as a worker would report
+    """Without a master (locust --headless alone), sum what this process saw as often as a worker would report
     it, so its memory grows with windows, not with requests."""
     if not isinstance(environment.runner, LocalRunner):
         return
@@ -448,7 +375,7 @@ def merge_locally(environment, **_):
     def merge_every_report_interval():
         while True:
             gevent.sleep(LOCAL_MERGE_S)
-            MERGED.merge("local", TALLY.drain())
+            SUMS.merge("local", SEEN.drain())
 
     gevent.spawn(merge_every_report_interval)
 
@@ -462,8 +389,8 @@ def write_result(environment, **_):
         # Stopped by a signal rather than at the run time: the workers have not been asked to quit yet.
         await_last_reports(runner)
     else:
-        MERGED.merge("local", TALLY.drain())
-    result = MERGED.result()
+        SUMS.merge("local", SEEN.drain())
+    result = SUMS.result()
     result["withoutLastReport"] = LAST_WORD.missing()
     path = os.path.join(HERE, RESULT_FILE)
     with open(path + ".part", "w", encoding="utf-8") as out:
@@ -550,12 +477,12 @@ class KeyUser(FastHttpUser):
                 if self.interval is None:
                     gevent.sleep(min(state.paused_until, self.end) - now)
                 else:
-                    TALLY.hold_back(self.key_index)
+                    SEEN.hold_back(self.key_index)
                 return
             state.paused_until = 0.0
             retry = self.interval is not None
         elif self.compliant and self.interval is not None and state.remaining is not None and state.in_flight > 0 and state.remaining - state.in_flight <= 0 and now < state.reset_s:
-            TALLY.hold_back(self.key_index)
+            SEEN.hold_back(self.key_index)
             return
         operation = pick_operation(self.bounds, self.random.random())
         method, path, name, body, headers = self.requests[operation]
@@ -572,12 +499,12 @@ class KeyUser(FastHttpUser):
         received = response.headers if status else None
         retry_after = None
         if received is None:
-            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, 0, retry, None, None, None, None)
+            outcome, parsed = SEEN.answer(self.key_index, sent * 1000, done * 1000, 0, retry, None, None, None, None)
         else:
             get = received.get
             if status == 429:
                 retry_after = header_text(get("Retry-After"))
-            outcome, parsed = TALLY.answer(self.key_index, sent * 1000, done * 1000, status, retry, header_text(get("X-RateLimit-Limit")), header_text(get("X-RateLimit-Remaining")), header_text(get("X-RateLimit-Reset")), retry_after)
+            outcome, parsed = SEEN.answer(self.key_index, sent * 1000, done * 1000, status, retry, header_text(get("X-RateLimit-Limit")), header_text(get("X-RateLimit-Remaining")), header_text(get("X-RateLimit-Reset")), retry_after)
         if operation == "create" and status == 201:
             found = ID_IN_BODY.search(response.content or b"")
             if found:

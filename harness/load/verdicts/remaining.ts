@@ -13,20 +13,20 @@ import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStat
 /** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
 export function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
-  const whole = countdownProblem(window.remaining, window.limit);
+  const whole = countdownWords(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
   if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
   if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
-  const early = countdownProblem(window.earlyRemaining, window.limit);
+  const early = countdownWords(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
 }
 
 /** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one (lib/rate-limiter/countdown.ts). */
-function countdownProblem(values: readonly number[], limit: number): string | undefined {
+function countdownWords(values: readonly number[], limit: number): string | undefined {
   const broken = countdownBreak(values, limit);
   if (broken === undefined) return undefined;
   if (broken.kind === 'above-limit') return `${broken.value} is above the limit ${limit}`;

@@ -4,9 +4,8 @@
  * is the gap's, not a broken create, when the same pet with the unusual values made ordinary, one field after
  * another, is created: the field whose turn it was is the one the service refused.
  */
-import { schemaProblems, type ContractSchema } from '../../../lib/contract.ts';
+import { type ContractSchema, type OpenField, schemaProblems, unusualOpenFields } from '../../../lib/contract.ts';
 import type { LosslessValue } from '../../../lib/lossless-json.ts';
-import { unusualOpenFields, type OpenField } from '../../../lib/request-kinds.ts';
 import type { Exchange } from '../exchange.ts';
 
 type Fields = Record<string, LosslessValue>;

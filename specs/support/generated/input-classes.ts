@@ -5,9 +5,8 @@
  * from what careful testers try at the edges; each request carries the name of its class, and the report lists
  * the classes each property sent.
  */
-import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
+import { type ContractSchema, rangeOf, resolveSchema } from '../../../lib/contract.ts';
 import type { LosslessValue } from '../../../lib/lossless-json.ts';
-import { rangeOf } from '../../../lib/request-kinds.ts';
 
 export interface InputClass<T> {
   name: string;

@@ -5,7 +5,7 @@
  * that is not an object, JSON cut short. Each body is the bytes to send, so a shrunk failure shows exactly what
  * went out, and says what is wrong with it.
  *
- * Other bodies are outside the contract (lib/request-kinds.ts): a field given twice, deep nesting, a body of
+ * Other bodies are outside the contract (lib/contract.ts): a field given twice, deep nesting, a body of
  * hundreds of kilobytes, a Content-Type other than JSON, a key special in JavaScript runtimes (__proto__,
  * constructor: OWASP's mass assignment and prototype pollution), an integer written 1e2 or 100.0. A parser or
  * proxy may refuse them with any client error (413, 415, 422 …) carrying an Error, or read them leniently
@@ -14,9 +14,8 @@
  */
 import { RULE } from '../../../lib/checks/registry.ts';
 import fc from 'fast-check';
-import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
+import { type ContractSchema, DEEPEST_PLAIN_NESTING, rangeOf, resolveSchema, RUNTIME_SPECIAL_KEYS } from '../../../lib/contract.ts';
 import { stringifyLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
-import { DEEPEST_PLAIN_NESTING, rangeOf, RUNTIME_SPECIAL_KEYS } from '../../../lib/request-kinds.ts';
 import { anyText, INT64_MAX, INT64_MIN, validValue } from './valid-values.ts';
 
 export interface GeneratedBody {

@@ -2,12 +2,11 @@
  * Query and path values, generated from an operation's parameters in the contract. Valid ones are written as a
  * careful client writes them; unusual ones are what a careless client or a fuzzer sends: an integer with a
  * leading zero or a plus sign, a fraction, a number past every range, a value outside an enum (one differing
- * only in case), text of every kind. Such requests are outside the contract (lib/request-kinds.ts): any client
+ * only in case), text of every kind. Such requests are outside the contract (lib/contract.ts): any client
  * error with an Error fits, or a lenient reading; what the target chose is observed in LIST-GAP-2, LIST-GAP-4.
  */
 import fc from 'fast-check';
-import { resolveSchema, type ContractParameter, type ContractSchema } from '../../../lib/contract.ts';
-import { rangeOf } from '../../../lib/request-kinds.ts';
+import { type ContractParameter, type ContractSchema, rangeOf, resolveSchema } from '../../../lib/contract.ts';
 import { anyText } from './valid-values.ts';
 
 export type Query = Record<string, string>;

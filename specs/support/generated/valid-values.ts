@@ -4,9 +4,8 @@
  * Plane, integers at and past 2^31 and 2^53 up to the int64 bounds, optional fields present and absent.
  */
 import fc from 'fast-check';
-import { resolveSchema, type ContractSchema } from '../../../lib/contract.ts';
+import { type ContractSchema, rangeOf, resolveSchema } from '../../../lib/contract.ts';
 import type { LosslessValue } from '../../../lib/lossless-json.ts';
-import { rangeOf } from '../../../lib/request-kinds.ts';
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;

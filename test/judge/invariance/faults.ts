@@ -148,4 +148,17 @@ const unknownKeyServed: PlantedFault = {
   plant: (capture, pick) => editOne(capture, pick, (view, line) => listing(view, line) && view.status(line) === 401, (view, line) => view.setStatus(line, 200)),
 };
 
-export const FAULTS: readonly PlantedFault[] = [overQuota, remainingOneMore, resetMoved(-3), resetMoved(3), refusalWithoutRetryAfter, deprecatedListing, unknownKeyServed];
+const neverAnswered: PlantedFault = {
+  name: 'a request never answered (nginx logs 444 for a connection closed without one, a HAR status 0 with the reset)',
+  rule: 'RESP-3',
+  alsoBreaks: [],
+  plant: (capture, pick) =>
+    editOne(capture, pick, (view, line) => listing(view, line) && view.status(line) === 200, (view, line) => {
+      view.setStatus(line, capture.kind === 'nginx' ? 444 : 0);
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'content-type']) view.setHeader(line, name, undefined);
+      view.setBody(line, '');
+      if (capture.kind === 'har') (line.entry as { response: Record<string, unknown> }).response._error = 'net::ERR_CONNECTION_RESET';
+    }),
+};
+
+export const FAULTS: readonly PlantedFault[] = [neverAnswered, overQuota, remainingOneMore, resetMoved(-3), resetMoved(3), refusalWithoutRetryAfter, deprecatedListing, unknownKeyServed];

@@ -34,6 +34,7 @@ export function propertyRun(seed: number, numRuns: number, env: NodeJS.ProcessEn
 export const TRAFFIC_CANNOT_SHOW: ReadonlyMap<string, string> = new Map([
   ['AUTH-2', "a key the capture does not name is not known to be invalid: a 200 to it may be a key the judge was not told of (the nginx log writes every key it does not know alike)"],
   ['VER-3', 'the judge does not yet judge deprecation signals on operations the spec does not deprecate (issue 38, branch s4-keys)'],
+  ['RESP-3', 'the judge does not yet judge a request never answered (issue 38, branch s4-dropped: RESP-3)'],
 ]);
 
 /** Each rule's verdict. */

@@ -1,12 +1,11 @@
 /** The request generators agree with the contract they are built from: what they call valid is, what they call refused is not. */
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
-import { requestShape, schemaProblems } from '../../../lib/contract.ts';
+import { classifyRequest, requestShape, schemaProblems } from '../../../lib/contract.ts';
 import { parseLossless } from '../../../lib/lossless-json.ts';
 import { bodyBreaches } from '../../../specs/support/generated/invalid-bodies.ts';
 import { enumTextClasses, integerClasses, integerTextClasses, STRING_CLASSES, tagged } from '../../../specs/support/generated/input-classes.ts';
 import { validValue } from '../../../specs/support/generated/valid-values.ts';
-import { classifyRequest } from '../../../lib/request-kinds.ts';
 import { settingsFromEnv, suiteSeed } from '../../../specs/support/settings.ts';
 
 const body = requestShape('createPet').body!;

@@ -1,6 +1,6 @@
 /** Which requests are within the contract, outside it or at a gap, as fixtures/openapi.yaml says, and how each kind's answers are checked. */
 import { expect, test } from '@playwright/test';
-import { classifyRequest, lenientInteger, type RequestToClassify } from '../../../lib/request-kinds.ts';
+import { classifyRequest, lenientInteger, type RequestToClassify } from '../../../lib/contract.ts';
 import { checkResponse, type ResponseToCheck } from '../../../lib/response-checks.ts';
 
 const get = (id: string): RequestToClassify => ({ operation: 'getPet', method: 'GET', path: `/pets/${encodeURIComponent(id)}` });

@@ -1,6 +1,6 @@
 /** What a 200 to a list query outside the contract may hold: a limit read leniently or ignored, a repeated status read as any of its values, never dropped. */
 import { expect, test } from '@playwright/test';
-import { classifyRequest } from '../../../lib/request-kinds.ts';
+import { classifyRequest } from '../../../lib/contract.ts';
 import type { Exchange } from '../../../specs/support/exchange.ts';
 import { listSuccessProblems, type SentQuery } from '../../../specs/support/lenient-readings.ts';
 

@@ -94,7 +94,8 @@ test('a finding cites its check\'s rule; a check of several rules or of the plan
 
 test('the checks one function judges run by name: a pair decided in order, and one answer', () => {
   const reading = (remaining: number, reset: number, at: number) => ({ status: 200, limit: 60, remaining, reset, sentAt: at, receivedAt: at + 5 });
-  const pair = { previous: reading(10, 1_000, 900_000), next: reading(9, 999, 900_100), windowMs: 60_000, refills: false };
+  // Two seconds back: one is within Reset's resolution (two nodes rounding one end apart).
+  const pair = { previous: reading(10, 1_000, 900_000), next: reading(9, 998, 900_100), windowMs: 60_000, refills: false };
   expect(PAIR_JUDGEMENTS['reset-stable'](pair)[0]).toMatch(/moved back/);
   expect(PAIR_JUDGEMENTS['remaining-steps'](pair)).toEqual([]);
   expect(PAIR_JUDGEMENTS['remaining-steps']({ ...pair, next: reading(10, 1_000, 900_100) })[0]).toMatch(/fall from 10 to 9/);

@@ -1,7 +1,7 @@
 /**
  * The README as a newcomer reads it: its first commands exist, and every prerequisite the project's own checks
- * install before they run (package.json's pretest) is named in "What you need", with the Node lines and the
- * package's size stated from what decides them (scripts/docs/package-facts.ts).
+ * install before they run (package.json's pretest and pretest:field) is named in "What you need", with the Node
+ * lines and the package's size stated from what decides them (scripts/docs/package-facts.ts).
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 /** What each ensure script of pretest gets, as the README must name it. */
-const NAMES: Readonly<Record<string, RegExp>> = { chromium: /Chromium/, locust: /Python 3 with its `venv` module/, nginx: /nginx/, prometheus: /Prometheus's `promtool`/, logrotate: /logrotate/ };
+const NAMES: Readonly<Record<string, RegExp>> = { chromium: /Chromium/, locust: /Python 3 with its `venv` module/, nginx: /nginx/, prometheus: /Prometheus's `promtool`/, logrotate: /logrotate/, redis: /redis-server/ };
 
 function section(title: string): string {
   const start = readme.indexOf(`## ${title}\n`);
@@ -29,8 +29,8 @@ test("the README's first commands are the package's own scripts", () => {
   for (const name of scripts) expect(pkg.scripts[name], name).toBeDefined();
 });
 
-test('every prerequisite npm test installs first is named where a newcomer looks', () => {
-  const ensured = [...pkg.scripts.pretest!.matchAll(/scripts\/ensure-([a-z]+)\.sh/g)].map((match) => match[1]!);
+test('every prerequisite npm test and npm run test:field install first is named where a newcomer looks', () => {
+  const ensured = [...`${pkg.scripts.pretest} ${pkg.scripts['pretest:field']}`.matchAll(/scripts\/ensure-([a-z]+)\.sh/g)].map((match) => match[1]!);
   expect(ensured.length).toBeGreaterThan(0);
   const needs = section('What you need');
   for (const tool of ensured) {

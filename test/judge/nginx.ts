@@ -7,7 +7,7 @@
  * prefix, pid, error log and temp paths in a temporary folder.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, constants } from 'node:http2';
 import { join } from 'node:path';
 import { freePort } from '../../lib/free-port.ts';
@@ -37,8 +37,11 @@ export function howToHttpBlock(): string {
 
 /** The how-to's placeholders and what each becomes here. */
 interface Site {
-  upstream: string;
+  /** host:port of each of the service's nodes. */
+  upstreams: readonly string[];
   port: number;
+  /** A second, plain-HTTP port for tools that cannot trust the test's certificate (the suite, Locust). */
+  plainPort: number | undefined;
   certificate: string;
   certificateKey: string;
   keyMap: string;
@@ -47,8 +50,8 @@ interface Site {
 
 function localised(block: string, site: Site): string {
   const replacements: Array<[string, string]> = [
-    ['server 10.0.0.5:8080;', `server ${site.upstream};`],
-    ['listen 443 ssl http2;', `listen 127.0.0.1:${site.port} ssl http2;`],
+    ['server 10.0.0.5:8080;', site.upstreams.map((upstream) => `server ${upstream};`).join('\n        ')],
+    ['listen 443 ssl http2;', `listen 127.0.0.1:${site.port} ssl http2;${site.plainPort === undefined ? '' : `\n        listen 127.0.0.1:${site.plainPort};`}`],
     ['/etc/nginx/tls/api.example.com.crt', site.certificate],
     ['/etc/nginx/tls/api.example.com.key', site.certificateKey],
     ['/etc/nginx/petstore-keys.map', site.keyMap],
@@ -67,28 +70,42 @@ export interface Gateway {
   baseUrl: string;
   /** The certificate the gateway presents, to trust it. */
   ca: string;
+  /** The same over plain HTTP/1.1, when asked for: same location, same log. */
+  plainBaseUrl: string | undefined;
   accessLog: string;
   stop(): Promise<void>;
 }
 
-/** nginx with the how-to's configuration in front of `upstreamBaseUrl` (whose path must be /v1), knowing `keys` by name. */
-export async function startNginx(upstreamBaseUrl: string, keys: Readonly<Record<string, string>>): Promise<Gateway> {
+/**
+ * nginx with the how-to's configuration in front of `upstreamBaseUrl` (whose path must be /v1; several: the nodes
+ * of one service, balanced in turn), knowing `keys` by name; `plain` adds a plain-HTTP port to the same server.
+ */
+export async function startNginx(upstreamBaseUrl: string | readonly string[], keys: Readonly<Record<string, string>>, { plain = false } = {}): Promise<Gateway> {
   const binary = nginxPath();
   if (!binary) throw new Error(NGINX_HINT);
   const openssl = opensslPath();
   if (!openssl) throw new Error(OPENSSL_HINT);
-  const upstream = new URL(upstreamBaseUrl);
-  if (upstream.pathname.replace(/\/+$/, '') !== '/v1') throw new Error(`the how-to's gateway serves the upstream's /v1 under /petstore/v1; ${upstreamBaseUrl} is not at /v1`);
+  const upstreams = (typeof upstreamBaseUrl === 'string' ? [upstreamBaseUrl] : upstreamBaseUrl).map((baseUrl) => {
+    const upstream = new URL(baseUrl);
+    if (upstream.pathname.replace(/\/+$/, '') !== '/v1') throw new Error(`the how-to's gateway serves the upstream's /v1 under /petstore/v1; ${baseUrl} is not at /v1`);
+    return upstream.host;
+  });
   const dir = tempDir('nginx');
-  for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp), { mode: 0o777 });
+  // nginx's workers run as another user (nobody): they must reach the temp paths, where a large request body goes.
+  chmodSync(dir, 0o711);
+  for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+    mkdirSync(join(dir, temp));
+    chmodSync(join(dir, temp), 0o777);
+  }
   const certificate = join(dir, 'gateway.crt');
   const certificateKey = join(dir, 'gateway.key');
   execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', certificateKey, '-out', certificate], { stdio: 'ignore' });
   const keyMap = join(dir, 'petstore-keys.map');
   writeFileSync(keyMap, Object.entries(keys).map(([key, name]) => `${JSON.stringify(key)} ${JSON.stringify(name)};\n`).join(''), { mode: 0o600 });
   const port = await freePort();
+  const plainPort = plain ? await freePort() : undefined;
   const accessLog = join(dir, 'access.log');
-  const http = localised(howToHttpBlock(), { upstream: upstream.host, port, certificate, certificateKey, keyMap, accessLog });
+  const http = localised(howToHttpBlock(), { upstreams, port, plainPort, certificate, certificateKey, keyMap, accessLog });
   // The test's own paths, where a packaged nginx would use /var/lib/nginx: inside http {}, before the page's directives.
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind, i) => `    ${kind}_temp_path ${join(dir, ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'][i] as string)};`).join('\n');
   const httpOpens = /^http \{$/m;
@@ -109,6 +126,7 @@ ${http.replace(httpOpens, `http {\n${temps}`)}
   return {
     baseUrl: `https://127.0.0.1:${port}/petstore/v1`,
     ca,
+    plainBaseUrl: plainPort === undefined ? undefined : `http://127.0.0.1:${plainPort}/petstore/v1`,
     accessLog,
     stop: () =>
       new Promise<void>((resolve) => {

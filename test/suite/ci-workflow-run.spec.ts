@@ -130,7 +130,7 @@ test.describe.serial('the example workflow, run job by job', () => {
       // The minute is measured by this run, or by the night's when a busy machine could not fit a burst in a window.
       expect(business?.line).toMatch(/^PLAN-BUSINESS: day checked by the nightly run of \d{4}-\d\d-\d\d, \d+ minutes? old; minute checked by (this run|the nightly run of .*)$/);
       expect(certified.certificate?.reports.find((considered) => considered.baseUrl === production.baseUrl)).toMatchObject({ counted: false, why: `another target, ${production.baseUrl}` });
-      expect(commit.summary).toMatch(/^\| `PLAN-BUSINESS` \| day \| checked \| the nightly run of \d{4}-\d\d-\d\d \([^)]+\) \| \d+ (minutes|hours?) old \|$/m);
+      expect(commit.summary).toMatch(/^\| `PLAN-BUSINESS` \| day \| checked \| the nightly run of \d{4}-\d\d-\d\d \([^)]+\) \| \d+ (minutes?|hours?) old \|$/m);
       expect(commit.codes[0]!.output).toContain('PLAN-BUSINESS: day checked by the nightly run of');
     } finally {
       await staging.close();

@@ -2,7 +2,7 @@
 # ensure-debian-package.sh COMMAND PACKAGE WHAT: a no-op when COMMAND is on PATH (or in /usr/sbin); as root with
 # apt-get it installs Debian's PACKAGE, its service kept from starting (the tests run their own, on 127.0.0.1);
 # otherwise it says how to get it. It never fails: the tests that need COMMAND skip without it (those that must
-# run in CI fail there instead: test/support/debian-tool.ts).
+# run in CI fail there instead: test/support/installed-tools.ts).
 set -uo pipefail
 command_name=$1 package=$2 what=$3
 for found in "$(command -v "$command_name" 2>/dev/null)" "/usr/sbin/$command_name" "/usr/bin/$command_name"; do

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { toolPath } from '../support/debian-tool.ts';
+import { toolPath } from '../support/installed-tools.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RULES = 'fixtures/alerts/petstore-watch.rules.yml';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ensureJudgeCapture } from '../../bench/judge/capture.ts';
 import { Watcher } from '../../harness/watch/watcher.ts';
-import { toolPath } from '../support/debian-tool.ts';
+import { toolPath } from '../support/installed-tools.ts';
 import { tempDir } from '../judge/support.ts';
 
 const logrotate = toolPath('logrotate', 'bash scripts/ensure-logrotate.sh (npm test runs it) or apt-get install logrotate');

@@ -84,7 +84,7 @@ test('the reference server certified beside implementations that cannot be: a ma
   expect(console).toMatch(/\[1\/4\] reference: \d+\/\d+ tests, no MUST rule failing so far/);
   expect(console).toContain('[1/4] reference: Conforming at MUST level');
   expect(console).toContain('never-listening: could not certify: the start command printed no base URL within 2 s (last output: starting)');
-  expect(console).toContain(`unreachable: could not certify: the suite wrote no report: conformance: PETSTORE_BASE_URL http://127.0.0.1:${port}/v1 does not answer`);
+  expect(console).toContain(`unreachable: could not certify: the suite wrote no report: petstore-conformance certify: PETSTORE_BASE_URL http://127.0.0.1:${port}/v1 does not answer`);
   expect(console).toContain('keyless: could not certify: key variable KEYLESS_KEY_NOT_SET is not set');
   expect(console).toContain('reference: now passes: remove it from the expectations: LIST-1');
   expect(console).toContain('since ');

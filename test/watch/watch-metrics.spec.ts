@@ -41,4 +41,5 @@ test('a hammering client is named by pseudonym up to the cap, the rest counted a
   expect(metrics).not.toContain('key="pro-2"');
   expect(metrics).toMatch(/petstore_watch_rule_failures_total\{rule="RL-1",level="MUST"\} [1-9]/);
   expect(metrics).not.toContain(PLANTED_KEY);
+  expect(metrics).not.toContain('sk_live');
 });

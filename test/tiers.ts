@@ -11,6 +11,13 @@ import { existsSync } from 'node:fs';
 /** Files of the field tier, relative to test/. */
 export const FIELD_TESTS: readonly string[] = [
   'suite/ci-workflow-run.spec.ts',
+  'suite/key-leaks.spec.ts',
+  'suite/header-fault-verdicts.spec.ts',
+  'suite/refusals-behind-header-faults.spec.ts',
+  'suite/misconfigured-plan.spec.ts',
+  'suite/enterprise.spec.ts',
+  'suite/hostile-target.spec.ts',
+  'suite/suite-as-client.spec.ts',
   'judge/invariance-field.spec.ts',
   'suite/continuous-buckets-with-days.spec.ts',
   'suite/key-budget.spec.ts',

@@ -7,12 +7,10 @@
 import { Counter, Gauge, Registry, openMetricsContentType, type OpenMetricsContentType } from 'prom-client';
 import { QUOTA_RULES } from '../../lib/checks/registry.ts';
 import { catalogue } from '../../lib/rules.ts';
-import { CLIENT_RULES } from '../judge/client-exchange.ts';
 import type { RuleTallies } from '../judge/rule-tally.ts';
 
 /** The rules a window over quota breaks, and the plan each is of. */
 const PLAN_OF_QUOTA_RULE: Readonly<Record<string, string>> = Object.fromEntries(QUOTA_RULES.map((rule) => [rule, rule.split('-')[1]!.toLowerCase()]));
-export const CLIENT_BREACH_RULES = CLIENT_RULES;
 export const OTHER_KEYS = 'other';
 
 interface Seen {

@@ -12,7 +12,8 @@ import { judgeReport, type JudgeRun } from '../judge/report.ts';
 import { TrafficJudge } from '../judge/traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { LogFollower } from './log-follower.ts';
-import { CLIENT_BREACH_RULES, WatchMetrics } from './watch-metrics.ts';
+import { CLIENT_RULES } from '../judge/client-exchange.ts';
+import { WatchMetrics } from './watch-metrics.ts';
 
 export interface WatchOptions {
   log: string;
@@ -84,11 +85,11 @@ export class Watcher {
       const exchange = toJudgedExchange({ number, entry: parseObject(line) }, this.file, this.keys);
       if (!exchange) return;
       const pseudonym = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
-      const before = pseudonym === undefined ? [] : CLIENT_BREACH_RULES.map((rule) => this.judge.tallies.get(rule)?.violations ?? 0);
+      const before = pseudonym === undefined ? [] : CLIENT_RULES.map((rule) => this.judge.tallies.get(rule)?.violations ?? 0);
       this.judge.add(exchange);
       if (pseudonym === undefined) return;
       // The client rules judge a key's requests as that key's next ones come: what grew was this key's.
-      CLIENT_BREACH_RULES.forEach((rule, index) => {
+      CLIENT_RULES.forEach((rule, index) => {
         const grew = (this.judge.tallies.get(rule)?.violations ?? 0) - (before[index] as number);
         if (grew > 0) this.metrics.breach(pseudonym, rule, grew);
       });

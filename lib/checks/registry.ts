@@ -42,6 +42,12 @@ export type RuleRef = string;
 
 export interface Check {
   name: string;
+  /**
+   * The idea it is one judgement of, where one idea is judged on more than one input (Remaining's: one answer's value,
+   * a window's countdown, a pair's step): the rules page shows that idea as one check (IDEAS), with a judgement per
+   * need; its judgements serve the same rules. Absent: the check is an idea of its own.
+   */
+  of?: keyof typeof IDEAS;
   /** The rule IDs it serves; a finding of the check cites one of them. */
   rules: readonly RuleRef[];
   need: Need;
@@ -69,6 +75,12 @@ export interface Finding {
   message: string;
 }
 
+/** The ideas judged on more than one input, each in a sentence: one check each, whose judgements name it (`of`). */
+export const IDEAS = {
+  remaining: 'X-RateLimit-Remaining says how many requests are left in the window: a whole number up to the limit, one less per admission, none on a refusal',
+  reset: 'X-RateLimit-Reset is when the window ends: a plausible Unix time that stays put within a window (or moves to when a bucket is full again)',
+} as const;
+
 const CHECKS = [
   // One answer, whoever sent the request (lib/response-checks.ts, lib/request-rules.ts).
   { name: 'json-body', rules: ['SVC-1'], need: 'one answer', traffic: 'an answer whose body the capture holds', judges: 'a response with a body declares Content-Type application/json and its body is JSON' },
@@ -79,8 +91,8 @@ const CHECKS = [
   { name: 'error-status', rules: ['ERR-2'], need: 'one answer', traffic: 'a client error whose body the capture holds', judges: "an Error's status equals the response's" },
   { name: 'rate-limit-headers-present', rules: ['RL-4'], need: 'one answer', traffic: 'an exchange of one of the contract\'s operations', judges: 'every answer carries X-RateLimit-Limit, -Remaining and -Reset' },
   { name: 'limit-value', rules: ['RL-5'], need: 'one answer', traffic: 'an answer to a key of known plan (PETSTORE_API_KEY_<PLAN>, or a recording that names plans)', judges: "X-RateLimit-Limit is a whole number and, for a key of a known plan, one of that plan's quotas" },
-  { name: 'remaining-value', rules: ['RL-6'], need: 'one answer', traffic: 'an answer with X-RateLimit-Remaining', judges: 'X-RateLimit-Remaining is a whole number from 0 to the limit' },
-  { name: 'reset-value', rules: ['RL-7'], need: 'one answer', traffic: 'an answer with X-RateLimit-Reset', judges: 'X-RateLimit-Reset is a whole number of Unix seconds, not before the request left, at most two days ahead' },
+  { name: 'remaining-value', of: 'remaining', rules: ['RL-6'], need: 'one answer', traffic: 'an answer with X-RateLimit-Remaining', judges: 'X-RateLimit-Remaining is a whole number from 0 to the limit' },
+  { name: 'reset-value', of: 'reset', rules: ['RL-7'], need: 'one answer', traffic: 'an answer with X-RateLimit-Reset', judges: 'X-RateLimit-Reset is a whole number of Unix seconds, not before the request left, at most two days ahead' },
   { name: 'retry-after-present', rules: ['RL-1'], need: 'one answer', traffic: 'a 429 (no request in the capture was refused)', judges: 'a 429 carries Retry-After' },
   { name: 'retry-after-format', rules: ['RL-2'], need: 'one answer', traffic: 'a 429 (no request in the capture was refused)', judges: "a 429's Retry-After is delta-seconds or an HTTP-date" },
   { name: 'no-key-refused', rules: ['AUTH-1'], need: 'one answer', traffic: 'a request without an Authorization header', judges: 'a request without an Authorization header is answered 401' },
@@ -106,10 +118,10 @@ const CHECKS = [
   { name: 'first-refusal', rules: ['PLAN', 'RL-1'], need: 'a window of one key', uses: ['per-request order'], judges: 'a window seen from its start refuses only once its limit was admitted' },
   { name: 'daily-quota', rules: ['PLAN'], need: 'a window of one key', uses: ['firm counts per window'], judges: 'no day admits more than its quota' },
   { name: 'custom-quota', rules: ['PLAN'], need: 'a whole run', judges: "the quota a key of a plan without documented limits showed, observed" },
-  { name: 'remaining-countdown', rules: ['RL-6'], need: 'a window of one key', uses: ['firm counts per window'], judges: "a window's Remaining values, in any order, run down one by one from below its limit" },
-  { name: 'remaining-steps', rules: ['RL-6'], need: 'a pair decided in order', uses: ['pairs decided one after the other', 'the kind of limiter'], judges: 'Remaining falls by one per admission, or rises only as the quota comes back' },
-  { name: 'refusal-says-left', rules: ['RL-6'], need: 'one answer', uses: ['refusals with their headers'], judges: 'a 429 does not say requests are left in the window it names (unless it asks for a wait longer than a window)' },
-  { name: 'reset-stable', rules: ['RL-7'], need: 'a pair decided in order', uses: ['pairs decided one after the other'], judges: 'Reset stays put, starts a new window once it came, or moves to when a bucket is full again' },
+  { name: 'remaining-countdown', of: 'remaining', rules: ['RL-6'], need: 'a window of one key', uses: ['firm counts per window'], judges: "a window's Remaining values, in any order, run down one by one from below its limit" },
+  { name: 'remaining-steps', of: 'remaining', rules: ['RL-6'], need: 'a pair decided in order', uses: ['pairs decided one after the other', 'the kind of limiter'], judges: 'Remaining falls by one per admission, or rises only as the quota comes back' },
+  { name: 'refusal-says-left', of: 'remaining', rules: ['RL-6'], need: 'one answer', uses: ['refusals with their headers'], judges: 'a 429 does not say requests are left in the window it names (unless it asks for a wait longer than a window)' },
+  { name: 'reset-stable', of: 'reset', rules: ['RL-7'], need: 'a pair decided in order', uses: ['pairs decided one after the other'], judges: 'Reset stays put, starts a new window once it came, or moves to when a bucket is full again' },
   { name: 'refusal-headers', rules: ['RL-1', 'RL-2', 'RL-4'], need: 'one answer', uses: ['refusals with their headers'], judges: 'every 429 carries the rate-limit headers and a Retry-After in seconds or an HTTP-date' },
   { name: 'headers-on-every-answer', rules: ['RL-4', 'RL-5'], need: 'one answer', judges: "every answer carries the three X-RateLimit headers, naming a quota of the key's plan" },
   { name: 'retry-after-admitted', rules: ['RL-3'], need: 'a pair decided in order', uses: ['per-request order'], judges: "a request sent once a 429's Retry-After passed is admitted" },
@@ -224,6 +236,24 @@ function planRuleOf(plan: string | undefined): string {
 export function checksOf(rule: string): Check[] {
   const plan = rule.startsWith('PLAN-') && rule !== 'PLAN-ENTERPRISE';
   return CHECKS.filter((check) => (check.rules as readonly string[]).includes(rule) || (plan && (check.rules as readonly string[]).includes('PLAN')));
+}
+
+/** A check as a rule's page shows it: an idea, with its judgements (itself alone, for a check that is an idea of its own). */
+export interface IdeaCheck {
+  name: string;
+  judges: string;
+  judgements: readonly Check[];
+}
+
+/** The checks that judge `rule`, one per idea: from a rule's ID to each idea's judgement per need in one step. */
+export function ideasOf(rule: string): IdeaCheck[] {
+  const ideas = new Map<string, IdeaCheck>();
+  for (const check of checksOf(rule)) {
+    const name = check.of ?? check.name;
+    const idea = ideas.get(name) ?? { name, judges: check.of === undefined ? check.judges : IDEAS[check.of], judgements: [] };
+    ideas.set(name, { ...idea, judgements: [...idea.judgements, check] });
+  }
+  return [...ideas.values()];
 }
 
 /** The documented plans' quota rules and an agreed Enterprise quota's: what a window admitting past its limit breaks. */

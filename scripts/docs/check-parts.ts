@@ -44,14 +44,15 @@ function sources(): Source[] {
   }));
 }
 
-function names(text: string, check: CheckName): boolean {
-  return text.includes(`'${check}'`);
+function names(text: string, judgements: readonly CheckName[]): boolean {
+  return judgements.some((check) => text.includes(`'${check}'`));
 }
 
-export function checkRunners(check: CheckName): CheckRunners {
+/** Who runs a check: the parts and own tests that name one of its judgements (one, for a check that is an idea of its own). */
+export function checkRunners(judgements: readonly CheckName[]): CheckRunners {
   const all = sources();
   const byFile = new Map(all.map((source) => [source.file, source]));
-  const naming = new Set(all.filter((source) => source.file !== REGISTRY && names(source.text, check)).map((source) => source.file));
+  const naming = new Set(all.filter((source) => source.file !== REGISTRY && names(source.text, judgements)).map((source) => source.file));
   /** The files of lib/ a file reaches through lib/ alone that name the check. */
   const reached = (file: string, seen = new Set<string>()): string[] =>
     (byFile.get(file)?.imports ?? []).flatMap((target) => {
@@ -67,6 +68,6 @@ export function checkRunners(check: CheckName): CheckRunners {
     }
     return files.size === 0 ? [] : [{ part, files: [...files].sort() }];
   });
-  const tests = repoFiles('test', /\.spec\.ts$/).filter((file) => names(readFileSync(path.join(REPO_ROOT, file), 'utf8'), check)).sort();
+  const tests = repoFiles('test', /\.spec\.ts$/).filter((file) => names(readFileSync(path.join(REPO_ROOT, file), 'utf8'), judgements)).sort();
   return { parts, tests };
 }

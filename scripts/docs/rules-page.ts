@@ -6,7 +6,7 @@
  */
 import type { ClientRule } from '../../harness/judge/client-exchange.ts';
 import { readClientExpectations } from '../../matrix/clients/client-matrix.ts';
-import { checksOf, type CheckName } from '../../lib/checks/registry.ts';
+import { ideasOf, type CheckName } from '../../lib/checks/registry.ts';
 import { catalogue, type Rule } from '../../lib/rules.ts';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
 import type { ListedTest } from '../../test/fixtures/listed-tests.ts';
@@ -83,13 +83,20 @@ function ruleEntry(rule: Rule, tests: readonly CitingTest[]): string {
   return lines.join('\n') + '\n';
 }
 
-/** The checks of a rule, each with what it needs, the parts that run it and the own tests that name it. */
+/**
+ * The checks of a rule, one per idea, each with what it judges on each input it needs (a judgement per need, where an
+ * idea is judged on more than one), the parts that run it and the own tests that name it.
+ */
 function checksPart(rule: string): string {
-  const entries = checksOf(rule).map((check) => {
-    const { parts, tests } = checkRunners(check.name as CheckName);
+  const entries = ideasOf(rule).map((idea) => {
+    const { parts, tests } = checkRunners(idea.judgements.map((judgement) => judgement.name as CheckName));
     const run = parts.length === 0 ? 'Run by the suite\'s tests that cite the rule.' : `Run by ${parts.map(({ part, files }) => `${part} (${files.map(link).join(', ')})`).join('; ')}.`;
     const named = tests.length === 0 ? '' : ` Own tests that name it: ${tests.map(link).join(', ')}.`;
-    return `- \`${check.name}\`, on ${check.need}: ${check.judges}. ${run}${named}`;
+    const [only] = idea.judgements;
+    if (idea.judgements.length === 1 && only!.name === idea.name) return `- \`${idea.name}\`, on ${only!.need}: ${idea.judges}. ${run}${named}`;
+    const needs = [...new Set(idea.judgements.map((judgement) => judgement.need))];
+    const judged = needs.map((need) => `on ${need} (${idea.judgements.filter((judgement) => judgement.need === need).map((judgement) => `\`${judgement.name}\`: ${judgement.judges}`).join('; ')})`);
+    return `- \`${idea.name}\`: ${idea.judges}. Judged ${judged.join(', ')}. ${run}${named}`;
   });
   return `Checks ([the registry](../../lib/checks/registry.ts)):\n${entries.join('\n')}`;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { NEEDS } from '../../../../harness/judge/report.ts';
 import { QUOTA_CHECKS } from '../../../../harness/load/verdicts/verdict.ts';
 import { ANSWER_CHECKS, answerJudgement, PAIR_JUDGEMENTS } from '../../../../lib/checks/judgements.ts';
-import { checkNamed, checks, checksOf, finding, quotaRule, RULE, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
+import { checkNamed, checks, checksOf, finding, IDEAS, ideasOf, quotaRule, RULE, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
 import { catalogue } from '../../../../lib/rules.ts';
 import { REPO_ROOT } from '../../../fixtures/listed-tests.ts';
 import { repoFiles } from '../../../fixtures/repo-files.ts';
@@ -56,6 +56,26 @@ test('each check is registered once, with the rules it serves, what it needs and
     expect(NEEDS_IN_ORDER, check.name).toContain(check.need);
     expect(check.judges.length, check.name).toBeGreaterThan(10);
   }
+});
+
+test('an idea judged on several inputs is one check: its judgements serve the same rules, and a rule names one check per idea', () => {
+  for (const idea of Object.keys(IDEAS)) {
+    const judgements = checks.filter((check) => check.of === idea);
+    expect(judgements.length, idea).toBeGreaterThan(1);
+    expect(new Set(judgements.map((check) => check.rules.join(','))).size, idea).toBe(1);
+    expect(checks.some((check) => check.name === idea), `${idea} is the name of an idea, not of a judgement`).toBe(false);
+  }
+  const [remaining, ...others] = ideasOf('RL-6');
+  expect(others).toEqual([]);
+  expect(remaining?.name).toBe('remaining');
+  expect(remaining?.judgements.map((check) => `${check.need}: ${check.name}`)).toEqual([
+    'one answer: remaining-value',
+    'a window of one key: remaining-countdown',
+    'a pair decided in order: remaining-steps',
+    'one answer: refusal-says-left',
+  ]);
+  expect(ideasOf('RL-7').map((idea) => idea.name)).toEqual(['reset']);
+  expect(ideasOf('SVC-1').map((idea) => idea.judgements.map((check) => check.name))).toEqual([['json-body']]);
 });
 
 test('every rule the judge shows from traffic, the load verdicts and the suite cite has a check', () => {

@@ -11,6 +11,7 @@
  */
 import { largest } from '../extremes.ts';
 import { bindingWindows, type BindingWindow } from './binding-windows.ts';
+import { countdownWords } from './countdown.ts';
 import { isAdmitted, mayHaveEnded, MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
 import { refillAllowance } from './refill.ts';
 
@@ -123,25 +124,16 @@ function showsLaterWindow(reading: Reading, reset: number, remaining: number): b
 
 /**
  * Under concurrency responses arrive in any order, but the admitted ones of a window that gives nothing back
- * must still have been handed Remaining values from just below the probe's down, each exactly once.
+ * must still have been handed Remaining values from just below the probe's down, each exactly once: with the
+ * probe's own, a countdown from it (countdown.ts).
  */
 export function remainingProblem(afterProbe: number, admitted: readonly Reading[]): string | undefined {
   const values = admitted.map((reading) => reading.remaining);
   if (values.some((value) => value === undefined)) return 'some admitted responses carried no readable X-RateLimit-Remaining';
-  const counts = new Map<number, number>();
-  for (const value of values as number[]) counts.set(value, (counts.get(value) ?? 0) + 1);
-  const expected = Array.from({ length: admitted.length }, (_, index) => afterProbe - 1 - index);
-  const missing = expected.filter((value) => !counts.has(value));
-  const repeated = [...counts].filter(([, count]) => count > 1).map(([value, count]) => `${value} (${count} times)`);
-  const unexpected = [...counts.keys()].filter((value) => !expected.includes(value)).sort((a, b) => b - a);
-  if (missing.length === 0 && repeated.length === 0 && unexpected.length === 0) return undefined;
-  const parts = [
-    repeated.length > 0 ? `repeated ${list(repeated)}` : '',
-    unexpected.length > 0 ? `unexpected ${list(unexpected.map(String))}` : '',
-    missing.length > 0 ? `missing ${list(missing.map(String))}` : '',
-  ].filter(Boolean);
+  const broken = countdownWords([afterProbe, ...(values as number[])], afterProbe, `the probe's Remaining ${afterProbe}`);
+  if (broken === undefined) return undefined;
   const range = admitted.length === 0 ? 'none' : `${afterProbe - 1} down to ${afterProbe - admitted.length}`;
-  return `expected the ${admitted.length} admitted responses after Remaining ${afterProbe} to carry X-RateLimit-Remaining ${range}, each once; got ${parts.join('; ')}`;
+  return `expected the ${admitted.length} admitted responses after Remaining ${afterProbe} to carry X-RateLimit-Remaining ${range}, each once; ${broken}`;
 }
 
 /**

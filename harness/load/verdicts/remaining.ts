@@ -1,6 +1,6 @@
 /** X-RateLimit-Remaining counts down by one per admission in a window, or rises only as the quota comes back. */
 import { describeDuration } from '../duration.ts';
-import { countdownBreak } from '../../../lib/rate-limiter/countdown.ts';
+import { countdownWords } from '../../../lib/rate-limiter/countdown.ts';
 import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
@@ -23,14 +23,6 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel): { stat
   const early = countdownWords(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
-}
-
-/** What is wrong with a countdown of Remaining values (in any order), or undefined when it steps by one (lib/rate-limiter/countdown.ts). */
-function countdownWords(values: readonly number[], limit: number): string | undefined {
-  const broken = countdownBreak(values, limit);
-  if (broken === undefined) return undefined;
-  if (broken.kind === 'above-limit') return `${broken.value} is above the limit ${limit}`;
-  return broken.kind === 'repeated' ? `${broken.value} came twice` : `it jumped from ${broken.from} to ${broken.to}`;
 }
 
 /**

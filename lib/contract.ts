@@ -365,10 +365,31 @@ export interface RequestToClassify {
 }
 
 export function classifyRequest(request: RequestToClassify): Classification {
+  return classifyAt(request, matchOperation(request.method, pathOf(request.path))?.pathParams ?? {});
+}
+
+/** A request placed against the contract: the operation it addresses, and whether it is within the contract, outside or at a gap. */
+export interface PlacedRequest {
+  operation: Operation;
+  classification: Classification;
+}
+
+/** Where a request stands against the contract, in one step; undefined for a request to no operation of it. */
+export function placeRequest(request: Omit<RequestToClassify, 'operation'>): PlacedRequest | undefined {
+  const matched = matchOperation(request.method, pathOf(request.path));
+  if (matched === undefined) return undefined;
+  return { operation: matched.operation, classification: classifyAt({ ...request, operation: matched.operation.id }, matched.pathParams) };
+}
+
+/** A path below the base URL without its query. */
+function pathOf(path: string): string {
+  const at = path.indexOf('?');
+  return at === -1 ? path : path.slice(0, at);
+}
+
+function classifyAt(request: RequestToClassify, pathParams: Readonly<Record<string, string>>): Classification {
   const shape = requestShape(request.operation);
   const at = request.path.indexOf('?');
-  const pathOnly = at === -1 ? request.path : request.path.slice(0, at);
-  const pathParams = matchOperation(request.method, pathOnly)?.pathParams ?? {};
   const query = new URLSearchParams(at === -1 ? '' : request.path.slice(at + 1));
   for (const parameter of shape.parameters) {
     if (parameter.in === 'query' && query.getAll(parameter.name).length > 1 && parameter['x-outside-contract']) {

@@ -11,7 +11,7 @@
  * judged on what the capture does not hold (a body a gateway's log left out).
  */
 import { RULE } from './checks/registry.ts';
-import { classifyRequest, isCanonical, operation as operationById, type OperationId, schemaProblems } from './contract.ts';
+import { isCanonical, operation as operationById, type OperationId, type RequestKind, schemaProblems } from './contract.ts';
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
 import { parseHttpDate } from './rate-limit-headers.ts';
@@ -28,6 +28,8 @@ export interface RequestAnswer {
   /** undefined: not captured. */
   requestBody: string | undefined;
   credential: RequestCredential;
+  /** Where the request stands against the contract (lib/contract.ts placeRequest, classifyRequest). */
+  kind: RequestKind;
   status: number;
   responseHeaders: Readonly<Record<string, string | undefined>>;
   /** undefined: not captured. */
@@ -150,8 +152,7 @@ function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
 function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
   const sent = exchange.requestBody;
   if (sent === undefined) return;
-  const kind = classifyRequest({ operation: 'createPet', method: exchange.method, path: exchange.path, ...(exchange.requestContentType === undefined ? {} : { contentType: exchange.requestContentType }), body: sent });
-  if (kind.kind === 'outside') return;
+  if (exchange.kind === 'outside') return;
   const body = new JsonBody(sent);
   const json = body.json;
   const refusal = (rule: string, what: string): void => {
@@ -165,7 +166,7 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
     return refusal(missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
   }
   findings.judged.push(RULE['created-as-sent']);
-  if (exchange.status === 400 && kind.kind === 'gap') return;
+  if (exchange.status === 400 && exchange.kind === 'gap') return;
   if (exchange.status !== 201) {
     findings.violations.push({ rule: RULE['created-as-sent'], message: `POST ${exchange.path} with a valid NewPet was answered ${exchange.status}, not 201` });
     return;

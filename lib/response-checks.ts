@@ -4,7 +4,7 @@
  * Each finding names the rule of fixtures/rules.yaml it breaks.
  */
 import { RULE } from './checks/registry.ts';
-import { bodySchemaFor, operation, schemaProblems, type OperationId } from './contract.ts';
+import { bodySchemaFor, schemaProblems, type Operation, type OperationId } from './contract.ts';
 import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
 import { plans, type PlanId, type Quota } from './plans.ts';
@@ -14,7 +14,8 @@ import { ROUNDING_MS } from './rate-limiter/reading.ts';
 import type { Violation } from './violation.ts';
 
 export interface ResponseToCheck {
-  operation: OperationId;
+  /** The operation answered, as the contract states it: what placing the request found (placeRequest), or operation(id). */
+  operation: Operation;
   status: number;
   /** Header names in lower case. */
   headers: Readonly<Record<string, string | undefined>>;
@@ -54,7 +55,7 @@ const RESET_HORIZON_SECONDS = 2 * 86_400;
 
 export function checkResponse(response: ResponseToCheck): Violation[] {
   const violations: Violation[] = [];
-  const op = operation(response.operation);
+  const op = response.operation;
   const status = response.status;
   if (response.outsideContract) {
     if (!(status >= 400 && status < 500) && !op.statuses.has(status)) {
@@ -83,9 +84,9 @@ const bodyVerdicts = new BodyVerdicts(2_000_000);
 /** `errorDue`: an Error body is due whatever the status (a client error answering a request outside the contract). */
 function checkBody(response: ResponseToCheck, errorDue: boolean): Violation[] {
   const body = typeof response.body === 'string' ? new JsonBody(response.body) : response.body;
-  const judge = (): BodyVerdict => judgeBody(response.operation, response.status, body, errorDue);
+  const judge = (): BodyVerdict => judgeBody(response.operation.id, response.status, body, errorDue);
   // The remembered verdicts are those of documented answers; an undocumented status's Error is judged each time.
-  const verdict = errorDue && !ERROR_STATUSES.has(response.status) ? judge() : bodyVerdicts.verdict(response.operation, response.status, body.text, judge);
+  const verdict = errorDue && !ERROR_STATUSES.has(response.status) ? judge() : bodyVerdicts.verdict(response.operation.id, response.status, body.text, judge);
   if (verdict.empty) return [...verdict.problems];
   const contentType = response.headers['content-type'] ?? '';
   if (/^application\/json\s*(;|$)/i.test(contentType)) return [...verdict.problems];

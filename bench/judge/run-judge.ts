@@ -46,5 +46,5 @@ process.stdout.write(`${JSON.stringify({ exchanges, seconds, perSecond: exchange
 
 function contractCheck(exchange: JudgedExchange): void {
   const operation = matchOperation(exchange.method, exchange.path.split('?')[0] ?? exchange.path)?.operation;
-  if (operation) checkResponse({ operation: operation.id, status: exchange.status, headers: exchange.responseHeaders, body: exchange.responseBody ?? '', now: exchange.answeredAt });
+  if (operation) checkResponse({ operation, status: exchange.status, headers: exchange.responseHeaders, body: exchange.responseBody ?? '', now: exchange.answeredAt });
 }

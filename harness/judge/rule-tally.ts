@@ -4,6 +4,7 @@
  * left unchecked and why. Bounded: a few messages per rule, keys by pseudonym.
  */
 import type { Evidence } from '../../lib/verdicts/test-record.ts';
+import type { Violation } from '../../lib/violation.ts';
 
 /** A reviewer follows a broken rule from a handful of cases; the rest are counted. */
 const MAX_MESSAGES = 5;
@@ -24,6 +25,17 @@ export interface RuleTally {
   notes: string[];
 }
 
+/** What one exchange showed, rule by rule: tallied in one step (RuleTallies.record). */
+export interface ExchangeFindings {
+  /** The rules it put to the test. */
+  judged: string[];
+  violations: Violation[];
+  /** What of a rule it could not show, and why. */
+  unchecked: Array<{ rule: string; reason: string }>;
+  /** Where the spec is silent: what the target did. */
+  observed: Array<{ rule: string; what: string }>;
+}
+
 /** Kinds of what a GAP rule saw kept apart; the rest are counted under the last. */
 const MAX_SEEN = 8;
 
@@ -39,6 +51,20 @@ export class RuleTallies {
     if (windows > 0) tally.windows += windows;
     else tally.exchanges++;
     if (key !== undefined) tally.keys.add(key);
+  }
+
+  /**
+   * One exchange's findings, of `key`: each violation's message says `where` it was seen, and carries the exchange as
+   * evidence (made only for a violation kept as evidence).
+   */
+  record(findings: ExchangeFindings, key: string | undefined, where: string, evidence: () => Omit<Evidence, 'rule'>): void {
+    for (const rule of findings.judged) this.judged(rule, key);
+    for (const { rule, reason } of findings.unchecked) this.unchecked(rule, reason);
+    for (const violation of findings.violations) {
+      const tally = this.tally(violation.rule);
+      this.violated(violation.rule, `${violation.message} (${where})`, tally.evidence.length < MAX_EVIDENCE ? evidence() : undefined);
+    }
+    for (const { rule, what } of findings.observed) this.observed(rule, what);
   }
 
   violated(rule: string, message: string, evidence: Omit<Evidence, 'rule'> | undefined): void {

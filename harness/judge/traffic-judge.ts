@@ -7,18 +7,18 @@
 import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
-import { classifyRequest, matchOperation, type OperationId } from '../../lib/contract.ts';
+import { placeRequest, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
-import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import { checkResponse } from '../../lib/response-checks.ts';
 import { ClientRuleJudge } from './client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
-import { judgeRequestAnswer, requestCredential, type RequestAnswer } from '../../lib/request-rules.ts';
-import { RuleTallies } from './rule-tally.ts';
+import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
+import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
 import { UnansweredRequests } from './unanswered.ts';
 
 export interface JudgeOptions {
@@ -91,22 +91,33 @@ export class TrafficJudge {
   }
 
   add(exchange: JudgedExchange): void {
-    const operation = matchOperation(exchange.method, exchange.path.split('?')[0] ?? exchange.path)?.operation;
-    if (!operation) return;
+    const placed = placeRequest({ method: exchange.method, path: exchange.path, ...(exchange.requestContentType ? { contentType: exchange.requestContentType } : {}), ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}) });
+    if (!placed) return;
+    const operation = placed.operation.id;
     this.exchanges++;
     this.firstAnswer ??= exchange.answeredAt;
     const keyName = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
     const plan = typeof exchange.key === 'object' ? exchange.key.plan : undefined;
     // A request without an answer shows nothing of any rule but RESP-3, judged when the capture ends.
-    if (exchange.noAnswer) return this.unanswered.add(operation.id, exchange, exchange.noAnswer, keyName);
-    this.unanswered.answered(operation.id, keyName);
-    const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
+    if (exchange.noAnswer) return this.unanswered.add(operation, exchange, exchange.noAnswer, keyName);
+    this.unanswered.answered(operation, keyName);
+    this.tallies.record(this.findingsOf(exchange, placed, plan), keyName, `exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''}`, () => evidenceOf(exchange));
+    if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
+    this.account(exchange, keyName, plan);
+    if (keyName !== undefined) this.clients.add({ ...exchange, key: keyName, retryAfter: exchange.responseHeaders['retry-after'], date: exchange.responseHeaders.date });
+  }
 
-    const outside = exchange.method === 'POST' && exchange.requestBody === undefined
-      ? true
-      : classifyRequest({ operation: operation.id, method: exchange.method, path: exchange.path, ...(exchange.requestContentType ? { contentType: exchange.requestContentType } : {}), ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}) }).kind === 'outside';
+  /**
+   * What one answered exchange shows: the checks its answer puts to the test (and those it cannot), the contract's
+   * checks of every response, and what the answer must be given what was asked.
+   */
+  private findingsOf(exchange: JudgedExchange, placed: PlacedRequest, plan: PlanId | undefined): ExchangeFindings {
+    const findings: ExchangeFindings = { judged: [], violations: [], unchecked: [], observed: [] };
+    const { operation, classification: { kind } } = placed;
+    this.answerChecks(exchange, operation.id, plan, findings);
+    const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
     const checked = checkResponse({
-      operation: operation.id,
+      operation,
       status: exchange.status,
       headers: exchange.responseHeaders,
       body: body ?? '',
@@ -115,47 +126,60 @@ export class TrafficJudge {
       now: exchange.answeredAt,
       ...(exchange.sentAt !== undefined ? { sentAt: exchange.sentAt } : {}),
       clockSkewMs: this.clockSkewMs,
-      outsideContract: outside,
+      outsideContract: kind === 'outside',
     });
-    const contract = body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked;
-    for (const rule of this.contractRules(exchange, body !== undefined, plan)) this.tallies.judged(rule, keyName);
-    const request: RequestAnswer = {
+    findings.violations.push(...(body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked));
+    const credential = requestCredential(exchange);
+    const own = judgeRequestAnswer({
       operation: operation.id,
       method: exchange.method,
       path: exchange.path,
       requestContentType: exchange.requestContentType,
       requestBody: exchange.requestBody,
-      credential: requestCredential(exchange),
+      credential,
+      kind,
       status: exchange.status,
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
-    };
-    if (exchange.credential === 'not-captured') {
-      for (const rule of KEY_RULES) this.tallies.unchecked(rule, "requests whose Authorization header the capture does not hold (a browser's sanitized HAR, a log without the field): whether they carried a key, and which, is not known");
-    }
-    const own = judgeRequestAnswer(request);
-    for (const rule of own.judged) this.tallies.judged(rule, keyName);
+    });
+    findings.judged.push(...own.judged);
+    findings.violations.push(...own.violations);
     if (exchange.signalsNotLogged && own.judged.includes(RULE['only-getpet-deprecated'])) {
-      this.tallies.unchecked(RULE['only-getpet-deprecated'], `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen`);
+      findings.unchecked.push({ rule: RULE['only-getpet-deprecated'], reason: `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen` });
     }
-    if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) this.tallies.unchecked(RULE['created-as-sent'], 'creations whose answer the capture holds without its body: only their status was judged, not the pet created');
-    for (const violation of [...contract, ...own.violations]) this.violation(violation, exchange, keyName);
-    if (exchange.status !== 401 && exchange.status !== 429) this.observeMarkers(operation.id, exchange, keyName);
-    if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
-    this.account(exchange, keyName, plan);
-    if (keyName !== undefined) this.clients.add({ ...exchange, key: keyName, retryAfter: exchange.responseHeaders['retry-after'], date: exchange.responseHeaders.date });
+    if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
+    return findings;
   }
 
-  /** Where the spec leaves open how a marker reaches a client: what each answer of the operation carried. */
-  private observeMarkers(operation: OperationId, exchange: JudgedExchange, keyName: string | undefined): void {
+  /**
+   * The checks of every response that this answer puts to the test, those it cannot (a key the capture does not show,
+   * a Limit of no known quota), and where the spec leaves open how a marker reaches a client, what the answer carried.
+   */
+  private answerChecks(exchange: JudgedExchange, operation: OperationId, plan: PlanId | undefined, findings: ExchangeFindings): void {
+    const { status, responseHeaders: headers } = exchange;
+    const checks: OneRuleCheck[] = ['documented-status', 'rate-limit-headers-present'];
+    const withBody = exchange.responseBody !== undefined;
+    if (withBody) checks.push('json-body', 'body-shape');
+    if (withBody && status >= 400 && status < 500 && status !== 429) checks.push('error-body', 'error-status');
+    if (headers['x-ratelimit-remaining'] !== undefined) checks.push('remaining-value');
+    if (headers['x-ratelimit-reset'] !== undefined) checks.push('reset-value');
+    if (status === 429) checks.push('retry-after-present');
+    if (status === 429 && headers['retry-after'] !== undefined) checks.push('retry-after-format');
+    if (plan && status !== 401 && headers['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) checks.push('limit-value');
+    else if (status !== 401 && headers['x-ratelimit-limit'] !== undefined) findings.unchecked.push({ rule: RULE['limit-value'], reason: 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)' });
+    findings.judged.push(...checks.map((check) => RULE[check]));
+    if (exchange.credential === 'not-captured') {
+      for (const rule of KEY_RULES) findings.unchecked.push({ rule, reason: "requests whose Authorization header the capture does not hold (a browser's sanitized HAR, a log without the field): whether they carried a key, and which, is not known" });
+    }
+    if (status === 401 || status === 429) return;
     if (operation === 'listOrders') {
-      const marked = Object.entries(exchange.responseHeaders).filter(([name, value]) => !name.startsWith('x-ratelimit-') && /experimental|beta/i.test(value));
-      this.tallies.judged(RULE['stability-marker'], keyName);
-      this.tallies.observed(RULE['stability-marker'], marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability');
+      const marked = Object.entries(headers).filter(([name, value]) => !name.startsWith('x-ratelimit-') && /experimental|beta/i.test(value ?? ''));
+      findings.judged.push(RULE['stability-marker']);
+      findings.observed.push({ rule: RULE['stability-marker'], what: marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${(value ?? '').slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability' });
     } else if (operation === 'getPet') {
-      const signals = ['deprecation', 'sunset', 'link'].filter((name) => exchange.responseHeaders[name] !== undefined);
-      this.tallies.judged(RULE['deprecation-signals'], keyName);
-      this.tallies.observed(RULE['deprecation-signals'], signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header");
+      const signals = ['deprecation', 'sunset', 'link'].filter((name) => headers[name] !== undefined);
+      findings.judged.push(RULE['deprecation-signals']);
+      findings.observed.push({ rule: RULE['deprecation-signals'], what: signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header" });
     }
   }
 
@@ -175,23 +199,6 @@ export class TrafficJudge {
     return this.tallies;
   }
 
-  private contractRules(exchange: JudgedExchange, withBody: boolean, plan: PlanId | undefined): string[] {
-    const checks: OneRuleCheck[] = ['documented-status', 'rate-limit-headers-present'];
-    if (withBody) checks.push('json-body', 'body-shape');
-    if (withBody && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) checks.push('error-body', 'error-status');
-    if (exchange.responseHeaders['x-ratelimit-remaining'] !== undefined) checks.push('remaining-value');
-    if (exchange.responseHeaders['x-ratelimit-reset'] !== undefined) checks.push('reset-value');
-    if (exchange.status === 429) checks.push('retry-after-present');
-    if (exchange.status === 429 && exchange.responseHeaders['retry-after'] !== undefined) checks.push('retry-after-format');
-    if (plan && exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) checks.push('limit-value');
-    else if (exchange.status !== 401 && exchange.responseHeaders['x-ratelimit-limit'] !== undefined) this.tallies.unchecked(RULE['limit-value'], 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)');
-    return checks.map((check) => RULE[check]);
-  }
-
-  private violation(violation: Violation, exchange: JudgedExchange, keyName: string | undefined): void {
-    this.tallies.violated(violation.rule, `${violation.message} (exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''})`, evidenceOf(exchange));
-  }
-
   private account(exchange: JudgedExchange, keyName: string | undefined, plan: PlanId | undefined): void {
     this.latestAnswer = Math.max(this.latestAnswer, exchange.answeredAt);
     if (keyName === undefined) return;
@@ -200,7 +207,8 @@ export class TrafficJudge {
     if (outcome === 'error' || !headers) return;
     let key = this.keys.get(keyName);
     if (!key) {
-      const quota = this.quotaRule(plan);
+      // The rule its windows admitting past their limit break: the plan's quota, or, for a quota no one stated, the Limit the target itself sent.
+      const quota = quotaRule(plan, plan && plans[plan].documented ? 'documented' : this.enterpriseQuota ? 'agreed' : 'unstated');
       const windows = new KeyWindows(plan, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, {
         found: (contradiction) => this.contradiction(contradiction, keyName, quota),
         unchecked: (check, reason) => this.tallies.unchecked(RULE[check], reason),
@@ -219,11 +227,6 @@ export class TrafficJudge {
     const rule = contradiction.check === 'minute-max' ? quota : RULE[contradiction.check];
     const exchanges = contradiction.exchanges.length > 0 ? `; exchanges ${contradiction.exchanges.join(', ')}` : '';
     this.tallies.violated(rule, `${contradiction.message} (key ${keyName}${exchanges})`, undefined);
-  }
-
-  /** The rule a window admitting past its limit breaks: the plan's quota, or, for a quota no one stated, the Limit the target itself sent. */
-  private quotaRule(plan: PlanId | undefined): string {
-    return quotaRule(plan, plan && plans[plan].documented ? 'documented' : this.enterpriseQuota ? 'agreed' : 'unstated');
   }
 
   private windowClosed(window: ClosedWindow, keyName: string, quota: string): void {

@@ -6,6 +6,7 @@
  */
 import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import pLimit from 'p-limit';
+import { operation as operationById } from '../../lib/contract.ts';
 import { keyVariable } from '../../lib/keys.ts';
 import { plans } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
@@ -261,7 +262,7 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
   }
 
   function checkRefusal(state: KeyState, operation: LoadOperation, response: HttpResponse, doneEpoch: number): void {
-    noteRefusal(state.refusalFindings, { operation: OPERATION_IDS[operation], status: 429, headers: response.headers, body: response.body.toString('utf8'), plan: state.run.spec.plan, now: doneEpoch });
+    noteRefusal(state.refusalFindings, { operation: operationById(OPERATION_IDS[operation]), status: 429, headers: response.headers, body: response.body.toString('utf8'), plan: state.run.spec.plan, now: doneEpoch });
   }
 
   function launch(state: KeyState, dispatch: Dispatch): Promise<void> {

@@ -9,7 +9,7 @@
  * difference: quotas depend on everything else that used the key, not on the implementation alone.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Operation, OperationId } from '../../lib/contract.ts';
+import { classifyRequest, type Operation, type OperationId } from '../../lib/contract.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
@@ -169,7 +169,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
 
   if (operation) {
     result.violations = checkResponse({
-      operation: operation.id,
+      operation,
       status: response.status,
       headers: response.headers,
       body: replayedJson,
@@ -177,14 +177,17 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       now: response.receivedAt,
     });
     // The rules one exchange shows beyond the contract, as the judge applies them to captured traffic.
+    const requestContentType = headers.find(([name]) => name === 'content-type')?.[1];
+    const kind = classifyRequest({ operation: operation.id, method: recorded.method, path: sentPathOnly + search, ...(requestContentType === undefined ? {} : { contentType: requestContentType }), ...(body === undefined ? {} : { body }) }).kind;
     result.violations.push(
       ...judgeRequestAnswer({
         operation: operation.id,
         method: recorded.method,
         path: sentPathOnly + search,
-        requestContentType: headers.find(([name]) => name === 'content-type')?.[1],
+        requestContentType,
         requestBody: body,
         credential: authorization === undefined ? 'none' : credential?.plan ? 'configured' : 'other',
+        kind,
         status: response.status,
         responseHeaders: response.headers,
         responseBody: replayedJson,

@@ -10,7 +10,7 @@
  * the cause, or a collecting client throws NoAnswer for its caller to say so.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
-import { classifyRequest, type OperationId } from '../../lib/contract.ts';
+import { classifyRequest, operation as operationById, type OperationId } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import { plans, type PlanId, type Quota } from '../../lib/plans.ts';
@@ -216,7 +216,7 @@ export class PetStoreClient {
     if (dropped) this.judgeDropped(dropped.exchange, dropped.error, `the same request sent again was answered ${response.status}`, exchange);
     // Only a quota agreed for this run is handed over: a documented plan's is the contract's own.
     const quota = plan === undefined || plans[plan].documented ? undefined : quotaInRun(plan, this.options.enterpriseQuota);
-    const violations = checkResponse({ operation, status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt, outsideContract: kind.kind === 'outside' });
+    const violations = checkResponse({ operation: operationById(operation), status: response.status, headers: response.headers, body: answer, plan, quota, now: receivedAt, sentAt, outsideContract: kind.kind === 'outside' });
     if (this.options.deferJudgement) exchange.violations = violations;
     else for (const violation of violations) judge.expect(false, violation.message, { rule: violation.rule, evidence: exchange, byContractCheck: true });
     return exchange;

@@ -1,6 +1,6 @@
 /** Helpers for the reference server's black-box tests: start one in-process, call it, read raw HTTP. */
 import { connect } from 'node:net';
-import type { OperationId } from '../../lib/contract.ts';
+import { operation as operationById, type OperationId } from '../../lib/contract.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import type { ServerConfig } from '../../reference-server/config.ts';
@@ -62,7 +62,7 @@ function parseJson(text: string): unknown {
 
 /** Contract problems of an answer to an operation, by the same check the suite and replay use. */
 export function contractProblems(operation: OperationId, answer: Answer, options: { plan?: PlanId; now?: number } = {}): string[] {
-  return checkResponse({ operation, status: answer.status, headers: answer.headers, body: answer.body, ...options }).map(
+  return checkResponse({ operation: operationById(operation), status: answer.status, headers: answer.headers, body: answer.body, ...options }).map(
     (violation) => `${violation.rule}: ${violation.message}`,
   );
 }

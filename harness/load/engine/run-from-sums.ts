@@ -10,6 +10,7 @@ import { noteRefusal } from '../refusal-check.ts';
 import type { Finding, KeyResult, RunResult } from '../runner.ts';
 import type { ScenarioKey } from '../scenario.ts';
 import type { SentBetween } from '../timeline.ts';
+import { operation as operationById } from '../../../lib/contract.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
 import type { EngineResult, LooseTally, Phase, WindowTally } from './result.ts';
@@ -94,7 +95,7 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     const said = String(valuesOf(window.refused.remaining ?? [])[0] ?? 0);
     const headers = { 'x-ratelimit-limit': String(window.limit), 'x-ratelimit-remaining': said, 'x-ratelimit-reset': String(window.reset) };
     for (const [wait, times] of Object.entries(window.refused.waits)) {
-      noteRefusal(refusalFindings, { operation: 'listPets', status: 429, headers: { ...headers, 'retry-after': retryAfterHeader(wait) }, body: '', plan: spec.plan, now: window.refused.firstDone ?? start }, times);
+      noteRefusal(refusalFindings, { operation: operationById('listPets'), status: 429, headers: { ...headers, 'retry-after': retryAfterHeader(wait) }, body: '', plan: spec.plan, now: window.refused.firstDone ?? start }, times);
     }
   }
   for (const entry of loose) {
@@ -103,7 +104,7 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     if (entry.status !== 0 && readRateLimit(sent) === undefined) withoutRateLimitHeaders += entry.count;
     const outcome = entry.status === 0 ? 'error' : outcomeOf(entry.status);
     if (outcome !== 'error') recordMean(outcome === 'admitted' ? latencyAdmitted : latencyRefused, entry);
-    if (entry.status === 429) noteRefusal(refusalFindings, { operation: 'listPets', status: 429, headers: { ...sent, 'retry-after': retryAfterHeader(entry.wait) }, body: '', plan: spec.plan, now: entry.firstDone ?? start }, entry.count);
+    if (entry.status === 429) noteRefusal(refusalFindings, { operation: operationById('listPets'), status: 429, headers: { ...sent, 'retry-after': retryAfterHeader(entry.wait) }, body: '', plan: spec.plan, now: entry.firstDone ?? start }, entry.count);
     if (entry.status === 0) errorExamples.add('no answer');
     else if (entry.status >= 500 || entry.status === 401) errorExamples.add(`HTTP ${entry.status}`);
   }

@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { BodyVerdicts, type BodyVerdict } from '../../../lib/body-verdicts.ts';
 import { checkResponse } from '../../../lib/response-checks.ts';
+import { operation } from '../../../lib/contract.ts';
 
 const valid: BodyVerdict = { empty: false, problems: [] };
 
@@ -48,10 +49,10 @@ test('past its budget of characters the oldest texts are forgotten, and a text l
 test('a body met again earns the same violations, and its Content-Type is still judged each time', () => {
   const bad = '{"id":"seven","name":"Rex","categoryId":2}';
   const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) };
-  const first = checkResponse({ operation: 'getPet', status: 200, headers, body: bad });
-  const again = checkResponse({ operation: 'getPet', status: 200, headers, body: bad });
+  const first = checkResponse({ operation: operation('getPet'), status: 200, headers, body: bad });
+  const again = checkResponse({ operation: operation('getPet'), status: 200, headers, body: bad });
   expect(first.map((violation) => violation.rule)).toEqual(['RESP-2']);
   expect(again).toEqual(first);
-  const asText = checkResponse({ operation: 'getPet', status: 200, headers: { ...headers, 'content-type': 'text/plain' }, body: bad });
+  const asText = checkResponse({ operation: operation('getPet'), status: 200, headers: { ...headers, 'content-type': 'text/plain' }, body: bad });
   expect(asText.map((violation) => violation.rule)).toEqual(['SVC-1', 'RESP-2']);
 });

@@ -9,7 +9,7 @@ import { judgeRequestAnswer, type RequestAnswer } from '../../../lib/request-rul
 const PAGE = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i + 1, name: 'Rex', categoryId: 1, status: 'sold' })));
 
 function listed(path: string): RequestAnswer {
-  return { operation: 'listPets', method: 'GET', path, requestContentType: undefined, requestBody: undefined, credential: 'configured', status: 200, responseHeaders: {}, responseBody: new JsonBody(PAGE) };
+  return { operation: 'listPets', method: 'GET', path, requestContentType: undefined, requestBody: undefined, credential: 'configured', kind: 'within', status: 200, responseHeaders: {}, responseBody: new JsonBody(PAGE) };
 }
 
 test('a redacted query judges only what needs no query: LIST-4 and LIST-5, not the page size or the filter asked', () => {

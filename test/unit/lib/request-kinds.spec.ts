@@ -1,6 +1,6 @@
 /** Which requests are within the contract, outside it or at a gap, as fixtures/openapi.yaml says, and how each kind's answers are checked. */
 import { expect, test } from '@playwright/test';
-import { classifyRequest, lenientInteger, type RequestToClassify } from '../../../lib/contract.ts';
+import { classifyRequest, lenientInteger, operation, type RequestToClassify } from '../../../lib/contract.ts';
 import { checkResponse, type ResponseToCheck } from '../../../lib/response-checks.ts';
 
 const get = (id: string): RequestToClassify => ({ operation: 'getPet', method: 'GET', path: `/pets/${encodeURIComponent(id)}` });
@@ -48,7 +48,7 @@ test('a lenient reading of an integer: leading zeros, a plus sign, spaces, a who
 const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) };
 const error = (status: number): string => JSON.stringify({ code: 'validation_error', message: 'petId must be an integer', status });
 const answer = (status: number, body: string, outsideContract: boolean): string[] =>
-  checkResponse({ operation: 'getPet', status, headers, body, outsideContract } satisfies ResponseToCheck).map((violation) => violation.rule);
+  checkResponse({ operation: operation('getPet'), status, headers, body, outsideContract } satisfies ResponseToCheck).map((violation) => violation.rule);
 
 test('outside the contract any client error with an Error fits; a server error, or a client error without an Error, does not', () => {
   for (const status of [400, 404, 422, 413]) expect(answer(status, error(status), true), String(status)).toEqual([]);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { checkResponse, type ResponseToCheck } from '../../../lib/response-checks.ts';
+import { operation } from '../../../lib/contract.ts';
 
 const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 const nowSeconds = now / 1000;
@@ -8,7 +9,7 @@ const json = { 'content-type': 'application/json; charset=utf-8' };
 
 function check(overrides: Partial<ResponseToCheck>): string[] {
   const base: ResponseToCheck = {
-    operation: 'listPets',
+    operation: operation('listPets'),
     status: 200,
     headers: { ...json, ...limitHeaders },
     body: '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]',
@@ -26,12 +27,12 @@ test.describe('checkResponse', () => {
 
   test('an undocumented status is RESP-1', () => {
     expect(check({ status: 500, body: '{"code":"boom","message":"x","status":500}' })).toContain('RESP-1');
-    expect(check({ operation: 'getPet', status: 400, body: '{"code":"bad","message":"x","status":400}' })).toEqual(['RESP-1']);
+    expect(check({ operation: operation('getPet'), status: 400, body: '{"code":"bad","message":"x","status":400}' })).toEqual(['RESP-1']);
   });
 
   test('a wrapped list is RESP-2, a Pet without id is RESP-2', () => {
     expect(check({ body: '{"items":[]}' })).toEqual(['RESP-2']);
-    expect(check({ operation: 'createPet', status: 201, body: '{"name":"Rex","categoryId":2}' })).toEqual(['RESP-2']);
+    expect(check({ operation: operation('createPet'), status: 201, body: '{"name":"Rex","categoryId":2}' })).toEqual(['RESP-2']);
     expect(check({ body: '[{"id":1,"name":"Rex","categoryId":2,"status":"lost"}]' })).toEqual(['RESP-2']);
     expect(check({ body: '[{"id":1e400,"name":"Rex","categoryId":2}]' })).toEqual(['RESP-2']);
     expect(check({ body: '[{"id":9223372036854775808,"name":"Rex","categoryId":2}]' })).toEqual(['RESP-2']);

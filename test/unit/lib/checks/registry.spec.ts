@@ -10,6 +10,7 @@ import { NEEDS } from '../../../../harness/judge/report.ts';
 import { QUOTA_CHECKS } from '../../../../harness/load/verdicts/verdict.ts';
 import { ANSWER_CHECKS, answerJudgement, PAIR_JUDGEMENTS } from '../../../../lib/checks/judgements.ts';
 import { checkNamed, checks, checksOf, finding, IDEAS, ideasOf, quotaRule, RULE, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
+import { operation } from '../../../../lib/contract.ts';
 import { catalogue } from '../../../../lib/rules.ts';
 import { REPO_ROOT } from '../../../fixtures/listed-tests.ts';
 import { repoFiles } from '../../../fixtures/repo-files.ts';
@@ -119,7 +120,7 @@ test('the checks one function judges run by name: a pair decided in order, and o
   expect(PAIR_JUDGEMENTS['reset-stable'](pair)[0]).toMatch(/moved back/);
   expect(PAIR_JUDGEMENTS['remaining-steps'](pair)).toEqual([]);
   expect(PAIR_JUDGEMENTS['remaining-steps']({ ...pair, next: reading(10, 1_000, 900_100) })[0]).toMatch(/fall from 10 to 9/);
-  const refused = { operation: 'listPets' as const, status: 429, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2000000000' }, body: '{"code":"rate_limited","message":"slow down","status":429}', now: 1_999_999_990_000 };
+  const refused = { operation: operation('listPets'), status: 429, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2000000000' }, body: '{"code":"rate_limited","message":"slow down","status":429}', now: 1_999_999_990_000 };
   const judged = Object.fromEntries(ANSWER_CHECKS.map((check) => [check, answerJudgement(check)(refused).length]));
   expect(judged).toEqual({ ...Object.fromEntries(ANSWER_CHECKS.map((check) => [check, 0])), 'retry-after-present': 1 });
 });

@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../lib/backoff.ts';
 import { fixturePath } from '../../lib/fixtures.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
+import { decidedAfter } from '../../lib/rate-limiter/order.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { outcomeOf } from '../../harness/load/observation.ts';
 import { operationPicker } from '../../harness/load/runner.ts';
@@ -18,6 +19,7 @@ interface Cases {
   rateLimit: Array<{ limit: string | null; remaining: string | null; reset: string | null; parsed: [number, number, number] | null }>;
   operations: Array<{ mix: Mix; roll: number; operation: string }>;
   outcome: Array<{ status: number; outcome: string }>;
+  order: Array<{ answeredAt: number; sentAt: number; after: boolean }>;
 }
 
 const cases = JSON.parse(readFileSync(fixturePath('load', 'client-cases.json'), 'utf8')) as Cases;
@@ -44,4 +46,8 @@ test('the operation mix: weights laid out on [0, 1) in the order list, create, g
 
 test('outcomes: 429 refused, 401/403/5xx/no answer errors, every other answer admitted', () => {
   for (const c of cases.outcome) expect(outcomeOf(c.status), String(c.status)).toBe(c.outcome);
+});
+
+test('decided after, on one clock: a request that left once an answer was in (a generator admitted after its own refusal)', () => {
+  for (const c of cases.order) expect(decidedAfter({ receivedAt: c.answeredAt }, { sentAt: c.sentAt }, 0) === 'after', JSON.stringify(c)).toBe(c.after);
 });

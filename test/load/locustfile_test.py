@@ -55,6 +55,11 @@ class ClientCases(unittest.TestCase):
             with self.subTest(case=case):
                 self.assertEqual(locustfile.OUTCOMES[case["status"]], case["outcome"])
 
+    def test_decided_after_on_one_clock(self):
+        for case in CASES["order"]:
+            with self.subTest(case=case):
+                self.assertEqual(locustfile.decided_after(case["answeredAt"], case["sentAt"]), case["after"])
+
 
 def answer(tally, remaining, status=200, sent=1000.0, retry_after=None, limit="60", reset=str(RESET), retry=False):
     return tally.answer(0, sent, sent + 2, status, retry, limit, None if remaining is None else str(remaining), reset, retry_after)

@@ -33,7 +33,8 @@ RUN_PLAN_FILE = "petstore-run.json"
 RESULT_FILE = "petstore-result.json"
 RESULT_FORMAT = "petstore-locust-result/2"
 
-# ---- the client both engines share (lib/backoff.ts, lib/rate-limit-headers.ts, harness/load/runner.ts),
+# ---- the client both engines share (lib/backoff.ts, lib/rate-limit-headers.ts, harness/load/runner.ts, and
+# ---- lib/rate-limiter/order.ts for the one order a generator decides: an admission after its own refusal),
 # ---- checked against the same table of cases (fixtures/load/client-cases.json)
 
 WHOLE_NUMBER = re.compile(r"^\d{1,15}$")
@@ -113,6 +114,12 @@ def outcome_of(status):
 OUTCOMES = [outcome_of(status) for status in range(1000)]
 
 
+def decided_after(answered_at, sent_at):
+    """Whether a request that left at `sent_at` was decided after an answer that came back at `answered_at`, both on
+    this generator's clock: it left once that answer was in (lib/rate-limiter/order.ts decidedAfter, on one clock)."""
+    return sent_at >= answered_at
+
+
 # ---- what the generators saw, shipped as they saw it, and summed once, by the master
 
 
@@ -135,7 +142,7 @@ class Seen:
     """One generator's answers since its last report, as it saw them: for each, the key, when it was sent and
     answered, its status, whether it was a retry, its X-RateLimit headers and Retry-After as sent, and whether it was
     admitted after this generator's own refusal in the window it names. Only that last needs this generator's order
-    of answers, so only that is decided here; nothing is summed or judged here (Sums, in the master, then the one
+    of answers, so only that is decided here (decided_after, held to order.ts's cases); nothing is summed or judged here (Sums, in the master, then the one
     window accountant in TypeScript, lib/rate-limiter/window-accountant.ts)."""
 
     def __init__(self):
@@ -154,7 +161,7 @@ class Seen:
             if outcome == "refused":
                 self.refused_at[window] = min(done, self.refused_at.get(window, math.inf))
             else:
-                late = sent > self.refused_at.get(window, math.inf)
+                late = decided_after(self.refused_at.get(window, math.inf), sent)
         self.answers.append((key_index, sent, done, status, retry, limit, remaining, reset, retry_after, late))
         return outcome, parsed
 

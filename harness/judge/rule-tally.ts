@@ -4,7 +4,7 @@
  * left unchecked and why. Bounded: a few messages per rule, keys by pseudonym.
  */
 import type { Evidence } from '../../lib/verdicts/test-record.ts';
-import type { Violation } from '../../lib/violation.ts';
+import type { RuleFindings } from '../../lib/request-rules.ts';
 
 /** A reviewer follows a broken rule from a handful of cases; the rest are counted. */
 const MAX_MESSAGES = 5;
@@ -25,11 +25,8 @@ export interface RuleTally {
   notes: string[];
 }
 
-/** What one exchange showed, rule by rule: tallied in one step (RuleTallies.record). */
-export interface ExchangeFindings {
-  /** The rules it put to the test. */
-  judged: string[];
-  violations: Violation[];
+/** What one exchange showed, rule by rule (the request rules' findings, and more): tallied in one step (RuleTallies.record). */
+export interface ExchangeFindings extends RuleFindings {
   /** What of a rule it could not show, and why. */
   unchecked: Array<{ rule: string; reason: string }>;
   /** Where the spec is silent: what the target did. */

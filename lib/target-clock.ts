@@ -40,9 +40,13 @@ export const WALL_CLOCK: TargetClock = targetClock(1);
 
 const DAY_MS = 86_400_000;
 
-/** The anchor at which a clock running `rate` times faster reads `targetMs` at the real instant `realMs` (any, at rate 1: the wall clock). */
+/**
+ * The anchor at which a clock running `rate` times faster reads `targetMs` at the real instant `realMs` (any, at
+ * rate 1: the wall clock). An anchor is whole milliseconds: the clock then reads `targetMs` or up to `rate`
+ * milliseconds after it, never before: a clock placed at the start of a day has just passed its midnight, never is about to.
+ */
 export function anchorReading(rate: number, realMs: number, targetMs: number): number {
-  return rate === 1 ? 0 : Math.round((rate * realMs - targetMs) / (rate - 1));
+  return rate === 1 ? 0 : Math.floor((rate * realMs - targetMs) / (rate - 1));
 }
 
 /**

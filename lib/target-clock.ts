@@ -37,3 +37,23 @@ export function targetClock(rate: number = 1, anchorMs: number = 0): TargetClock
 }
 
 export const WALL_CLOCK: TargetClock = targetClock(1);
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The anchor at which a clock running `rate` times faster reads `targetMs` at the real instant `realMs` (any, at
+ * rate 1: the wall clock). An anchor is whole milliseconds: the clock then reads `targetMs` or up to `rate`
+ * milliseconds after it, never before: a clock placed at the start of a day has just passed its midnight, never is about to.
+ */
+export function anchorReading(rate: number, realMs: number, targetMs: number): number {
+  return rate === 1 ? 0 : Math.floor((rate * realMs - targetMs) / (rate - 1));
+}
+
+/**
+ * The anchor at which a fast clock reads the start of a UTC day (the next one) at `realMs`: a run begun then has the
+ * whole of the clock's day before its midnight (a day in 6 minutes at 240), whatever the hour of the wall clock. The
+ * clock is ahead of the wall clock, as a fast clock anchored at the run's start soon is.
+ */
+export function anchorAtDayStart(rate: number, realMs: number): number {
+  return anchorReading(rate, realMs, (Math.floor(realMs / DAY_MS) + 1) * DAY_MS);
+}

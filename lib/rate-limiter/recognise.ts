@@ -43,11 +43,32 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
   let doneBefore = -Infinity;
   for (let index = 0; index + 1 < admitted.length; index++) {
     const [previous, next, after] = [admitted[index]!, admitted[index + 1]!, admitted[index + 2]];
-    const alone = doneBefore <= previous.sentAt && (after === undefined || after.sentAt >= next.receivedAt);
+    const nextAlone = after === undefined || after.sentAt >= next.receivedAt;
+    const alone = doneBefore <= previous.sentAt && nextAlone;
     doneBefore = Math.max(doneBefore, previous.receivedAt);
     if (alone && decidedAfter(previous, next, 0) !== 'unknown') pairs.push([previous, next]);
+    else if (nextAlone && doneBefore <= next.sentAt) {
+      const afterBurst = lastOfBurst(admitted.slice(0, index + 1), next, windowMs);
+      if (afterBurst) pairs.push(afterBurst);
+    }
   }
   return kindOfPairs(pairs, windowMs);
+}
+
+/**
+ * A request sent alone once every answer before it had come back (after a burst, as the suite's request after a
+ * 429's wait): it was decided after all of them, but which of the burst was decided last, just before it, the times
+ * cannot say. Any answer of the burst still in flight when the burst's last request left may have been. The pair tells
+ * the kind only when every such candidate, taken as the one before, tells the same kind; it is then read from the one
+ * with the least left, as a window counts down.
+ */
+function lastOfBurst(before: readonly Reading[], next: Reading, windowMs: number): readonly [Reading, Reading] | undefined {
+  const lastSentAt = before.at(-1)!.sentAt;
+  const candidates = before.filter((reading, index) => index === before.length - 1 || reading.receivedAt > lastSentAt);
+  const kinds = new Set(candidates.map((candidate) => kindOfPairs([[candidate, next]], windowMs).kind));
+  if (kinds.size !== 1 || kinds.has('unknown')) return undefined;
+  const least = candidates.reduce((lowest, candidate) => (candidate.remaining! < lowest.remaining! ? candidate : lowest));
+  return [least, next];
 }
 
 /**

@@ -15,6 +15,7 @@ import { RULE } from '../../lib/checks/registry.ts';
 import type { Quota } from '../../lib/plans.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
+import { sameEndRounded } from '../../lib/rate-limiter/reading.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, type Alone } from './minute-window.ts';
 import { count } from './plan-quotas.ts';
@@ -232,8 +233,11 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
       const left = Math.min(windowLeft, fresh ? quota.perDay - admitted - 1 : Number.POSITIVE_INFINITY);
       const burst = left > 0 ? await sendAtOnce(client, left, concurrency, { stopAtRefusal: true }) : [];
       const refusals = burst.filter((exchange) => !isAdmitted(readingOf(exchange)));
-      // The whole of what the window had left was admitted: a fixed window is spent until it ends.
-      const usedWindow = describesMinuteWindow(reading, quota) && left === windowLeft && refusals.length === 0;
+      // The whole of what the window had left was admitted, all of it in that window: a fixed window is spent until it
+      // ends. A burst the window ended in (a slow machine, a fast clock) spent part of the next one too, which its
+      // next answer shows as a window that came back only in part: no sign of a limiter that gives back bit by bit.
+      const oneWindow = burst.every((exchange) => readingOf(exchange).reset === undefined || sameEndRounded(readingOf(exchange).reset!, reading.reset!));
+      const usedWindow = describesMinuteWindow(reading, quota) && left === windowLeft && refusals.length === 0 && oneWindow;
       return { accepted: [first, ...burst.filter((exchange) => isAdmitted(readingOf(exchange)))], refusals, firstRefused: false, usedWindow };
     });
     days.see([...round.accepted, ...round.refusals], admitted);

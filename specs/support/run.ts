@@ -8,14 +8,19 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../lib/free-port.ts';
-import type { SuiteSettings } from './settings.ts';
+import { anchorAtDayStart } from '../../lib/target-clock.ts';
+import { BUNDLED_CLOCK_RATE, type SuiteSettings } from './settings.ts';
 
 export interface SuiteRun {
   /** The port the bundled reference server listens on (chosen even when a target is given; then unused). */
   port: number;
   /** Run-scoped folder for key leases; created on first use. */
   leaseDir: string;
-  /** Where the bundled server's fast clock equals the wall clock: the runner and the server agree on it. */
+  /**
+   * Where the bundled server's fast clock equals the wall clock: the runner and the server agree on it. The clock
+   * reads the start of a UTC day as the run starts, so its midnight (6 minutes on) never falls in a daily test of a
+   * bundled run, whatever the hour: a midnight there would leave that rule partly checked and the run not certified.
+   */
   clockAnchorMs: number;
   /** The seed of the run's generated requests when PETSTORE_GENERATED_SEED does not give one: every worker uses it. */
   generatedSeed: number;
@@ -32,7 +37,7 @@ export async function establishRun(): Promise<SuiteRun> {
   const run: SuiteRun = {
     port: await freePort(),
     leaseDir: path.join(tmpdir(), `petstore-suite-${process.pid}-${Date.now().toString(36)}`),
-    clockAnchorMs: Date.now(),
+    clockAnchorMs: anchorAtDayStart(BUNDLED_CLOCK_RATE, Date.now()),
     generatedSeed: Math.floor(Math.random() * 2 ** 31),
   };
   process.env[variable(process.pid)] = JSON.stringify(run);

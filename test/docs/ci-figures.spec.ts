@@ -20,8 +20,20 @@ function filesUnder(folder: string, ending: RegExp): string[] {
     .map((file) => path.join(folder, file));
 }
 
-/** README, the hand-written manual, the Action, the workflows and the scripts: where a CI figure is stated. */
-const PLACES = ['README.md', 'action.yml', ...filesUnder('docs', /\.md$/).filter((file) => !file.startsWith(path.join('docs', 'reference'))), ...filesUnder('.github/workflows', /\.ya?ml$/), ...filesUnder('scripts', /\.(sh|ts)$/)];
+/**
+ * README, the hand-written manual, the Action and its script, the workflows, the scripts, the project's own CI and
+ * its npm scripts: where a CI figure is stated, or an override could hide.
+ */
+const PLACES = [
+  'README.md',
+  'action.yml',
+  'package.json',
+  '.ci/run',
+  ...filesUnder('action', /\.(sh|ts|mjs)$/),
+  ...filesUnder('docs', /\.md$/).filter((file) => !file.startsWith(path.join('docs', 'reference'))),
+  ...filesUnder('.github/workflows', /\.ya?ml$/),
+  ...filesUnder('scripts', /\.(sh|ts)$/),
+];
 
 /** Each number a place states after a figure's name, with where. */
 function stated(name: RegExp): Array<{ where: string; value: number }> {

@@ -16,7 +16,7 @@ import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
 import { certifiedRun, DAY_MS } from '../support/certified-run.ts';
 import { startVariant, type VariantTarget } from './support/variant-target.ts';
-import { readmeSnippet, runActionStep } from './support/workflow-runner.ts';
+import { actionSnippet, runActionStep } from './support/workflow-runner.ts';
 
 const DAYS = ['PLAN-FREE:day', 'PLAN-PRO:day', 'PLAN-BUSINESS:day', 'RL-1:day'];
 
@@ -43,7 +43,7 @@ test.describe.serial('a declared scope', () => {
 
   test("the README's Action snippet: the days left out, Conforming within that scope, exit 0, the left-out parts listed and never passed", async () => {
     test.setTimeout(300_000);
-    const given = readmeSnippet();
+    const given = actionSnippet();
     expect(given['out-of-scope']?.split(/\s+/)).toEqual(DAYS);
     const secrets = Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), DEMO_KEYS[plan][0]!]));
     const outcome = await runActionStep(

@@ -5,6 +5,7 @@
  * checked with that cause, never "request 100,001 was admitted".
  */
 import { expect, test } from '@playwright/test';
+import { anchorReading } from '../../lib/target-clock.ts';
 import { BUNDLED_CLOCK_RATE } from '../../specs/support/settings.ts';
 import { ClockWindowLimiter } from '../support/clock-window-limiter.ts';
 import { failed, ruleTitle, runSuite } from './support/run-suite.ts';
@@ -17,8 +18,7 @@ const MIDNIGHT_AFTER_MS = 20_000;
 /** The anchor that puts the server's next UTC midnight `afterMs` of real time from now, at `rate`. */
 function anchorForMidnight(rate: number, afterMs: number): number {
   const at = Date.now() + afterMs;
-  const midnight = Math.ceil(at / DAY_MS) * DAY_MS;
-  return Math.round((rate * at - midnight) / (rate - 1));
+  return anchorReading(rate, at, Math.ceil(at / DAY_MS) * DAY_MS);
 }
 
 test("a clock-aligned day that starts anew during Business's daily test leaves it partly checked, naming the midnight, not failed", async () => {

@@ -2,6 +2,7 @@
  * A target for one suite run: an in-process reference server (time sped up 60 times, or its clock run fast, a
  * store and a limiter of the test's choosing) behind the fault proxy, which applies the run's exchange edits.
  */
+import { anchorAtDayStart } from '../../../lib/target-clock.ts';
 import type { KeysByPlan } from '../../../lib/keys.ts';
 import type { Quota } from '../../../lib/plans.ts';
 import { FixedWindowLimiter, type RateLimiter } from '../../../reference-server/limiter.ts';
@@ -27,7 +28,10 @@ export interface VariantOptions {
   timeScale?: number;
   /** Runs the server's clock this many times faster instead (its Reset and Retry-After in that clock); the suite is told through clockEnv. */
   clockRate?: number;
-  /** With clockRate: the real instant at which the server's clock equals the wall clock (now by default), to place its midnight. */
+  /**
+   * With clockRate: the real instant at which the server's clock equals the wall clock, to place its midnight; by
+   * default the one at which it reads the start of a UTC day now (lib/target-clock.ts, anchorAtDayStart).
+   */
   clockAnchorMs?: number;
   /** The keys the suite is given (the demo keys by default); the server accepts the proxy's and a neighbour's too. */
   suiteKeys?: KeysByPlan;
@@ -47,7 +51,8 @@ export interface VariantTarget {
 }
 
 export async function startVariant(options: VariantOptions = {}): Promise<VariantTarget> {
-  const clockAnchorMs = options.clockAnchorMs ?? Date.now();
+  // A fast clock's day begins as the target starts, so no UTC midnight falls within a test unless the test places one.
+  const clockAnchorMs = options.clockAnchorMs ?? anchorAtDayStart(options.clockRate ?? 1, Date.now());
   const timeScale = options.clockRate !== undefined ? 1 : (options.timeScale ?? VARIANT_TIME_SCALE);
   const base = options.limiter ?? new FixedWindowLimiter({ timeScale });
   const limiter = (options.wrapLimiter ?? []).reduce<RateLimiter>((inner, wrap) => wrap(inner), base);

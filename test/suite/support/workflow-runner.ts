@@ -147,11 +147,20 @@ function runAction(inputs: Record<string, string>, cwd: string, env: Record<stri
   });
 }
 
-/** The README's Action step: the YAML block that uses the Action. */
-export function readmeSnippet(): Record<string, string> {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).find((yaml) => yaml.includes('/petstore-conformance@'));
-  if (!block) throw new Error('the README shows no step of the Action');
-  const [step] = parse(block) as Array<{ uses: string; with: Record<string, string> }>;
-  return step!.with;
+/** The CI how-to, whose steps a team copies into its pipeline. */
+export const CI_HOW_TO = 'docs/how-to/certify-in-ci.md';
+
+/**
+ * The first step of the Action a Markdown page shows (the README's, or the CI how-to's inside a job): its inputs
+ * as written, comments dropped.
+ */
+export function actionSnippet(page = 'README.md'): Record<string, string> {
+  const text = readFileSync(path.join(REPO_ROOT, page), 'utf8');
+  const block = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).find((yaml) => yaml.includes('/petstore-conformance@'));
+  if (!block) throw new Error(`${page} shows no step of the Action`);
+  const parsed = parse(block) as Array<WorkflowStep> | { jobs: Record<string, WorkflowJob> };
+  const steps = Array.isArray(parsed) ? parsed : Object.values(parsed.jobs).flatMap((job) => job.steps);
+  const step = steps.find((candidate) => candidate.uses?.includes('/petstore-conformance@'));
+  if (!step?.with) throw new Error(`${page}: its Action step gives no inputs`);
+  return step.with;
 }

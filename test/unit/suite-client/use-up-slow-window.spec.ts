@@ -5,36 +5,21 @@
  * with an error read as a failure.
  */
 import { expect, test } from '@playwright/test';
-import { DEMO_KEYS } from '../../../lib/keys.ts';
-import { Redactor } from '../../../lib/redact.ts';
-import type { TargetClock } from '../../../lib/target-clock.ts';
-import { PetStoreClient } from '../../../specs/support/client.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
-import { RuleJudge } from '../../../specs/support/judge.ts';
 import { freshWindow } from '../../../specs/support/minute-window.ts';
+import { measuringClient, steppedClock } from './fake-target.ts';
 
 test('answers each slower than a minute of the target, under the day window’s headers: the window search ends unavailable, not with an error', async () => {
-  let now = 1_800_000_000_000;
-  const clock: TargetClock = { rate: 1, now: () => now, at: (ms) => ms, toRealMs: (ms) => ms, toTargetMs: (ms) => ms, sleep: async (ms) => void (now += ms) };
+  const { clock, advance } = steppedClock(1_800_000_000_000);
   let left = 1_000;
   const transport: Transport = {
     async send(): Promise<ReceivedResponse> {
-      now += 61_000;
+      const now = advance(61_000);
       left--;
       const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': String(left), 'x-ratelimit-reset': String(Math.ceil((now + 86_400_000) / 1000)) };
       return { status: 200, headers, body: '[]' };
     },
   };
-  const client = new PetStoreClient({
-    transport,
-    baseUrl: 'http://127.0.0.1:9/v1',
-    authorization: 'Bearer demo-free-1',
-    plan: 'free',
-    judge: new RuleJudge(test.info(), 'PLAN-FREE', new Redactor(DEMO_KEYS)),
-    politeness: 'measure',
-    timeLeftMs: () => Number.POSITIVE_INFINITY,
-    clock,
-  });
-  const fresh = await freshWindow(client, { quota: { perMinute: 60, perDay: 1_000 }, maxWaitMs: 80_000 });
+  const fresh = await freshWindow(measuringClient(transport, clock, 'PLAN-FREE'), { quota: { perMinute: 60, perDay: 1_000 }, maxWaitMs: 80_000 });
   expect(fresh).toEqual({ unavailable: expect.stringContaining('too slowly to show that more than a minute') });
 });

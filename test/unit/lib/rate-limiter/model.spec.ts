@@ -95,6 +95,25 @@ test.describe('each legitimate kind is recognised, and its headers hold by what 
     expect(problems(readings, true)).toEqual([]);
   });
 
+  test("a window filled at once, then one request after the 429's wait (the suite's RL-3 measurement): the kind is told across the burst's answers in flight together", () => {
+    // A probe, the rest of the quota 24 at a time (each lane's answers overlapping the others'), the 429, and after it
+    // a request sent alone once Reset has come: which of the burst was decided last is unknown, and need not be known.
+    const limiter = new FixedWindowLimiter();
+    const burst = Array.from({ length: 59 }, (_, index) => T0 + 10 + Math.floor(index / 24) * 6 + (index % 24) * 0.1);
+    const decided = [T0, ...burst, T0 + 40, T0 + 61_000].map((at) => {
+      const decision = limiter.take('key', FREE, at + 2);
+      return { status: decision.admitted ? 200 : 429, limit: decision.limit, remaining: decision.remaining, reset: decision.reset, sentAt: at, receivedAt: at + (at === T0 || at > T0 + 40 ? 5 : 8) };
+    });
+    expect(decided.filter((reading) => reading.status === 429)).toHaveLength(1);
+    expect(recogniseLimiter(decided, OPTIONS)).toMatchObject({ kind: 'fixed-first-use', evidence: [expect.stringContaining('Remaining 0 → 59'), expect.any(String)] });
+
+    // Two answers of the burst that may each have been decided last tell different kinds (one Reset on a whole minute,
+    // one not): the pair across them tells nothing.
+    const onMinute = (Math.floor(T0 / MINUTE_WINDOW_MS) + 1) * (MINUTE_WINDOW_MS / 1000);
+    const disagreeing = decided.map((reading, index) => (index === 59 ? { ...reading, reset: onMinute } : reading));
+    expect(recogniseLimiter(disagreeing, OPTIONS).kind).toBe('unknown');
+  });
+
   test('a minute and a day limiter stacked: both Limits seen, each naming its own window', () => {
     const readings = drive(new MinuteAndDayLimiters(), every(70, 10));
     expect(recogniseLimiter(readings, OPTIONS).stacked).toBe(true);

@@ -39,7 +39,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const repeated = new RepeatedLines();
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
-    if (exchange && !repeated.repeats(raw.entry, exchange.answeredAt)) addInOrder(judge, exchange, file);
+    if (exchange && !repeated.repeats(raw.text, exchange.answeredAt)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {

@@ -127,7 +127,8 @@ export async function watch(args: readonly string[]): Promise<number> {
   const tick = (): void => {
     try {
       watcher.poll();
-      timer = setTimeout(tick, POLL_MS);
+      // Behind a fast log, the next read starts at once: a pause per bounded read would cap the rate it can keep up with.
+      timer = setTimeout(tick, watcher.behind ? 0 : POLL_MS);
     } catch (error) {
       failed = error as Error;
       process.kill(process.pid, 'SIGTERM');

@@ -44,6 +44,11 @@ export class Watcher {
     this.file = basename(options.log);
   }
 
+  /** Whether the last poll left lines in the source unread (it reads a bounded amount at a time). */
+  get behind(): boolean {
+    return this.behindSince !== undefined;
+  }
+
   /** Lines judged so far, and exchanges among them. */
   get counts(): { lines: number; exchanges: number } {
     return { lines: this.lines, exchanges: this.judge.progress.exchanges };

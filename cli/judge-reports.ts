@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { junitXml } from '../harness/judge/junit.ts';
+import type { Shard } from '../harness/judge/shard.ts';
 import type { ConformanceReport } from '../lib/verdicts/model.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
 import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
@@ -36,11 +37,12 @@ export function writeJudgeReports(raw: ConformanceReport, places: ReportPlaces, 
 }
 
 /** A report of judged traffic as evidence a certificate counts: of --base-url's target when given, under `label`. */
-export function asTrafficEvidence(report: ConformanceReport, baseUrl: string | undefined, label: string): CertifiedReport {
+export function asTrafficEvidence(report: ConformanceReport, baseUrl: string | undefined, label: string, shard?: Shard): CertifiedReport {
   const target = evidenceTarget(baseUrl ?? report.target.url);
+  const evidence = evidenceOfRows(report, 'judge', label, target, 'traffic');
   return {
     ...report,
     target: { ...report.target, ...(baseUrl ? { url: baseUrl, baseUrl } : {}) },
-    evidence: evidenceOfRows(report, 'judge', label, target, 'traffic'),
+    evidence: shard && shard.count > 1 ? { ...evidence, shard: { index: shard.index, count: shard.count } } : evidence,
   };
 }

@@ -17,10 +17,11 @@ import { UsageError } from './usage-error.ts';
 import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
+import { parseShard, type Shard } from '../harness/judge/shard.ts';
 
-export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'help']);
+export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'shard', 'help']);
 
-export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS]
+export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS] [--shard I/N]
 
 Judges recorded traffic against the rules one exchange, and each key's windows, can show, without sending
 a request, and writes the conformance report the suite writes. A rule the traffic cannot show (no 429 in
@@ -41,6 +42,8 @@ it, a key's traffic only partly captured) is reported as not judged or partly ch
                      close to the Reset they name are not compared within their window
   --label WORDS      what a certificate calls this report ("production traffic"; same as PETSTORE_RUN_LABEL;
                      default "judged traffic")
+  --shard I/N        judge only the keys whose pseudonym hashes to shard I of N (exchanges with no key: shard
+                     1), as one of N processes over the same capture; a certificate counts the N reports as one
   -h, --help         this text
 Keys: PETSTORE_API_KEY_FREE, _PRO, _BUSINESS, _ENTERPRISE name each key's plan (comma-separated per plan);
 the report names keys only by pseudonyms (free-1, pro-2, unknown-1). An agreed Enterprise quota:
@@ -61,6 +64,8 @@ export interface JudgeArgs {
   label: string;
   /** The key variables of --keys-file (or PETSTORE_KEYS_FILE), over the environment's. */
   keys: Record<string, string>;
+  /** The share of the keys this process judges (--shard); undefined: all. */
+  shard?: Shard;
 }
 
 export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): JudgeArgs {
@@ -71,6 +76,12 @@ export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readon
   let skewMs: number;
   try {
     skewMs = clockSkewMs(values['clock-skew']);
+  } catch (error) {
+    throw new UsageError(`judge: ${(error as Error).message}`);
+  }
+  let shard: Shard | undefined;
+  try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard);
   } catch (error) {
     throw new UsageError(`judge: ${(error as Error).message}`);
   }
@@ -88,6 +99,7 @@ export function parseJudgeArgs(args: readonly string[], cwd: string, env: Readon
     summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
     clockSkewMs: skewMs,
     baseUrl: values['base-url'] === undefined ? undefined : baseUrlFlag(values['base-url']),
+    ...(shard ? { shard } : {}),
   };
 }
 
@@ -99,8 +111,8 @@ export async function judge(args: readonly string[]): Promise<number> {
   }
   try {
     const env = { ...process.env, ...options.keys };
-    const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, run: runFacts() });
-    return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label), options, env);
+    const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, ...(options.shard ? { shard: options.shard } : {}), run: runFacts() });
+    return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label, options.shard), options, env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

@@ -11,18 +11,19 @@ import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { Watcher } from '../harness/watch/watcher.ts';
+import { parseShard, type Shard } from '../harness/judge/shard.ts';
 import { keysFileFlag, parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
 
-export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'help']);
+export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'shard', 'help']);
 
 const PREFIX = 'petstore-conformance watch:';
 const POLL_MS = 250;
 const TOOL_FAULT = 4;
 
-export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--keys-file FILE] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS]
+export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--keys-file FILE] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS] [--shard I/N]
 
 Judges a gateway's access log as it grows (the format of docs/how-to/judge-traffic.md), with the judge's own
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
@@ -39,6 +40,8 @@ rules, following logrotate's create and copytruncate, and serves what it finds o
   --summary FILE     also append the verdict, in Markdown, to FILE
   --clock-skew S     how many seconds the log's clock may be off the target's (default 1)
   --label WORDS      what a certificate calls this report (default "watched traffic")
+  --shard I/N        judge only the keys whose pseudonym hashes to shard I of N (lines with no key: shard 1),
+                     as one of N watchers over the same log; a certificate counts their N reports as one
   -h, --help         this text
 Keys: PETSTORE_API_KEY_<PLAN> name each key's plan, as for judge; metrics and reports name keys only by
 pseudonyms (free-1, pro-2).
@@ -57,6 +60,7 @@ interface WatchArgs {
   clockSkewMs: number;
   label: string;
   keys: Record<string, string>;
+  shard: Shard | undefined;
 }
 
 export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undefined {
@@ -71,7 +75,9 @@ export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs 
   };
   let skewMs: number;
   let baseUrl: string | undefined;
+  let shard: Shard | undefined;
   try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard);
     skewMs = clockSkewMs(values['clock-skew']);
     baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'], '--base-url');
   } catch (error) {
@@ -89,6 +95,7 @@ export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs 
     clockSkewMs: skewMs,
     label: values.label?.trim() || 'watched traffic',
     keys: keysFileFlag('watch', values['keys-file'], process.env),
+    shard,
   };
 }
 
@@ -105,7 +112,7 @@ export async function watch(args: readonly string[]): Promise<number> {
     process.stdout.write(`${WATCH_HELP}\n`);
     return 0;
   }
-  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`) });
+  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`), ...(options.shard ? { shard: options.shard } : {}) });
   const server = createServer((request, response) => {
     if (request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see /metrics\n');
     void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
@@ -127,7 +134,8 @@ export async function watch(args: readonly string[]): Promise<number> {
   const tick = (): void => {
     try {
       watcher.poll();
-      timer = setTimeout(tick, POLL_MS);
+      // Behind a fast log, the next read starts at once: a pause per bounded read would cap the rate it can keep up with.
+      timer = setTimeout(tick, watcher.behind ? 0 : POLL_MS);
     } catch (error) {
       failed = error as Error;
       process.kill(process.pid, 'SIGTERM');
@@ -143,5 +151,5 @@ export async function watch(args: readonly string[]): Promise<number> {
   }
   watcher.poll();
   const report = watcher.finish(runFacts());
-  return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label), options, process.env);
+  return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label, options.shard), options, process.env);
 }

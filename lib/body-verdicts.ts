@@ -19,8 +19,12 @@ const MAX_REMEMBERED_LENGTH = 16_384;
 export class BodyVerdicts {
   /** By operation and status, then by the text itself (a body's own string hashes once; a joined key would be copied). */
   private readonly byAnswer = new Map<string, Map<string, BodyVerdict>>();
-  /** In the order remembered, for forgetting the oldest. */
-  private readonly order: Array<[Map<string, BodyVerdict>, string]> = [];
+  /**
+   * In the order remembered, for forgetting the oldest from `head` on: shift() on an array this long copies
+   * it whole each time (a large array cannot be trimmed in place), so the forgotten are cut off in batches.
+   */
+  private order: Array<[Map<string, BodyVerdict>, string]> = [];
+  private head = 0;
   private characters = 0;
 
   constructor(private readonly maxCharacters: number) {}
@@ -40,9 +44,13 @@ export class BodyVerdicts {
     this.order.push([byText, text]);
     this.characters += text.length;
     while (this.characters > this.maxCharacters) {
-      const [oldestByText, oldestText] = this.order.shift() as [Map<string, BodyVerdict>, string];
+      const [oldestByText, oldestText] = this.order[this.head++] as [Map<string, BodyVerdict>, string];
       oldestByText.delete(oldestText);
       this.characters -= oldestText.length;
+    }
+    if (this.head > 4096 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
     }
     return verdict;
   }

@@ -47,10 +47,23 @@ function nameWords(name: string): string[] {
     .filter((word) => word !== '');
 }
 
+/**
+ * Names already answered: a capture sends the same few header names and query parameters with every exchange,
+ * and splitting each into words again cost the judge more than its rate-limit windows. Bounded: a flood of
+ * distinct names starts it afresh.
+ */
+const keyLikeNames = new Map<string, boolean>();
+const REMEMBERED_NAMES = 4_096;
+
 /** Whether a value under this name is a credential (see above). "authorization" is not: its scheme is not secret. */
 export function isKeyLikeName(name: string): boolean {
+  const known = keyLikeNames.get(name);
+  if (known !== undefined) return known;
   const words = nameWords(name);
-  return words.some((word) => SECRET_WORDS.has(word)) || words.at(-1) === 'key' || words.at(-1) === 'keys';
+  const keyLike = words.some((word) => SECRET_WORDS.has(word)) || words.at(-1) === 'key' || words.at(-1) === 'keys';
+  if (keyLikeNames.size >= REMEMBERED_NAMES) keyLikeNames.clear();
+  keyLikeNames.set(name, keyLike);
+  return keyLike;
 }
 
 const WELL_KNOWN =

@@ -13,7 +13,7 @@ import { countLines } from '../replay/capture.ts';
 
 const PER_MINUTE = 300;
 const PER_SECOND = 1_000;
-const START_MS = Date.UTC(2026, 10, 1, 0, 0, 0);
+export const START_MS = Date.UTC(2026, 10, 1, 0, 0, 0);
 const STATUSES = ['available', 'pending', 'sold'] as const;
 
 interface KeyState {
@@ -34,18 +34,49 @@ export async function ensureJudgeCapture(path: string, exchanges: number, keys: 
   log(`generating ${exchanges.toLocaleString('en-US')} exchanges to ${path} ...`);
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
-  const random = seededRandom(7);
-  const states: KeyState[] = Array.from({ length: keys }, () => ({ windowEnd: 0, admitted: 0, restsUntil: 0 }));
-  let nextId = 1;
+  const clients = new CorrectClients(keys);
   let chunk: string[] = [];
   let at = START_MS;
   for (let n = 0; n < exchanges; n++, at += 1000 / PER_SECOND) {
-    let keyIndex = firstAwake(states, Math.floor(random() * keys), at);
-    if (keyIndex === undefined) {
-      at = Math.min(...states.map((key) => key.restsUntil));
-      keyIndex = firstAwake(states, Math.floor(random() * keys), at) as number;
+    let line = clients.exchangeAt(at, n);
+    if (line === undefined) {
+      at = clients.nextAwake;
+      line = clients.exchangeAt(at, n) as object;
     }
-    const state = states[keyIndex] as KeyState;
+    chunk.push(JSON.stringify(line));
+    if (chunk.length === 10_000) {
+      if (!out.write(`${chunk.join('\n')}\n`)) await once(out, 'drain');
+      chunk = [];
+    }
+  }
+  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
+  await once(out, 'finish');
+  renameSync(partial, path);
+}
+
+/**
+ * The capture's keys and their clients, one exchange at a time at the time asked: a correct limiter's answers,
+ * and clients that rest out each Retry-After. What the live benchmark writes as a log grows (bench/watch/).
+ */
+export class CorrectClients {
+  private readonly random = seededRandom(7);
+  private readonly states: KeyState[];
+  private nextId = 1;
+
+  constructor(private readonly keys: number) {
+    this.states = Array.from({ length: keys }, () => ({ windowEnd: 0, admitted: 0, restsUntil: 0 }));
+  }
+
+  /** When the first resting key may send again. */
+  get nextAwake(): number {
+    return Math.min(...this.states.map((key) => key.restsUntil));
+  }
+
+  /** The `n`th exchange (0-based), answered at `at` ms, as a line of the exchange format; undefined when every key rests. */
+  exchangeAt(at: number, n: number): object | undefined {
+    const keyIndex = firstAwake(this.states, Math.floor(this.random() * this.keys), at);
+    if (keyIndex === undefined) return undefined;
+    const state = this.states[keyIndex] as KeyState;
     if (at >= state.windowEnd) {
       state.windowEnd = at + 60_000;
       state.admitted = 0;
@@ -61,34 +92,24 @@ export async function ensureJudgeCapture(path: string, exchanges: number, keys: 
     };
     const base = { time: (at / 1000).toFixed(3), duration: '0.003', key: `pro-${keyIndex + 1}`, plan: 'pro' };
     const authorization = { authorization: 'Bearer <gateway-redacted>' };
-    let line: object;
     if (!admitted) {
       const retryAfterS = Math.max(1, reset - Math.floor(at / 1000));
       headers['retry-after'] = String(retryAfterS);
       state.restsUntil = at + retryAfterS * 1000 + RESUME_SLACK_MS;
-      line = { ...base, method: 'GET', url: '/v1/pets?limit=3', status: 429, requestHeaders: authorization, responseHeaders: headers, responseBody: '{"code":"rate_limited","message":"Too many requests","status":429}' };
-    } else {
-      const pick = random();
-      const status = STATUSES[Math.floor(random() * 3)] as string;
-      if (pick < 0.6) {
-        const pets = [0, 1, 2].map((i) => ({ id: 1 + ((nextId + i * 7) % 5_000), name: `pet ${i}`, categoryId: 1 + i, status }));
-        line = { ...base, method: 'GET', url: `/v1/pets?status=${status}&limit=3`, status: 200, requestHeaders: authorization, responseHeaders: headers, responseBody: JSON.stringify(pets) };
-      } else if (pick < 0.9) {
-        line = { ...base, method: 'GET', url: `/v1/pets/${1 + (n % 5_000)}`, status: 200, requestHeaders: authorization, responseHeaders: { ...headers, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' }, responseBody: JSON.stringify({ id: 1 + (n % 5_000), name: 'rex', categoryId: 2, status }) };
-      } else {
-        const pet = { name: `new ${n}`, categoryId: 3, status };
-        line = { ...base, method: 'POST', url: '/v1/pets', status: 201, requestHeaders: { ...authorization, 'content-type': 'application/json' }, requestBody: JSON.stringify(pet), responseHeaders: headers, responseBody: JSON.stringify({ id: nextId++, ...pet }) };
-      }
+      return { ...base, method: 'GET', url: '/v1/pets?limit=3', status: 429, requestHeaders: authorization, responseHeaders: headers, responseBody: '{"code":"rate_limited","message":"Too many requests","status":429}' };
     }
-    chunk.push(JSON.stringify(line));
-    if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await once(out, 'drain');
-      chunk = [];
+    const pick = this.random();
+    const status = STATUSES[Math.floor(this.random() * 3)] as string;
+    if (pick < 0.6) {
+      const pets = [0, 1, 2].map((i) => ({ id: 1 + ((this.nextId + i * 7) % 5_000), name: `pet ${i}`, categoryId: 1 + i, status }));
+      return { ...base, method: 'GET', url: `/v1/pets?status=${status}&limit=3`, status: 200, requestHeaders: authorization, responseHeaders: headers, responseBody: JSON.stringify(pets) };
     }
+    if (pick < 0.9) {
+      return { ...base, method: 'GET', url: `/v1/pets/${1 + (n % 5_000)}`, status: 200, requestHeaders: authorization, responseHeaders: { ...headers, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' }, responseBody: JSON.stringify({ id: 1 + (n % 5_000), name: 'rex', categoryId: 2, status }) };
+    }
+    const pet = { name: `new ${n}`, categoryId: 3, status };
+    return { ...base, method: 'POST', url: '/v1/pets', status: 201, requestHeaders: { ...authorization, 'content-type': 'application/json' }, requestBody: JSON.stringify(pet), responseHeaders: headers, responseBody: JSON.stringify({ id: this.nextId++, ...pet }) };
   }
-  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
-  await once(out, 'finish');
-  renameSync(partial, path);
 }
 
 /** The first key from `start` on (round the ring) whose client may send at `at`. */

@@ -50,13 +50,14 @@ function har(entries: number): string {
   return `{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"pages":[],"entries":[${Array.from({ length: entries }, (_, index) => entry(index)).join(',')}]}}`;
 }
 
-function chunks(text: string): string[] {
-  const out: string[] = [];
-  for (let at = 0; at < text.length; at += CHUNK) out.push(text.slice(at, at + CHUNK));
+function chunks(text: string): Buffer[] {
+  const bytes = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK) out.push(bytes.subarray(at, at + CHUNK));
   return out;
 }
 
-function oursHar(pieces: readonly string[]): number {
+function oursHar(pieces: readonly Buffer[]): number {
   const scanner = new HarEntryScanner();
   let entries = 0;
   for (const piece of pieces) for (const text of scanner.push(piece)) entries += JSON.parse(text) ? 1 : 0;
@@ -64,7 +65,7 @@ function oursHar(pieces: readonly string[]): number {
   return entries;
 }
 
-async function libraryHar(pieces: readonly string[]): Promise<number> {
+async function libraryHar(pieces: readonly Buffer[]): Promise<number> {
   let entries = 0;
   const pipeline = chain([Readable.from(pieces), parser(), pick({ filter: 'log.entries' }), streamArray()]);
   for await (const _item of pipeline) entries++;

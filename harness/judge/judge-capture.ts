@@ -11,6 +11,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
 import { RepeatedLines } from './repeated-lines.ts';
+import { ownsKey, shardText, type Shard } from './shard.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
 import { TrafficJudge } from './traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
@@ -28,7 +29,7 @@ export interface CaptureJudgement {
   repeatsDropped: number;
 }
 
-export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
+export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; shard?: Shard; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
   const started = new Date();
   const file = basename(path);
   const keys = new KeyBook(options.env);
@@ -39,12 +40,12 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const repeated = new RepeatedLines();
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
-    if (exchange && !repeated.repeats(raw.entry, exchange.answeredAt)) addInOrder(judge, exchange, file);
+    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {
     ...options.run,
-    target: `capture ${file} (${exchanges.toLocaleString('en-US')} exchanges${repeatsText(repeated.dropped)}${spanText(judge.span)})`,
+    target: `capture ${file} (${exchanges.toLocaleString('en-US')} exchanges${shardText(options.shard)}${repeatsText(repeated.dropped)}${spanText(judge.span)})`,
     file,
     startedAt: started,
     durationMs: Date.now() - started.getTime(),

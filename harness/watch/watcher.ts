@@ -13,6 +13,7 @@ import { TrafficJudge } from '../judge/traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { LogFollower } from './log-follower.ts';
 import { CLIENT_RULES } from '../judge/client-exchange.ts';
+import { ownsKey, shardText, type Shard } from '../judge/shard.ts';
 import { WatchMetrics } from './watch-metrics.ts';
 
 export interface WatchOptions {
@@ -24,6 +25,8 @@ export interface WatchOptions {
   maxKeys: number;
   /** Where unreadable lines and gaps are told, one line each. */
   warn: (line: string) => void;
+  /** The share of the keys this watcher judges (--shard); undefined: all. */
+  shard?: Shard;
 }
 
 export class Watcher {
@@ -42,6 +45,11 @@ export class Watcher {
     this.judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
     this.metrics = new WatchMetrics(options.maxKeys);
     this.file = basename(options.log);
+  }
+
+  /** Whether the last poll left lines in the source unread (it reads a bounded amount at a time). */
+  get behind(): boolean {
+    return this.behindSince !== undefined;
   }
 
   /** Lines judged so far, and exchanges among them. */
@@ -70,7 +78,7 @@ export class Watcher {
     const exchanges = this.judge.progress.exchanges;
     const report = judgeReport(this.judge.finish(), {
       ...run,
-      target: `watched log ${this.file} (${exchanges.toLocaleString('en-US')} exchanges, from ${this.startedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
+      target: `watched log ${this.file} (${exchanges.toLocaleString('en-US')} exchanges${shardText(this.options.shard)}, from ${this.startedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
       file: this.file,
       startedAt: this.startedAt,
       durationMs: Date.now() - this.startedAt.getTime(),
@@ -83,8 +91,8 @@ export class Watcher {
     const number = ++this.lines;
     try {
       const exchange = toJudgedExchange({ number, entry: parseObject(line) }, this.file, this.keys);
-      if (!exchange) return;
-      const pseudonym = typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined;
+      const pseudonym = typeof exchange?.key === 'object' ? exchange.key.pseudonym : undefined;
+      if (!exchange || !ownsKey(this.options.shard, pseudonym)) return;
       const before = pseudonym === undefined ? [] : CLIENT_RULES.map((rule) => this.judge.tallies.get(rule)?.violations ?? 0);
       this.judge.add(exchange);
       if (pseudonym === undefined) return;

@@ -3,6 +3,10 @@
  * without ever holding the whole document: a capture of a million exchanges (or a browser HAR full of
  * base64 images) is read in constant memory, one entry at a time. Everything outside the entries
  * (creator, pages, browser, ...) is checked for balance and skipped.
+ *
+ * It reads the file's bytes, not decoded text: JSON's structure is ASCII and no byte of a UTF-8 sequence
+ * beyond ASCII is an ASCII byte, so only each entry's own bytes are decoded, once (decoding the whole file
+ * first cost more than scanning it).
  */
 export class HarFormatError extends Error {
   override name = 'HarFormatError';
@@ -33,8 +37,28 @@ const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const PRIMITIVE = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 
+const QUOTE_BYTES = Uint8Array.of(QUOTE);
+const OPEN_BRACE_BYTES = Uint8Array.of(OPEN_BRACE);
+
 function isWhitespace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+/** A byte of a literal (true, false, null) or a number: letters, digits, _, -, + and '.'. */
+function isPrimitivePart(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 43 || code === 46;
+}
+
+const decoder = new TextDecoder();
+
+function copied(chunk: Uint8Array, start: number, end: number): Uint8Array {
+  return new Uint8Array(chunk.subarray(start, end));
+}
+
+/** Pieces of one value's bytes as text (a UTF-8 sequence cut by a chunk's end is joined before decoding). */
+function decoded(pieces: readonly Uint8Array[]): string {
+  if (pieces.length === 1) return decoder.decode(pieces[0]);
+  return Buffer.concat(pieces).toString('utf8');
 }
 
 export class HarEntryScanner {
@@ -47,17 +71,17 @@ export class HarEntryScanner {
   private entryCount = 0;
 
   /** A value being captured (an entry) or skipped (anything else), tracked by depth and string state. */
-  private value: { keep: boolean; depth: number; inString: boolean; escape: boolean; pieces: string[] } | undefined;
+  private value: { keep: boolean; depth: number; inString: boolean; escape: boolean; pieces: Uint8Array[] } | undefined;
   /** A key string or a primitive value being read across chunks. */
-  private token: { type: 'key' | 'primitive' | 'string'; text: string; escape: boolean } | undefined;
+  private token: { type: 'key' | 'primitive' | 'string'; pieces: Uint8Array[]; escape: boolean } | undefined;
 
   /** How many entries have been returned so far. */
   get entries(): number {
     return this.entryCount;
   }
 
-  /** Feeds the next chunk; returns the JSON texts of the entries it completed. */
-  push(chunk: string): string[] {
+  /** Feeds the next chunk of the file's bytes; returns the JSON texts of the entries it completed. */
+  push(chunk: Uint8Array): string[] {
     const out: string[] = [];
     let i = 0;
     const n = chunk.length;
@@ -70,12 +94,12 @@ export class HarEntryScanner {
         i = this.continueToken(chunk, i);
         continue;
       }
-      const code = chunk.charCodeAt(i);
+      const code = chunk[i] as number;
       if (isWhitespace(code)) {
         i++;
         continue;
       }
-      this.structural(chunk, i, code);
+      this.structural(code);
       i++;
       this.position++;
     }
@@ -94,11 +118,11 @@ export class HarEntryScanner {
   }
 
   private fail(message: string): never {
-    throw new HarFormatError(`${message} at character ${this.position + 1}`);
+    throw new HarFormatError(`${message} at byte ${this.position + 1}`);
   }
 
-  private structural(chunk: string, at: number, code: number): void {
-    const char = chunk[at] ?? '';
+  private structural(code: number): void {
+    const char = String.fromCharCode(code);
     if (this.finished) this.fail(`unexpected ${JSON.stringify(char)} after the end of the HAR document`);
     const frame = this.frames.at(-1);
     if (!frame) {
@@ -114,7 +138,7 @@ export class HarEntryScanner {
       case 'key':
         if (code === CLOSE_BRACE && frame.expect === 'key-or-end') return this.closeObject();
         if (code !== QUOTE) this.fail(`expected a property name, found ${JSON.stringify(char)}`);
-        this.token = { type: 'key', text: '"', escape: false };
+        this.token = { type: 'key', pieces: [QUOTE_BYTES], escape: false };
         return;
       case 'colon':
         if (char !== ':') this.fail(`expected ":" after "${frame.key}", found ${JSON.stringify(char)}`);
@@ -145,8 +169,8 @@ export class HarEntryScanner {
       return;
     }
     if (code === OPEN_BRACE || code === OPEN_BRACKET) this.value = { keep: false, depth: 1, inString: false, escape: false, pieces: [] };
-    else if (code === QUOTE) this.token = { type: 'string', text: '"', escape: false };
-    else this.token = { type: 'primitive', text: String.fromCharCode(code), escape: false };
+    else if (code === QUOTE) this.token = { type: 'string', pieces: [QUOTE_BYTES], escape: false };
+    else this.token = { type: 'primitive', pieces: [Uint8Array.of(code)], escape: false };
   }
 
   private inEntries(frame: EntriesFrame, code: number, char: string): void {
@@ -161,7 +185,7 @@ export class HarEntryScanner {
     }
     if (code !== OPEN_BRACE) this.fail(`entry ${this.entryCount + 1} is not an object`);
     frame.expect = 'comma-or-end';
-    this.value = { keep: true, depth: 1, inString: false, escape: false, pieces: ['{'] };
+    this.value = { keep: true, depth: 1, inString: false, escape: false, pieces: [OPEN_BRACE_BYTES] };
   }
 
   private closeObject(): void {
@@ -169,14 +193,14 @@ export class HarEntryScanner {
     if (this.frames.length === 0) this.finished = true;
   }
 
-  private continueValue(chunk: string, start: number, out: string[]): number {
+  private continueValue(chunk: Uint8Array, start: number, out: string[]): number {
     const value = this.value;
     if (!value) return start;
     let { depth, inString, escape } = value;
     const n = chunk.length;
     let i = start;
     for (; i < n; i++) {
-      const code = chunk.charCodeAt(i);
+      const code = chunk[i] as number;
       if (inString) {
         if (escape) escape = false;
         else if (code === BACKSLASH) escape = true;
@@ -194,12 +218,13 @@ export class HarEntryScanner {
       }
     }
     this.position += i - start;
-    if (value.keep) value.pieces.push(chunk.slice(start, i));
+    // A piece kept past this chunk is copied: the reader may reuse the chunk's memory for the next.
+    if (value.keep) value.pieces.push(depth === 0 ? chunk.subarray(start, i) : copied(chunk, start, i));
     if (depth === 0) {
       this.value = undefined;
       if (value.keep) {
         this.entryCount++;
-        out.push(value.pieces.length === 1 ? (value.pieces[0] ?? '') : value.pieces.join(''));
+        out.push(decoded(value.pieces));
       }
     } else {
       Object.assign(value, { depth, inString, escape });
@@ -207,36 +232,36 @@ export class HarEntryScanner {
     return i;
   }
 
-  private continueToken(chunk: string, start: number): number {
+  private continueToken(chunk: Uint8Array, start: number): number {
     const token = this.token;
     if (!token) return start;
     let i = start;
     if (token.type === 'primitive') {
-      while (i < chunk.length && /[-+.\w]/.test(chunk[i] ?? '')) i++;
-      token.text += chunk.slice(start, i);
+      while (i < chunk.length && isPrimitivePart(chunk[i] as number)) i++;
+      token.pieces.push(copied(chunk, start, i));
       this.position += i - start;
       if (i < chunk.length) this.finishPrimitive();
       return i;
     }
     for (; i < chunk.length; i++) {
-      const code = chunk.charCodeAt(i);
+      const code = chunk[i] as number;
       if (token.escape) token.escape = false;
       else if (code === BACKSLASH) token.escape = true;
       else if (code === QUOTE) {
         i++;
-        token.text += chunk.slice(start, i);
+        token.pieces.push(copied(chunk, start, i));
         this.position += i - start;
         this.finishString();
         return i;
       }
     }
-    token.text += chunk.slice(start, i);
+    token.pieces.push(copied(chunk, start, i));
     this.position += i - start;
     return i;
   }
 
   private finishPrimitive(): void {
-    const text = this.token?.text ?? '';
+    const text = decoded(this.token?.pieces ?? []);
     this.token = undefined;
     if (!PRIMITIVE.test(text)) this.fail(`${JSON.stringify(text)} is not a JSON value`);
   }
@@ -245,11 +270,12 @@ export class HarEntryScanner {
     const token = this.token;
     this.token = undefined;
     if (!token || token.type !== 'key') return;
+    const text = decoded(token.pieces);
     let key: string;
     try {
-      key = JSON.parse(token.text) as string;
+      key = JSON.parse(text) as string;
     } catch {
-      this.fail(`invalid property name ${token.text}`);
+      this.fail(`invalid property name ${text}`);
     }
     const frame = this.frames.at(-1);
     if (frame?.kind === 'object') {

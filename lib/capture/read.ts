@@ -24,24 +24,30 @@ export interface RawEntry {
   entry: unknown;
 }
 
+/** An entry as read from a file: with its text as written, what tells a line written twice. */
+export interface ReadEntry extends RawEntry {
+  text: string;
+}
+
 const CHUNK_BYTES = 1 << 20;
 
 /** Every entry of the capture, parsed as plain JSON (bodies are strings in HAR, so no number is rounded). */
-export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path)): AsyncGenerator<RawEntry> {
+export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path)): AsyncGenerator<ReadEntry> {
   const name = basename(path);
   const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path);
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
       for (let index = 0; index < batch.size; index++) {
+        const text = batch.text(index);
         let entry: unknown;
         try {
-          entry = JSON.parse(batch.text(index));
+          entry = JSON.parse(text);
         } catch (error) {
           throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
         }
         if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
-        yield { number: batch.number(index), entry };
+        yield { number: batch.number(index), entry, text };
       }
     }
   } catch (error) {
@@ -121,8 +127,8 @@ class LineBatch implements Batch {
 async function* harEntries(path: string): AsyncGenerator<Batch> {
   const scanner = new HarEntryScanner();
   let number = 0;
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: CHUNK_BYTES })) {
-    const texts = scanner.push(chunk as string);
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+    const texts = scanner.push(chunk as Buffer);
     yield new TextBatch(texts, number + 1);
     number += texts.length;
   }

@@ -59,6 +59,7 @@ export const FLAGS = {
   'keys-file': { type: 'string', meaning: 'a file of the keys, PETSTORE_API_KEY_<PLAN>=key,key a line, instead of the environment', forms: 'a file of PETSTORE_API_KEY_<PLAN>=key,key lines' },
   'quota-budget': { type: 'string', meaning: 'seconds the daily-quota tests may take; a test estimated longer is skipped, named', forms: 'seconds, a whole number' },
   state: { type: 'string', meaning: 'the file a long-running command keeps its position in, to resume after a restart', forms: 'a file, e.g. /var/lib/petstore/watch.state' },
+  shard: { type: 'string', meaning: 'the share of the keys this process judges, of n processes over the same traffic', forms: 'i/n, e.g. 1/2' },
   'max-keys': { type: 'string', meaning: 'how many keys are named one by one in the metrics; the rest are counted together', forms: 'a whole number, 1 or more' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 

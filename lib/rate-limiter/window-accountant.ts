@@ -110,6 +110,8 @@ const RELEASE_STEP_MS = 250;
 export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
   private readonly open = new Map<string, AccountedWindow<A>>();
   private buffer: A[] = [];
+  /** Whether the buffer is already in the order answers leave it (almost always: a capture is mostly in order). */
+  private bufferInOrder = true;
   private latestSent = -Infinity;
   private latestReceived = -Infinity;
   private releasedUpTo = -Infinity;
@@ -125,6 +127,8 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
       return;
     }
     this.admit(answer);
+    const last = this.buffer.at(-1);
+    if (last && leavesBefore(answer, last)) this.bufferInOrder = false;
     this.buffer.push(answer);
     const watermark = this.watermark;
     if (watermark - this.releasedUpTo >= RELEASE_STEP_MS) this.release(watermark);
@@ -176,12 +180,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
   /** Answers that came back before `upTo` leave the buffer in that order; windows no answer to come can be in close. */
   private release(upTo: number): void {
     this.releasedUpTo = upTo;
-    const leaving: A[] = [];
-    const staying: A[] = [];
-    for (const answer of this.buffer) (answer.receivedAt < upTo ? leaving : staying).push(answer);
-    this.buffer = staying;
-    leaving.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
-    for (const answer of leaving) this.count(answer);
+    for (const answer of this.leaving(upTo)) this.count(answer);
     if (upTo === Infinity) return;
     const closing = new Set<AccountedWindow<A>>();
     for (const [id, window] of this.open) {
@@ -190,6 +189,24 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
       closing.add(window);
     }
     for (const window of closing) this.listeners.closed?.(window);
+  }
+
+  /** The answers that came back before `upTo`, taken out of the buffer in the order they came back. */
+  private leaving(upTo: number): A[] {
+    if (this.bufferInOrder) {
+      // In order, those leaving are the buffer's head: no answer is looked at twice, nothing is sorted.
+      let cut = 0;
+      while (cut < this.buffer.length && (this.buffer[cut] as A).receivedAt < upTo) cut++;
+      const leaving = this.buffer.slice(0, cut);
+      this.buffer = cut === 0 ? this.buffer : this.buffer.slice(cut);
+      return leaving;
+    }
+    const leaving: A[] = [];
+    const staying: A[] = [];
+    for (const answer of this.buffer) (answer.receivedAt < upTo ? leaving : staying).push(answer);
+    this.buffer = staying;
+    this.bufferInOrder = staying.every((answer, index) => index === 0 || !leavesBefore(answer, staying[index - 1] as A));
+    return leaving.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
   }
 
   private count(answer: A): void {
@@ -238,4 +255,9 @@ export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limi
   if (window.firmAdmitted === 0) return true;
   // Distinct values, as many as the admissions, from limit - 1 down without a gap (countdown.ts).
   return window.firmRemaining.size === window.firmAdmitted && window.firmRemaining.has(window.limit - 1) && countdownBreak(window.firmRemaining.keys(), window.limit - 1) === undefined;
+}
+
+/** Whether `a` leaves the buffer before `b`: it came back earlier, or at the same time and was given first. */
+function leavesBefore(a: AccountedAnswer, b: AccountedAnswer): boolean {
+  return a.receivedAt - b.receivedAt < 0 || (a.receivedAt === b.receivedAt && a.id < b.id);
 }

@@ -2,13 +2,15 @@
  * `certify --evidence <report or dir>...`: the earlier reports a certificate is assembled from. A file must be a
  * report this package wrote (conformance.json of certify or judge, load's summary.json), valid against its
  * schema and carrying its evidence; a folder is searched for such files. Anything else is refused with one line
- * naming the file and what is wrong with it (EvidenceInputError: exit 2).
+ * naming the file and what is wrong with it (EvidenceInputError: exit 2). The reports of shards (--shard i/n)
+ * come back merged into one (shard-evidence.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ReportEvidence } from './evidence.ts';
+import { mergedShards, ShardEvidenceError } from './shard-evidence.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -48,7 +50,11 @@ export function readEvidence(paths: readonly string[], cwd: string, flag = '--ev
       for (const file of found) reports.push(readReport(file, path.relative(cwd, file) || file, flag));
     } else reports.push(readReport(absolute, given, flag));
   }
-  return reports;
+  try {
+    return mergedShards(reports, flag);
+  } catch (error) {
+    throw error instanceof ShardEvidenceError ? new EvidenceInputError(error.message) : error;
+  }
 }
 
 function reportFilesUnder(folder: string): string[] {

@@ -46,6 +46,8 @@ export interface ReportEvidence {
   label: string;
   target: EvidenceTarget;
   startedAt: string;
+  /** One of `count` processes over the same traffic, each judging its share of the keys (shard-evidence.ts). */
+  shard?: { index: number; count: number };
   specVersion: string;
   parts: PartEvidence[];
 }

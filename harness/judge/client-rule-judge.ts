@@ -8,7 +8,8 @@
  *   say whether the early request was the same one again. The key's *last* 429 is the one judged against:
  *   it is the target's latest word to that client, and supersedes an earlier, longer one.
  * - ERR-4: more than one request sent into a refused stretch of the key (from a 429's arrival to the end of its
- *   wait, lengthened by the 429s that come within it): a burst while refused, "repeated requests after a 429".
+ *   wait, lengthened by the 429s that come within it), each sent after one of the stretch's 429s reached its
+ *   client and within that 429's wait: a burst while refused, "repeated requests after a 429".
  *   And a run of consecutive refusals whose retries' waits did not grow ("exponential
  *   backoff"). A full-jitter backoff (lib/backoff.ts) draws each wait at random below a ceiling that doubles,
  *   so a single wait may be shorter than the one before, and a small base (250 ms) hides the growth for the
@@ -187,7 +188,7 @@ export class ClientRuleJudge {
       const inWait = this.whileRefused(key, sent, early ? last : undefined);
       const stretch = key.stretch;
       if (stretch && sentAt >= stretch.until) this.closeStretch(key);
-      else if (stretch && this.held(stretch.opened, sent)) {
+      else if (stretch && this.knownRefused(key.recent, stretch.opened, sent)) {
         stretch.sent++;
         stretch.first ??= sent;
       }
@@ -265,6 +266,15 @@ export class ClientRuleJudge {
 
   private held(refusal: Refusal, sent: SentWithEvidence): boolean {
     return refusal.answeredAt < sent.sentAt && this.crossing(refusal, sent).held;
+  }
+
+  /**
+   * Whether a request left while its client knew the key was refused: after one of the stretch's 429s reached it,
+   * within that 429's own wait. A 429 that lengthened the stretch but had not reached the client when the request
+   * left (the two crossed) does not make the request one sent while refused: the client kept to what it knew.
+   */
+  private knownRefused(recent: readonly Refusal[], opened: Refusal, sent: SentWithEvidence): boolean {
+    return recent.some((refusal) => refusal.answeredAt >= opened.answeredAt && refusal.wait !== undefined && sent.sentAt < refusal.answeredAt + refusal.wait.waitMs - refusal.wait.slackMs && this.held(refusal, sent));
   }
 
   /** The key's latest 429 the request left after (the list is in answer order). */

@@ -14,7 +14,7 @@ import { HttpProtocolError, ResponseParser, type HttpResponse } from './response
 
 export interface HttpClientOptions {
   maxConnections: number;
-  /** A request unanswered after this long fails with a timeout and its connection is closed. */
+  /** A request unanswered after this long (of the machine's time, see machineMs) fails with a timeout and its connection is closed. */
   timeoutMs: number;
   /**
    * Hold the requests made during one turn of the event loop and write them together at its end. A write
@@ -44,6 +44,15 @@ interface Pending {
  */
 const REQUEST_CHANNEL = channel('petstore:http-client:request');
 const RESPONSE_CHANNEL = channel('petstore:http-client:response');
+
+/**
+ * The time a request has waited for its answer, as node's own socket timeouts count it (libuv's monotonic clock):
+ * how long the machine and the network took. A clock a tool may speed up (certify-client's fast clock speeds up
+ * Date, performance.now and timers, so that a client waits out a Retry-After in a twentieth of the time) must not
+ * shorten the wait for an answer too: at rate 20 a 10 s timeout on performance.now is half a real second, which a
+ * busy machine exceeds, and the client then drops connections whose 429 it never reads.
+ */
+const machineMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export class RequestError extends Error {
   constructor(
@@ -163,7 +172,7 @@ export class HttpClient {
     private readonly options: HttpClientOptions,
   ) {
     this.sweeper = setInterval(() => {
-      const now = performance.now();
+      const now = machineMs();
       for (const connection of this.all) connection.expire(now, options.timeoutMs);
     }, Math.min(500, options.timeoutMs / 4));
     this.sweeper.unref();
@@ -193,7 +202,7 @@ export class HttpClient {
       if (this.closed) return reject(new RequestError('the client is closed', 'ECLOSED'));
       const made = { bytes };
       if (REQUEST_CHANNEL.hasSubscribers) REQUEST_CHANNEL.publish(made);
-      this.dispatch({ resolve, reject, bytes: made.bytes, writeNow, startedAt: performance.now(), retryable: false });
+      this.dispatch({ resolve, reject, bytes: made.bytes, writeNow, startedAt: machineMs(), retryable: false });
     });
   }
 

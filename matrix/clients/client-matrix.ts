@@ -5,7 +5,7 @@
  * that finds otherwise says which client and rule changed, and never the other way round: the file is written
  * from a run (--update), never edited to make one pass.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { CLIENT_RULES, type ClientRule } from '../../harness/judge/client-exchan
 import { refusalWaits } from '../../harness/client-rules/refusal-waits.ts';
 import { exchangesByKey } from '../../harness/client-rules/refusing-server.ts';
 import { runClient } from '../../harness/client-rules/run-client.ts';
-import { OPENAPI_TYPESCRIPT } from './generate-sdks.ts';
+import { HEY_API, OPENAPI_TYPESCRIPT } from './generate-sdks.ts';
 import type { RefusalWait, RuleVerdict } from '../../lib/verdicts/model.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,6 +56,9 @@ export const MATRIX_CLIENTS: readonly MatrixClient[] = [
   { name: 'axios-retry, calls at once', description: "axios with axios-retry as its README configures it (retries: 3, exponentialDelay), in a program that calls again at once when it gives up", packages: ['axios', 'axios-retry'], command: driver('axios-retry-at-once.mjs') },
   { name: 'openapi-fetch SDK', description: `an SDK generated from fixtures/openapi.yaml by ${OPENAPI_TYPESCRIPT}, used through openapi-fetch as its docs create it (no retry), TypeScript run with node --import tsx, calls at once`, packages: ['openapi-fetch'], command: () => tsx('matrix/clients/sdks/openapi-fetch.ts', 'as-generated') },
   { name: 'openapi-fetch SDK + p-retry', description: "the same SDK with the retry openapi-fetch's maintainers point to: a custom fetch, p-retry (retries: 3) throwing on a 429", packages: ['openapi-fetch', 'p-retry'], command: () => tsx('matrix/clients/sdks/openapi-fetch.ts', 'retry') },
+  { name: 'hey-api SDK', description: `an SDK generated from fixtures/openapi.yaml by ${HEY_API} on its Axios client, configured as its docs do it (setConfig: baseURL, auth; no retry), TypeScript run with node --import tsx, calls at once`, packages: ['axios'], command: () => tsx('matrix/clients/sdks/hey-api.ts', 'as-generated') },
+  { name: 'hey-api SDK + axios-retry', description: "the same SDK with the retry its docs point to: Axios's own interceptors on client.instance, axios-retry as its README configures it (retries: 3, exponentialDelay)", packages: ['axios', 'axios-retry'], command: () => tsx('matrix/clients/sdks/hey-api.ts', 'retry') },
+  { name: 'p-retry for a rate limit, calls at once', description: "p-retry around fetch as its README configures it for a rate limit (a 429 thrown as a RateLimitError that shouldConsumeRetry does not count, retries: 2, maxRetryTime: 60 s), in a program that calls again at once when it gives up", packages: ['p-retry'], command: driver('p-retry-rate-limit.mjs') },
   { name: 'undici RetryAgent', description: "undici's RetryAgent with its defaults (5 retries)", packages: ['undici'], command: driver('undici-retry-agent.mjs') },
   { name: 'undici RetryAgent maxRetries 10', description: "undici's RetryAgent, maxRetries: 10", packages: ['undici'], command: driver('undici-retry-agent-10.mjs') },
   { name: 'suite', description: "this project's conformance suite: its functional specs, one worker", packages: [], command: suite },
@@ -129,7 +132,9 @@ export function writeClientExpectations(results: readonly ClientResult[], file =
     '# pass: the rule held through the refusal plan; warn: the client broke it (SHOULD); partly-checked: held',
     '# where the client went, but it stopped before part of the plan.',
   ].join('\n');
-  const clients = Object.fromEntries(results.map((result) => [result.name, result.verdicts]));
+  // A run of some rows (--client) records theirs and keeps the others', in the matrix's order.
+  const found = new Map([...Object.entries(existsSync(file) ? readClientExpectations(file) : {}), ...results.map((result): [string, Record<ClientRule, Cell>] => [result.name, result.verdicts])]);
+  const clients = Object.fromEntries(MATRIX_CLIENTS.flatMap((client) => (found.has(client.name) ? [[client.name, found.get(client.name)]] : [])));
   writeFileSync(file, `${header}\n${stringify({ clients })}`);
 }
 

@@ -49,3 +49,12 @@ export const isAdmitted = (reading: Pick<Reading, 'status'>): boolean => outcome
 export function mayHaveEnded(reset: number, at: number): boolean {
   return at >= (reset - 1) * 1000;
 }
+
+/**
+ * Whether an answer decided by `decidedAt` (epoch ms) naming Reset `b` names the end `a` names, rounded apart: a
+ * second apart or less, and decided before either may have ended. Later, a Reset a second on may be a window that
+ * began (a short window, a bucket's end moving on), so only what came before either end is one end for certain.
+ */
+export function roundedApartBefore(a: number, b: number, decidedAt: number): boolean {
+  return sameEndRounded(a, b) && !mayHaveEnded(Math.min(a, b), decidedAt);
+}

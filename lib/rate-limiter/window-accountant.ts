@@ -19,7 +19,7 @@
  */
 import { countdownBreak } from './countdown.ts';
 import type { Outcome } from './admitted.ts';
-import { mayHaveEnded, RESET_RESOLUTION_S } from './reading.ts';
+import { RESET_RESOLUTION_S, roundedApartBefore } from './reading.ts';
 
 export interface AccountedAnswer {
   /** Where the answer is in the input (an exchange's number, an observation's index): what a message names. */
@@ -134,17 +134,24 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     if (watermark - this.releasedUpTo >= RELEASE_STEP_MS) this.release(watermark);
   }
 
-  /** A generator's sums for one window, added to the window its Limit and Reset name. */
-  addSums(sums: WindowSums): void {
-    const window = this.windowOf(sums.limit, sums.reset);
+  /**
+   * A generator's sums for one window, added to the window its Limit and Reset name, or (`epochOffsetMs` given) to
+   * the open window a second apart, as an answer is, when the first of them left before either end may have come:
+   * sums added in the order their first answers left are grouped as those answers would be. Returns that window.
+   */
+  addSums(sums: WindowSums): AccountedWindow<A> {
+    const { epochOffsetMs } = this.options;
+    const window = this.windowOf(sums.limit, sums.reset, epochOffsetMs === undefined || sums.firstSentAt === null ? undefined : sums.firstSentAt + epochOffsetMs);
     window.fromSums = true;
     window.admitted += sums.admitted;
     window.refused += sums.refused;
-    const before = sums.firstSentAt === null || sums.lastReceivedAt === null ? false : sums.lastReceivedAt < sums.reset * 1000 - this.options.slackMs;
+    // Firm: back before the earlier end, where the window names two.
+    const before = sums.firstSentAt === null || sums.lastReceivedAt === null ? false : sums.lastReceivedAt < Math.min(sums.reset, window.reset) * 1000 - this.options.slackMs;
     if (before) {
       window.firmAdmitted += sums.admitted;
       for (const [high, low] of sums.remaining) for (let value = high; value >= low; value--) if (!window.firmRemaining.has(value)) window.firmRemaining.set(value, -1);
     }
+    return window;
   }
 
   /** The input ended: every answer leaves the buffer, every window closes; the windows, in the order they opened. */
@@ -235,7 +242,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     if (decidedBy !== undefined) {
       for (const other of [reset - RESET_RESOLUTION_S, reset + RESET_RESOLUTION_S]) {
         const neighbour = this.open.get(`${limit}|${other}`);
-        if (!neighbour || neighbour.resets.length > 1 || mayHaveEnded(Math.min(reset, other), decidedBy)) continue;
+        if (!neighbour || neighbour.resets.length > 1 || !roundedApartBefore(reset, other, decidedBy)) continue;
         neighbour.resets.push(reset);
         this.open.set(id, neighbour);
         return neighbour;

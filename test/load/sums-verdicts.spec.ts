@@ -92,3 +92,31 @@ test('more than the limit under one Reset of a sliding window is neither failed 
   expect(key.windows[0]?.checks.find((check) => check.check === 'minute-max')).toMatchObject({ status: 'not-checked', message: expect.stringContaining(WHY) });
   expect(verdictOf(key, 'minute-max').status).not.toBe('fail');
 });
+
+/**
+ * One 1-s window whose end two nodes rounded a second apart: from `start` s before its end, the admissions
+ * `underLater` said Reset + 1 and the rest Reset, and its three refusals came from the node rounding up.
+ */
+function roundedApart(admittedRemaining: number[], underLater: (remaining: number) => boolean): WindowTally[] {
+  const reset = Math.ceil(START / 1000) + 10;
+  const runs = (values: number[]): Array<[number, number, number]> => values.map((value) => [value, value, 1]);
+  const at = (values: number[], from: number) => ({ ...phase(values.length, from, from + 400), remaining: runs(values) });
+  const refusals = { ...phase(3, START + 600, START + 900), statuses: { '429': 3 }, waits: { '9000': 3 } };
+  const none = { ...phase(0, 0, 0), statuses: {}, waits: {} };
+  const earlier = admittedRemaining.filter((value) => !underLater(value));
+  const later = admittedRemaining.filter(underLater);
+  return [
+    { key: 0, limit: 60, reset, admitted: at(earlier, START), refused: none, late: { ...phase(0, 0, 0), remaining: [] } },
+    { key: 0, limit: 60, reset: reset + 1, admitted: at(later, START + 100), refused: refusals, late: { ...phase(0, 0, 0), remaining: [] } },
+  ];
+}
+
+test('Resets a second apart, named before either end may have come, are one window in the sums: its count and countdown are whole', () => {
+  const countdown = Array.from({ length: 60 }, (_, index) => 59 - index);
+  const key = keyOf(judged(roundedApart(countdown, (remaining) => remaining % 7 === 0)), 'free #1 naive');
+  for (const check of ['first-refusal', 'minute-max', 'remaining-steps', 'reset-stable'] as const) expect(verdictOf(key, check).status, check).not.toBe('fail');
+  expect(verdictOf(key, 'first-refusal').status).toBe('pass');
+  // The same two tallies holding one admission too many (a Remaining handed out twice): the window over its quota.
+  const over = keyOf(judged(roundedApart([...countdown, 7], (remaining) => remaining % 7 === 0)), 'free #1 naive');
+  expect(verdictOf(over, 'minute-max')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });
+});

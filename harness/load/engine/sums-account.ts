@@ -10,7 +10,7 @@ import { largest, smallest } from '../../../lib/extremes.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
 import { ROUNDING_MS, sameEndRounded } from '../../../lib/rate-limiter/reading.ts';
 import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refusal-wait.ts';
-import { WindowAccountant } from '../../../lib/rate-limiter/window-accountant.ts';
+import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
 import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
@@ -30,10 +30,14 @@ interface Summed {
   longestWaitMs: number;
 }
 
-export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number): SummedKey {
-  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0 });
-  for (const tally of tallies) {
-    accountant.addSums({
+export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number): SummedKey {
+  // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
+  // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
+  // so they go in in the order their first answers left.
+  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0, epochOffsetMs: 0 });
+  const parts = new Map<AccountedWindow<AccountedAnswer>, WindowTally[]>();
+  for (const tally of [...asSummed].sort((a, b) => (firstOf(a, 'firstSent') ?? Infinity) - (firstOf(b, 'firstSent') ?? Infinity))) {
+    const window = accountant.addSums({
       limit: tally.limit,
       reset: tally.reset,
       admitted: tally.admitted.count + tally.late.count,
@@ -42,8 +46,11 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
       firstSentAt: firstOf(tally, 'firstSent'),
       lastReceivedAt: lastOf(tally, 'lastDone'),
     });
+    parts.set(window, [...(parts.get(window) ?? []), tally]);
   }
   const accounted = accountant.finish();
+  // One tally a window, under the Reset its first answers named: the verdicts below read windows, not Resets.
+  const tallies = accounted.map((window) => oneTally(parts.get(window)!, window.reset));
   const observedLimits = [...new Set(tallies.map((tally) => tally.limit))];
   const byWindow = new Map(tallies.map((tally) => [`${tally.limit}|${tally.reset}`, tally]));
   const tallyOf = (limit: number, reset: number): WindowTally => byWindow.get(`${limit}|${reset}`)!;
@@ -124,13 +131,49 @@ export function accountOfSums(tallies: readonly WindowTally[], plan: PlanId, sta
     },
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),
-    resetMovedBack: resetMovedBack(tallies, startedAtEpochMs),
+    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs),
     sentBetween: tallies.flatMap((tally) =>
       (['admitted', 'late', 'refused'] as const)
         .map((name) => ({ outcome: name === 'refused' ? ('refused' as const) : ('admitted' as const), phase: tally[name] }))
         .filter(({ phase }) => phase.count > 0)
         .map(({ outcome, phase }) => ({ outcome, count: phase.count, from: phase.firstSent! - startedAtEpochMs, to: phase.lastSent! - startedAtEpochMs })),
     ),
+  };
+}
+
+/** The tallies of one window (a Reset and one a second apart, as two nodes rounded its end) as one, under `reset`. */
+function oneTally(parts: readonly WindowTally[], reset: number): WindowTally {
+  if (parts.length === 1) return parts[0]!;
+  const refused = joined(parts.map((part) => part.refused));
+  const waits: Record<string, number> = {};
+  for (const part of parts) for (const [wait, times] of Object.entries(part.refused.waits)) waits[wait] = (waits[wait] ?? 0) + times;
+  const refusalsSaid = parts.flatMap((part) => part.refused.remaining ?? []);
+  return {
+    key: parts[0]!.key,
+    limit: parts[0]!.limit,
+    reset,
+    admitted: { ...joined(parts.map((part) => part.admitted)), remaining: parts.flatMap((part) => part.admitted.remaining) },
+    late: { ...joined(parts.map((part) => part.late)), remaining: parts.flatMap((part) => part.late.remaining) },
+    refused: { ...refused, waits, ...(parts.some((part) => part.refused.remaining) ? { remaining: refusalsSaid } : {}) },
+  };
+}
+
+/** Answers of one kind in several tallies, as one phase: counts and sums added, first and last times the extremes. */
+function joined(phases: readonly Phase[]): Phase {
+  const times = (field: 'firstSent' | 'lastSent' | 'firstDone' | 'lastDone'): number[] => phases.flatMap((phase) => (phase[field] === null ? [] : [phase[field]]));
+  const first = (field: 'firstSent' | 'firstDone'): number | null => (times(field).length ? smallest(times(field)) : null);
+  const last = (field: 'lastSent' | 'lastDone'): number | null => (times(field).length ? largest(times(field)) : null);
+  const statuses: Record<string, number> = {};
+  for (const phase of phases) for (const [status, times] of Object.entries(phase.statuses)) statuses[status] = (statuses[status] ?? 0) + times;
+  return {
+    count: phases.reduce((sum, phase) => sum + phase.count, 0),
+    firstSent: first('firstSent'),
+    lastSent: last('lastSent'),
+    firstDone: first('firstDone'),
+    lastDone: last('lastDone'),
+    latencyMs: phases.reduce((sum, phase) => sum + phase.latencyMs, 0),
+    retries: phases.reduce((sum, phase) => sum + phase.retries, 0),
+    statuses,
   };
 }
 

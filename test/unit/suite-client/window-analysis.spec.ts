@@ -64,9 +64,23 @@ test('a Remaining that does not fall at all is a problem', () => {
 
 test('a Reset that moves within the window, before the window could have ended, is a problem, not a rollover', () => {
   const burst = fixedBurst(60, 59);
-  burst[20] = { ...burst[20]!, reset: RESET + 1 };
+  burst[20] = { ...burst[20]!, reset: RESET + 2 };
   const result = analyseBurst({ probe, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) });
-  expect(result).toMatchObject({ kind: 'measured', resetProblem: `expected X-RateLimit-Reset to stay at ${RESET} within the window, got ${RESET + 1}` });
+  expect(result).toMatchObject({ kind: 'measured', resetProblem: `expected X-RateLimit-Reset to stay at ${RESET} within the window, got ${RESET + 2}` });
+});
+
+test("a Reset a second on, from answers decided well before the end, is the probe's end as another node rounded it", () => {
+  const burst = fixedBurst(60, 59).map((answer, index) => (index % 3 === 0 ? { ...answer, reset: RESET + 1 } : answer));
+  const result = analyseBurst({ probe, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) });
+  expect(result).toMatchObject({ kind: 'measured', admitted: 60, remainingProblem: undefined, resetProblem: undefined });
+});
+
+test('Resets two seconds apart in one burst are more than one end rounded apart: the Reset moved', () => {
+  const burst = fixedBurst(60, 59);
+  const early = { ...probe, reset: RESET + 1 };
+  burst[20] = { ...burst[20]!, reset: RESET + 2 };
+  const result = analyseBurst({ probe: early, burst, extra: reading({ at: T0 + 300, status: 429, remaining: 0 }) });
+  expect(result).toMatchObject({ kind: 'measured', resetProblem: `expected X-RateLimit-Reset to stay at ${RESET + 1} within the window, got ${RESET}, ${RESET + 2}` });
 });
 
 test('a fixed window that rolls over during the burst is recognised from its headers and not judged', () => {

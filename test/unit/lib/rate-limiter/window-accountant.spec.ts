@@ -83,6 +83,18 @@ test("a generator's per-window sums add to the window they name, which then says
   expect(wholeWindow(window!)).toBe(true);
 });
 
+test('sums naming a Reset a second apart join the open window as answers do: when their first answer left before either end may have come', () => {
+  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0, epochOffsetMs: 0 });
+  const sums = (reset: number, firstSentAt: number) => ({ limit: 60, reset, admitted: 2, refused: 0, remaining: [] as Array<[number, number, number]>, firstSentAt, lastReceivedAt: firstSentAt + 100 });
+  const window = accountant.addSums(sums(RESET, AT));
+  expect(accountant.addSums(sums(RESET + 1, AT + 1_000))).toBe(window);
+  // A third Reset is a Reset that keeps moving, and one first named once the end may have come may be a window begun.
+  expect(accountant.addSums(sums(RESET - 1, AT + 2_000))).not.toBe(window);
+  const late = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0, epochOffsetMs: 0 });
+  expect(late.addSums(sums(RESET, AT))).not.toBe(late.addSums(sums(RESET + 1, RESET * 1000 - 500)));
+  expect(window.resets).toEqual([RESET, RESET + 1]);
+});
+
 test('decided one after the other: certainly beyond the clock skew, maybe within it, unknown in flight or without a request time', () => {
   expect(decidedAfter({ receivedAt: 1_000 }, { sentAt: 2_100 }, 1_000)).toBe('after');
   expect(decidedAfter({ receivedAt: 1_000 }, { sentAt: 1_010 }, 1_000)).toBe('maybe-after');

@@ -15,6 +15,8 @@ import { keysFileFlag, parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
+import { watchPage } from './watch-page.ts';
+import { redactDeep, reportRedactor } from '../specs/reporter/report-redaction.ts';
 
 export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'help']);
 
@@ -27,9 +29,10 @@ export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--por
 Judges a gateway's access log as it grows (the format of docs/how-to/judge-traffic.md), with the judge's own
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
 (docs/how-to/watch-production.md; alerting rules: fixtures/alerts/petstore-watch.rules.yml). At exit
-(SIGTERM, Ctrl-C) it writes the judged period as the judge's report.
+(SIGTERM, Ctrl-C) it writes the judged period as the judge's report. Its page (/) shows the verdict so far
+and charts of the last hours.
   <access.log>       the log to follow; read from its start, or from --state's position
-  --port N           where /metrics is served (default 9464; 0 picks a free one)
+  --port N           where / (the page) and /metrics are served (default 9464; 0 picks a free one)
   --host HOST        the address it listens on (default 127.0.0.1)
   --state FILE       keeps the position in the log here, so a restart judges every line once (default: none)
   --max-keys N       keys named one by one in the metrics (default 100); later keys are counted as key="other"
@@ -105,10 +108,16 @@ export async function watch(args: readonly string[]): Promise<number> {
     process.stdout.write(`${WATCH_HELP}\n`);
     return 0;
   }
+  const { baseUrl, label } = options;
   const watcher = new Watcher({ log: options.log, stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`) });
+  const env = { ...process.env, ...options.keys };
+  const run = runFacts();
+  const redactor = reportRedactor(env);
   const server = createServer((request, response) => {
-    if (request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see /metrics\n');
-    void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
+    if (request.url === '/metrics') return void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
+    if (request.url !== '/') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see / (the verdict so far) or /metrics\n');
+    const report = redactDeep(asTrafficEvidence(watcher.liveReport(run), baseUrl, label), redactor);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(redactor.text(watchPage(report, watcher.totals, watcher.lagS, watcher.history.minutes(), Date.now())));
   });
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
@@ -117,7 +126,8 @@ export async function watch(args: readonly string[]): Promise<number> {
     return TOOL_FAULT;
   }
   const address = server.address();
-  process.stdout.write(`watching ${options.log}; metrics on http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}/metrics\n`);
+  const origin = `http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}`;
+  process.stdout.write(`watching ${options.log}; the verdict so far on ${origin}/ and metrics on ${origin}/metrics\n`);
   const stopped = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -142,6 +152,8 @@ export async function watch(args: readonly string[]): Promise<number> {
     return TOOL_FAULT;
   }
   watcher.poll();
-  const report = watcher.finish(runFacts());
-  return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label), options, process.env);
+  const { lines, exchanges } = watcher.counts;
+  process.stdout.write(`watched ${lines.toLocaleString('en-US')} lines of ${path.basename(options.log)}, ${exchanges.toLocaleString('en-US')} exchanges judged\n`);
+  const report = watcher.finish(run);
+  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label), options, env);
 }

@@ -27,6 +27,9 @@ const NEVER_SHOWN = 'the daily quota, and that a window admits its whole quota b
 /** The rules judged per window: a quota's, Remaining's countdown, Reset staying put. */
 const WINDOW_RULES: ReadonlySet<string> = new Set([RULE['remaining-countdown'], RULE['reset-stable'], ...QUOTA_RULES]);
 
+/** The rules the judge's report gives a verdict on: the service's, and the client rules traffic shows. */
+export const REPORTED_RULES: readonly string[] = catalogue.rules.filter((rule) => rule.subject === 'service' || (CLIENT_RULES as readonly string[]).includes(rule.id)).map((rule) => rule.id);
+
 export interface JudgeRun {
   /** What was judged, as the report's target: "capture session.har". */
   target: string;
@@ -44,7 +47,7 @@ export interface JudgeRun {
  * `redactor` (the configured keys, and whatever a capture's queries, headers and bodies carried).
  */
 export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redactor): ConformanceReport {
-  const records = catalogue.rules.filter((rule) => rule.subject === 'service' || (CLIENT_RULES as readonly string[]).includes(rule.id)).map((rule) => recordOf(rule.id, tallies, run.file));
+  const records = REPORTED_RULES.map((id) => recordOf(id, tallies, run.file));
   const meta: RunMetadata = {
     targetUrl: run.target,
     bundled: false,

@@ -46,6 +46,7 @@ export const FIELD_TESTS: readonly string[] = [
   'package/installed-cli.spec.ts',
   'package/command-line.spec.ts',
   'judge/planted-keys.spec.ts',
+  'watch/production-field.spec.ts',
 ];
 
 export type Tier = 'quick' | 'field' | 'all';

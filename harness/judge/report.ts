@@ -81,14 +81,15 @@ export function recordOf(id: string, tallies: RuleTallies, file: string): TestRe
   });
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
-  if (!tally || tally.exchanges + tally.windows === 0) {
+  // A window's breach is found as it happens, its judging counted when it closes: a live report (the watcher's) can hold the first before the second.
+  if (!tally || tally.exchanges + tally.windows + tally.violations === 0) {
     const why = tally ? [...tally.unchecked].map(([reason, times]) => `; ${reason} (${count(times, 'time')})`).join('') : '';
     return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}${why}` };
   }
 
-  const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
+  const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ') || 'windows not closed yet';
   record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });
-  if (WINDOW_RULES.has(id) && tally.windows === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
+  if (WINDOW_RULES.has(id) && tally.windows === 0 && tally.violations === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
   for (const [what, times] of tally.seen) {
     record.observations.push({ rule: id, text: `${what} (${count(times, 'answer')})` });
     if (record.gists.length === 0) record.gists.push({ rule: id, text: what });

@@ -73,6 +73,8 @@ export interface Gateway {
   /** The same over plain HTTP/1.1, when asked for: same location, same log. */
   plainBaseUrl: string | undefined;
   accessLog: string;
+  /** nginx's pid file: `kill -USR1 $(cat …)` has it reopen its log after logrotate renamed it. */
+  pidFile: string;
   stop(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ ${http.replace(httpOpens, `http {\n${temps}`)}
     ca,
     plainBaseUrl: plainPort === undefined ? undefined : `http://127.0.0.1:${plainPort}/petstore/v1`,
     accessLog,
+    pidFile: join(dir, 'nginx.pid'),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -33,7 +33,7 @@ export class WatchMetrics {
   private readonly breaches = this.counter('petstore_watch_client_breaches_total', 'Client-rule breaches by key pseudonym (ERR-3: sent before Retry-After passed; ERR-4: a burst into a refusal); keys past the cap are "other"', ['key', 'rule']);
   readonly read = this.counter('petstore_watch_exchanges_read_total', 'Exchanges read from the source and handed to the judge', []);
   readonly unreadable = this.counter('petstore_watch_unreadable_lines_total', "Lines that are not an exchange in the how-to's format", []);
-  readonly lost = this.counter('petstore_watch_lines_lost_total', 'Lines the source had that were never judged (a rotated file gone before it was read counts one: how many it held is unknown)', []);
+  readonly lost = this.counter('petstore_watch_lines_lost_total', 'Lines the source had that were never judged (a rotated file gone before it was read counts one: how many it held is unknown; over syslog, each number a connection skipped)', []);
   readonly lag = new Gauge({ name: 'petstore_watch_lag_seconds', help: 'How long the oldest line not yet judged has been in the source (0 when caught up)', registers: [this.registry] });
   private readonly openWindows = new Gauge({ name: 'petstore_watch_open_windows', help: 'Rate-limit windows still open, across keys', registers: [this.registry] });
   private readonly seen = new Map<string, Seen>();

@@ -11,14 +11,25 @@ import { KeyBook } from '../judge/key-book.ts';
 import { judgeReport, REPORTED_RULES, type JudgeRun } from '../judge/report.ts';
 import { TrafficJudge } from '../judge/traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
-import { LogFollower } from './log-follower.ts';
+import { LogFollower, type FollowedLines } from './log-follower.ts';
 import { CLIENT_RULES } from '../judge/client-exchange.ts';
 import { QUOTA_RULES } from '../../lib/checks/registry.ts';
 import { WatchHistory, type WatchTotals } from './watch-history.ts';
 import { WatchMetrics } from './watch-metrics.ts';
 
+/** Where lines come from: a followed log file, or a syslog socket. */
+export interface LineSource {
+  /** Lines since the last call; `final`: the watcher stops, hand on everything held. */
+  read(final: boolean): FollowedLines;
+  save(): void;
+  close(): void;
+}
+
 export interface WatchOptions {
+  /** The log followed, or the name the lines go by when `source` is given. */
   log: string;
+  /** Lines from elsewhere than the log file (syslog-source.ts). */
+  source?: LineSource;
   /** Where the position is saved between runs; undefined: every start reads the log from its beginning. */
   stateFile: string | undefined;
   env: NodeJS.ProcessEnv;
@@ -33,7 +44,7 @@ export type WatchRun = Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'duratio
 
 export class Watcher {
   readonly metrics: WatchMetrics;
-  private readonly follower: LogFollower;
+  private readonly follower: LineSource;
   private readonly keys: KeyBook;
   private readonly judge: TrafficJudge;
   private readonly file: string;
@@ -47,7 +58,7 @@ export class Watcher {
   readonly startedAt = new Date();
 
   constructor(private readonly options: WatchOptions) {
-    this.follower = new LogFollower(options.log, options.stateFile);
+    this.follower = options.source ?? new LogFollower(options.log, options.stateFile);
     this.keys = new KeyBook(options.env);
     this.judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
     this.metrics = new WatchMetrics(options.maxKeys);
@@ -78,13 +89,13 @@ export class Watcher {
   }
 
   /** Judges what the log has gained since the last call, then saves the position; returns how many lines. */
-  poll(now = Date.now()): number {
-    const read = this.follower.read();
+  poll(now = Date.now(), final = false): number {
+    const read = this.follower.read(final);
     const before = this.judge.progress.exchanges;
     if (read.gaps > 0) {
       this.metrics.lost.inc(read.gaps);
       this.lost += read.gaps;
-      this.options.warn(`petstore-conformance watch: a rotated file of ${this.file} was gone before its rest was read: lines lost, how many is unknown (keep one rotated file uncompressed: rotate 1, delaycompress)`);
+      this.options.warn(this.options.source ? `petstore-conformance watch: ${read.gaps} lines of ${this.file} lost on the way (numbers skipped in their connections' "seq"): not judged` : `petstore-conformance watch: a rotated file of ${this.file} was gone before its rest was read: lines lost, how many is unknown (keep one rotated file uncompressed: rotate 1, delaycompress)`);
     }
     for (const line of read.lines) this.judgeLine(line);
     this.follower.save();

@@ -60,6 +60,7 @@ export const FLAGS = {
   'quota-budget': { type: 'string', meaning: 'seconds the daily-quota tests may take; a test estimated longer is skipped, named', forms: 'seconds, a whole number' },
   state: { type: 'string', meaning: 'the file a long-running command keeps its position in, to resume after a restart', forms: 'a file, e.g. /var/lib/petstore/watch.state' },
   'max-keys': { type: 'string', meaning: 'how many keys are named one by one in the metrics; the rest are counted together', forms: 'a whole number, 1 or more' },
+  syslog: { type: 'string', meaning: "where to receive gateways' access-log lines over syslog (UDP), instead of following a file", forms: 'HOST:PORT, e.g. 127.0.0.1:5514' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -9,9 +9,9 @@
  * - a correct gateway and polite clients: no alert pending or firing at any second of the load (40 s) and the
  *   15 s after it, and the exchanges the watchers judged add up to those the clients had answered, once each;
  * - a gateway that admits a Free key one request past its quota in each window (headers still saying 60):
- *   PetstoreGatewayOverQuota fires within 30 s of the load's start, and the watcher's page shows PLAN-FREE failed
- *   with the window that proves it;
- * - a client that sends on through its 429s (ERR-3): PetstoreClientHammering fires within 30 s naming its
+ *   PetstoreGatewayOverQuota fires within 45 s of the load's start, and the watcher's page shows PLAN-FREE failed
+ *   with the window that proves it; one that drops Retry-After from its 429s: PetstoreMustRuleFails for RL-1;
+ * - a client that sends on through its 429s (ERR-3): PetstoreClientHammering fires within 45 s naming its
  *   pseudonym, and no key is anywhere: not in the metrics, the page, the alerts, Prometheus's label values, the
  *   watcher's output, its state, its report, nor nginx's log.
  */
@@ -32,7 +32,7 @@ skipWithout(opensslPath() !== undefined, OPENSSL_HINT);
 const prometheusBinary = toolPath('prometheus', 'bash scripts/ensure-prometheus.sh (npm test runs it) or apt-get install prometheus');
 const logrotate = toolPath('logrotate', 'bash scripts/ensure-logrotate.sh (npm test runs it) or apt-get install logrotate');
 
-test.describe.configure({ mode: 'serial', timeout: 240_000 });
+test.describe.configure({ timeout: 240_000 });
 
 const SCALE = 10;
 const FREE_1 = DEMO_KEYS.free[0] as string;
@@ -42,7 +42,12 @@ const NAMED = { [FREE_1]: 'free-1', [FREE_2]: 'free-2', [PRO_1]: 'pro-1' };
 const KEYS = Object.keys(NAMED);
 const QUIET_LOAD_MS = 40_000;
 const QUIET_AFTER_MS = 15_000;
-const FIRES_WITHIN_MS = 30_000;
+/**
+ * A window's admissions are decided once the judge's reorder buffer (10 s, and the clock skew) has passed its end:
+ * a window over quota is known 17 s or more after it opened at this 6-second minute; a 429 without Retry-After or
+ * a request sent into a ban at once. Measured on two loaded cores: 23 s, 4 s and 6 s.
+ */
+const FIRES_WITHIN_MS = 45_000;
 
 interface Production {
   dir: string;
@@ -53,11 +58,19 @@ interface Production {
   nodes: VariantTarget[];
 }
 
-/** nginx in front of the gateway (the reference server, or one whose limiter `over-admits`), the watcher on its log, Prometheus on the watcher. */
-async function production(kind: 'correct' | 'over-admits'): Promise<Production> {
+type Kind = 'correct' | 'over-admits' | 'drops-retry-after';
+
+/** The gateway behind nginx: the reference server, or one broken as a deploy breaks it (test/suite/support/faults.ts). */
+function gatewayOf(kind: Kind): Promise<VariantTarget> {
+  if (kind === 'over-admits') return startVariant({ timeScale: SCALE, wrapLimiter: [faultById('free-61-per-minute').limiter as NonNullable<ReturnType<typeof faultById>['limiter']>] });
+  if (kind === 'drops-retry-after') return startVariant({ timeScale: SCALE, transforms: [faultById('429-without-retry-after').proxy as NonNullable<ReturnType<typeof faultById>['proxy']>] });
+  return startVariant({ timeScale: SCALE });
+}
+
+/** nginx in front of the gateway, the watcher on its log, Prometheus on the watcher. */
+async function production(kind: Kind): Promise<Production> {
   const dir = tempDir('production');
-  const limiter = faultById('free-61-per-minute').limiter;
-  const targets = [await startVariant({ timeScale: SCALE, ...(kind === 'over-admits' && limiter ? { wrapLimiter: [limiter] } : {}) })];
+  const targets = [await gatewayOf(kind)];
   const gateway = await startNginx(targets.map((target) => target.baseUrl), NAMED, { plain: true });
   const watcherPort = await freePort();
   const watcher = await startWatcher(gateway.accessLog, watcherPort, join(dir, 'state.json'), join(dir, 'report-1'));
@@ -105,7 +118,7 @@ test('a correct gateway through rotations both ways and a restart of the watcher
   let watcher: WatcherProcess | undefined = parts.watcher;
   let load: Load | undefined;
   try {
-    load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: FREE_1, name: 'free-1' }, { key: PRO_1, name: 'pro-1' }], Date.now() + QUIET_LOAD_MS, 40);
+    load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: FREE_1, name: 'free-1' }, { key: PRO_1, name: 'pro-1' }], Date.now() + QUIET_LOAD_MS, 10);
     const quiet = watchAlerts(parts.prometheus, QUIET_LOAD_MS + QUIET_AFTER_MS);
     const steps = (async () => {
       const at = async (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,33 +161,40 @@ test('a correct gateway through rotations both ways and a restart of the watcher
   }
 });
 
-test('a gateway that admits a Free key 61 requests a minute: the over-quota alert fires within 30 s, with the window in the watcher\'s page', async () => {
-  const parts = await production('over-admits');
-  let load: Load | undefined;
-  try {
-    const started = Date.now();
-    load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: FREE_1, name: 'free-1' }, { key: PRO_1, name: 'pro-1' }], started + FIRES_WITHIN_MS + 5_000, 40);
-    const fired = await watchAlerts(parts.prometheus, FIRES_WITHIN_MS, (alerts) => firing(alerts, 'PetstoreGatewayOverQuota').length > 0);
-    expect(fired.met, `PetstoreGatewayOverQuota did not fire within ${FIRES_WITHIN_MS / 1000} s; alerts seen: ${JSON.stringify(fired.seen.map((alert) => alert.labels))}`).toBe(true);
-    const alert = firing(await parts.prometheus.alerts(), 'PetstoreGatewayOverQuota');
-    expect(alert.map((one) => one.labels.plan)).toEqual(['free']);
-    test.info().annotations.push({ type: 'fired', description: `PetstoreGatewayOverQuota after ${(Date.now() - started) / 1000} s of load` });
-    const page = await (await fetch(`${parts.watcher.origin}/`)).text();
-    expect(page).toMatch(/PLAN-FREE/);
-    expect(page).toMatch(/admitted under one Reset .* whose limit is 60/);
-    await load.done;
-  } finally {
-    await stopAll(parts, parts.watcher, load);
-  }
-});
+const BROKEN = [
+  { kind: 'over-admits', what: 'admits a Free key 61 requests a minute', alert: 'PetstoreGatewayOverQuota', labels: { plan: 'free' }, rule: 'PLAN-FREE', evidence: /admitted under one Reset .* whose limit is 60/ },
+  { kind: 'drops-retry-after', what: "drops Retry-After from a Free key's 429s", alert: 'PetstoreMustRuleFails', labels: { rule: 'RL-1' }, rule: 'RL-1', evidence: /429 without a Retry-After header \(exchange \d+, key free-1\)/ },
+] as const;
 
-test('a client that hammers through its 429s: the client alert fires within 30 s naming its pseudonym, and no key is anywhere', async () => {
+for (const broken of BROKEN) {
+  test(`a gateway that ${broken.what}: ${broken.alert} fires within 45 s, with the evidence in the watcher's page`, async () => {
+    const parts = await production(broken.kind);
+    let load: Load | undefined;
+    try {
+      const started = Date.now();
+      load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: FREE_1, name: 'free-1' }, { key: PRO_1, name: 'pro-1' }], started + FIRES_WITHIN_MS + 5_000, 10);
+      const matches = (alert: Alert): boolean => Object.entries(broken.labels).every(([name, value]) => alert.labels[name] === value);
+      const fired = await watchAlerts(parts.prometheus, FIRES_WITHIN_MS, (alerts) => firing(alerts, broken.alert).some(matches));
+      expect(fired.met, `${broken.alert} did not fire within ${FIRES_WITHIN_MS / 1000} s; alerts seen: ${JSON.stringify(fired.seen.map((alert) => alert.labels))}`).toBe(true);
+      test.info().annotations.push({ type: 'fired', description: `${broken.alert} after ${(Date.now() - started) / 1000} s of load` });
+      const page = await (await fetch(`${parts.watcher.origin}/`)).text();
+      expect(page).toMatch(new RegExp(`Failing MUST rules: [^\\n]*#rule-${broken.rule}"`));
+      expect(page).toMatch(broken.evidence);
+      load.stop();
+      await load.done;
+    } finally {
+      await stopAll(parts, parts.watcher, load);
+    }
+  });
+}
+
+test('a client that hammers through its 429s: the client alert fires within 45 s naming its pseudonym, and no key is anywhere', async () => {
   const parts = await production('correct');
   let stopped = false;
   let load: Load | undefined;
   try {
     const started = Date.now();
-    load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: PRO_1, name: 'pro-1' }, { key: FREE_2, name: 'free-2', hammer: true }], started + FIRES_WITHIN_MS + 5_000, 40);
+    load = driveLoad(parts.gateway.plainBaseUrl as string, [{ key: PRO_1, name: 'pro-1' }, { key: FREE_2, name: 'free-2', hammer: true }], started + FIRES_WITHIN_MS + 5_000, 10);
     const fired = await watchAlerts(parts.prometheus, FIRES_WITHIN_MS, (alerts) => firing(alerts, 'PetstoreClientHammering').length > 0);
     expect(fired.met, `PetstoreClientHammering did not fire within ${FIRES_WITHIN_MS / 1000} s; alerts seen: ${JSON.stringify(fired.seen.map((alert) => alert.labels))}`).toBe(true);
     test.info().annotations.push({ type: 'fired', description: `PetstoreClientHammering after ${(Date.now() - started) / 1000} s of load` });
@@ -182,6 +202,7 @@ test('a client that hammers through its 429s: the client alert fires within 30 s
     expect(firing(alerts, 'PetstoreClientHammering').map((alert) => `${alert.labels.key} ${alert.labels.rule}`)).toContain('free-2 ERR-3');
     expect(firing(alerts, 'PetstoreClientHammering').map((alert) => alert.labels.key)).not.toContain('pro-1');
     expect(firing(alerts, 'PetstoreGatewayOverQuota')).toEqual([]);
+    load.stop();
     await load.done;
     const metrics = await (await fetch(`${parts.watcher.origin}/metrics`)).text();
     const page = await (await fetch(`${parts.watcher.origin}/`)).text();

@@ -5,7 +5,7 @@
  * reopen its log, and the clients that drive a gateway: a polite one (waits as its 429s ask) and a hammering one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
@@ -22,8 +22,17 @@ export interface WatcherProcess {
 }
 
 /** `petstore-conformance watch <log>` on `port`, its position in `state`, its report in `output`. */
-export async function startWatcher(log: string, port: number, state: string, output: string): Promise<WatcherProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'watch', log, '--port', String(port), '--state', state, '--output', output, '--base-url', 'https://api.example.com/petstore/v1', '--label', 'production, watched'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startWatcher(log: string, port: number, state: string, output: string): Promise<WatcherProcess> {
+  return watcherWith([log, '--state', state], port, output);
+}
+
+/** `petstore-conformance watch --syslog <address>` on `port`, its report in `output`. */
+export function startSyslogWatcher(address: string, port: number, output: string): Promise<WatcherProcess> {
+  return watcherWith(['--syslog', address], port, output);
+}
+
+async function watcherWith(source: string[], port: number, output: string): Promise<WatcherProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'watch', ...source, '--port', String(port), '--output', output, '--base-url', 'https://api.example.com/petstore/v1', '--label', 'production, watched'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -35,7 +44,7 @@ export async function startWatcher(log: string, port: number, state: string, out
     async stop() {
       child.kill('SIGTERM');
       const code = await closed;
-      const said = /watched ([\d,]+) lines of \S+, ([\d,]+) exchanges judged/.exec(text);
+      const said = /watched ([\d,]+) lines of [^,]+, ([\d,]+) exchanges judged/.exec(text);
       if (!said) throw new Error(`the watcher did not say what it judged:\n${text}`);
       return { code, lines: Number((said[1] as string).replace(/,/g, '')), exchanges: Number((said[2] as string).replace(/,/g, '')) };
     },
@@ -55,23 +64,11 @@ export interface Prometheus {
   stop(): Promise<void>;
 }
 
-/** Debian's prometheus, scraping `target` every second and evaluating `rules` every second, in its own folder. */
+/** Debian's prometheus as the how-to configures it, scraping `target` and evaluating `rules` every second, in its own folder. */
 export async function startPrometheus(binary: string, dir: string, target: string, rules: string): Promise<Prometheus> {
   const port = await freePort();
   const config = join(dir, 'prometheus.yml');
-  writeFileSync(
-    config,
-    `global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
-  - ${rules}
-scrape_configs:
-  - job_name: petstore-watch
-    static_configs:
-      - targets: ['${target}']
-`,
-  );
+  writeFileSync(config, replaced(testedBlock('prometheus.yml'), [['15s', '1s'], ['node_modules/petstore-conformance/fixtures/alerts/petstore-watch.rules.yml', rules], ["'127.0.0.1:9464'", `'${target}'`]]));
   const child: ChildProcess = spawn(binary, [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log = (log + chunk).slice(-4000)));
@@ -104,10 +101,32 @@ export function rotate(logrotate: string, dir: string, log: string, mode: 'creat
   expect(result.status, `logrotate ${mode}: ${result.stderr}`).toBe(0);
 }
 
-/** The how-to's logrotate stanza (docs/how-to/watch-production.md), with the test's paths. */
-export function logrotateConfig(log: string, mode: 'create' | 'copytruncate', nginxPid: string): string {
-  const reopen = mode === 'create' ? `  postrotate\n    [ ! -f ${nginxPid} ] || kill -USR1 $(cat ${nginxPid})\n  endscript\n` : '';
-  return `${log} {\n  daily\n  rotate 7\n  missingok\n  notifempty\n  compress\n  delaycompress\n  ${mode}\n${reopen}}\n`;
+/** The how-to's logrotate stanza (docs/how-to/watch-production.md, as tested), with the test's paths; copytruncate as the page says. */
+function logrotateConfig(log: string, mode: 'create' | 'copytruncate', nginxPid: string): string {
+  const create = replaced(testedBlock('logrotate create'), [['/var/log/nginx/petstore.log', log], ['/run/nginx.pid', nginxPid]]);
+  if (mode === 'create') return `${create}\n`;
+  const signal = /^ {2}create\n {2}postrotate\n[\s\S]*?endscript\n/m;
+  if (!signal.test(create)) throw new Error("the how-to's logrotate stanza no longer ends its create with a postrotate: update test/watch/production.ts with the page");
+  return `${create.replace(signal, '  copytruncate\n')}\n`;
+}
+
+/** The fenced block after `<!-- tested: MARK -->` in docs/how-to/watch-production.md, as written. */
+export function testedBlock(mark: string): string {
+  const page = readFileSync(new URL('../../docs/how-to/watch-production.md', import.meta.url), 'utf8');
+  const at = page.indexOf(`<!-- tested: ${mark} -->`);
+  const block = at < 0 ? undefined : /^```[a-z]*\n([\s\S]*?)\n```/m.exec(page.slice(at))?.[1];
+  if (!block) throw new Error(`docs/how-to/watch-production.md has no fenced block after "<!-- tested: ${mark} -->"`);
+  return block;
+}
+
+/** `text` with each of `replacements` made, each required to find its text, so the page cannot drift from what runs. */
+function replaced(text: string, replacements: ReadonlyArray<readonly [string, string]>): string {
+  let out = text;
+  for (const [from, to] of replacements) {
+    if (!out.includes(from)) throw new Error(`a tested block of docs/how-to/watch-production.md no longer holds "${from}": update test/watch/production.ts with the page`);
+    out = out.split(from).join(to);
+  }
+  return out;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -31,7 +31,7 @@ Judges a gateway's access log as it grows (the format of docs/how-to/judge-traff
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
 (docs/how-to/watch-production.md; alerting rules: fixtures/alerts/petstore-watch.rules.yml). At exit
 (SIGTERM, Ctrl-C) it writes the judged period as the judge's report. Its page (/) shows the verdict so far
-and charts of the last hours.
+and charts of the last hours; /conformance.json is the period so far as a report certify --evidence counts.
   <access.log>       the log to follow; read from its start, or from --state's position
   --syslog HOST:PORT receive the lines over syslog instead (nginx: access_log syslog:server=HOST:PORT), from
                      several gateways merged by time; lines lost on the way are counted, never judged
@@ -138,8 +138,9 @@ export async function watch(args: readonly string[]): Promise<number> {
   const redactor = reportRedactor(env);
   const server = createServer((request, response) => {
     if (request.url === '/metrics') return void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
-    if (request.url !== '/') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see / (the verdict so far) or /metrics\n');
+    if (request.url !== '/' && request.url !== '/conformance.json') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see / (the verdict so far), /conformance.json or /metrics\n');
     const report = redactDeep(asTrafficEvidence(watcher.liveReport(run), baseUrl, label), redactor);
+    if (request.url === '/conformance.json') return void response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(redactor.text(`${JSON.stringify(report, null, 2)}\n`));
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(redactor.text(watchPage(report, watcher.totals, watcher.lagS, watcher.history.minutes(), Date.now())));
   });
   try {

@@ -7,7 +7,8 @@
  * UDP loses datagrams without a word. A line that carries `"seq":"$pid-$connection-$connection_requests"` (the
  * how-to's syslog format) tells a gap: on one connection of one nginx worker requests are numbered 1, 2, 3 …, so
  * a number skipped is a line lost, counted in lines lost and never judged as anything. The last lines of a
- * connection, lost, leave no gap to see: the count is a floor.
+ * connection, lost, leave no gap to see, nor do its first ones (a connection first seen at 5 may have been open
+ * before the watcher started): the count is a floor.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import type { FollowedLines } from './log-follower.ts';

@@ -10,27 +10,33 @@ import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
+import { SyslogSource } from '../harness/watch/syslog-source.ts';
 import { Watcher } from '../harness/watch/watcher.ts';
 import { parseShard, type Shard } from '../harness/judge/shard.ts';
 import { keysFileFlag, parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
+import { watchPage } from './watch-page.ts';
+import { redactDeep, reportRedactor } from '../specs/reporter/report-redaction.ts';
 
-export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'clock-skew', 'label', 'shard', 'help']);
+export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'syslog', 'clock-skew', 'label', 'shard', 'help']);
 
 const PREFIX = 'petstore-conformance watch:';
 const POLL_MS = 250;
 const TOOL_FAULT = 4;
 
-export const WATCH_HELP = `usage: petstore-conformance watch <access.log> [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--keys-file FILE] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS] [--shard I/N]
+export const WATCH_HELP = `usage: petstore-conformance watch <access.log> | --syslog HOST:PORT [--port N] [--host HOST] [--state FILE] [--max-keys N] [--base-url URL] [--keys-file FILE] [--output DIR] [--summary FILE] [--clock-skew S] [--label WORDS] [--shard I/N]
 
 Judges a gateway's access log as it grows (the format of docs/how-to/judge-traffic.md), with the judge's own
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
 (docs/how-to/watch-production.md; alerting rules: fixtures/alerts/petstore-watch.rules.yml). At exit
-(SIGTERM, Ctrl-C) it writes the judged period as the judge's report.
+(SIGTERM, Ctrl-C) it writes the judged period as the judge's report. Its page (/) shows the verdict so far
+and charts of the last hours; /conformance.json is the period so far as a report certify --evidence counts.
   <access.log>       the log to follow; read from its start, or from --state's position
-  --port N           where /metrics is served (default 9464; 0 picks a free one)
+  --syslog HOST:PORT receive the lines over syslog instead (nginx: access_log syslog:server=HOST:PORT), from
+                     several gateways merged by time; lines lost on the way are counted, never judged
+  --port N           where / (the page) and /metrics are served (default 9464; 0 picks a free one)
   --host HOST        the address it listens on (default 127.0.0.1)
   --state FILE       keeps the position in the log here, so a restart judges every line once (default: none)
   --max-keys N       keys named one by one in the metrics (default 100); later keys are counted as key="other"
@@ -49,7 +55,9 @@ ${notTakenHelp('watch')}
 ${exitCodeHelp([...SUITE_EXIT_CODES, { code: TOOL_FAULT, when: 'tool fault: the metrics port could not be opened, or the log could not be read' }])}`;
 
 interface WatchArgs {
+  /** The log followed, or "syslog HOST:PORT". */
   log: string;
+  syslog: { host: string; port: number } | undefined;
   port: number;
   host: string;
   state: string | undefined;
@@ -66,7 +74,10 @@ interface WatchArgs {
 export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs | undefined {
   const { values, positionals } = parseFlags(WATCH_FLAGS, args);
   if (values.help) return undefined;
-  if (positionals.length !== 1) throw new UsageError(`expected one access log to follow, got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
+  const syslog = values.syslog === undefined ? undefined : syslogAddress(values.syslog);
+  if (syslog && positionals.length > 0) throw new UsageError(`--syslog receives the lines: no access log to follow as well (got ${positionals.join(' ')})`);
+  if (syslog && values.state !== undefined) throw new UsageError('--state keeps a position in a log file; a syslog stream has none: leave --state out with --syslog');
+  if (!syslog && positionals.length !== 1) throw new UsageError(`expected one access log to follow (or --syslog HOST:PORT), got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`);
   const whole = (text: string | undefined, flag: string, fallback: number, least: number): number => {
     if (text === undefined) return fallback;
     const value = Number(text);
@@ -84,7 +95,8 @@ export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs 
     throw new UsageError((error as Error).message);
   }
   return {
-    log: path.resolve(cwd, positionals[0] as string),
+    log: syslog ? `syslog ${syslog.host}:${syslog.port}` : path.resolve(cwd, positionals[0] as string),
+    syslog,
     port: whole(values.port, '--port', 9464, 0),
     host: values.host ?? '127.0.0.1',
     state: values.state === undefined ? undefined : path.resolve(cwd, values.state),
@@ -97,6 +109,13 @@ export function parseWatchArgs(args: readonly string[], cwd: string): WatchArgs 
     keys: keysFileFlag('watch', values['keys-file'], process.env),
     shard,
   };
+}
+
+function syslogAddress(text: string): { host: string; port: number } {
+  const parts = /^(.+):(\d+)$/.exec(text);
+  const port = Number(parts?.[2]);
+  if (!parts || !(port >= 0 && port <= 65_535)) throw new UsageError(`--syslog must be HOST:PORT (127.0.0.1:5514), not "${text}"`);
+  return { host: parts[1] as string, port };
 }
 
 export async function watch(args: readonly string[]): Promise<number> {
@@ -112,10 +131,24 @@ export async function watch(args: readonly string[]): Promise<number> {
     process.stdout.write(`${WATCH_HELP}\n`);
     return 0;
   }
-  const watcher = new Watcher({ log: options.log, stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`), ...(options.shard ? { shard: options.shard } : {}) });
+  const { baseUrl, label } = options;
+  let source: SyslogSource | undefined;
+  try {
+    source = options.syslog ? await SyslogSource.listen(options.syslog.host, options.syslog.port) : undefined;
+  } catch (error) {
+    process.stderr.write(`${PREFIX} cannot receive syslog on ${options.log.slice('syslog '.length)}: ${(error as Error).message}\n`);
+    return TOOL_FAULT;
+  }
+  const watcher = new Watcher({ log: options.log, ...(source ? { source } : {}), stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`), ...(options.shard ? { shard: options.shard } : {}) });
+  const env = { ...process.env, ...options.keys };
+  const run = runFacts();
+  const redactor = reportRedactor(env);
   const server = createServer((request, response) => {
-    if (request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see /metrics\n');
-    void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
+    if (request.url === '/metrics') return void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
+    if (request.url !== '/' && request.url !== '/conformance.json') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see / (the verdict so far), /conformance.json or /metrics\n');
+    const report = redactDeep(asTrafficEvidence(watcher.liveReport(run), baseUrl, label, options.shard), redactor);
+    if (request.url === '/conformance.json') return void response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(redactor.text(`${JSON.stringify(report, null, 2)}\n`));
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(redactor.text(watchPage(report, watcher.totals, watcher.lagS, watcher.history.minutes(), Date.now())));
   });
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
@@ -124,7 +157,9 @@ export async function watch(args: readonly string[]): Promise<number> {
     return TOOL_FAULT;
   }
   const address = server.address();
-  process.stdout.write(`watching ${options.log}; metrics on http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}/metrics\n`);
+  const origin = `http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}`;
+  const watching = source ? `syslog on ${source.address.host}:${source.address.port}` : options.log;
+  process.stdout.write(`watching ${watching}; the verdict so far on ${origin}/ and metrics on ${origin}/metrics\n`);
   const stopped = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -149,7 +184,9 @@ export async function watch(args: readonly string[]): Promise<number> {
     process.stderr.write(`${PREFIX} cannot read ${options.log}: ${failed.message}\n`);
     return TOOL_FAULT;
   }
-  watcher.poll();
-  const report = watcher.finish(runFacts());
-  return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label, options.shard), options, process.env);
+  watcher.poll(Date.now(), true);
+  const { lines, exchanges } = watcher.counts;
+  process.stdout.write(`watched ${lines.toLocaleString('en-US')} lines of ${source ? 'syslog' : path.basename(options.log)}, ${exchanges.toLocaleString('en-US')} exchanges judged\n`);
+  const report = watcher.finish(run);
+  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label, options.shard), options, env);
 }

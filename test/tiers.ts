@@ -47,6 +47,8 @@ export const FIELD_TESTS: readonly string[] = [
   'package/installed-cli.spec.ts',
   'package/command-line.spec.ts',
   'judge/planted-keys.spec.ts',
+  'watch/production-field.spec.ts',
+  'watch/syslog-field.spec.ts',
 ];
 
 export type Tier = 'quick' | 'field' | 'all';

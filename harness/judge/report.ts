@@ -27,6 +27,9 @@ const NEVER_SHOWN = 'the daily quota, and that a window admits its whole quota b
 /** The rules judged per window: a quota's, Remaining's countdown, Reset staying put. */
 const WINDOW_RULES: ReadonlySet<string> = new Set([RULE['remaining-countdown'], RULE['reset-stable'], ...QUOTA_RULES]);
 
+/** The rules the judge's report gives a verdict on: the service's, and the client rules traffic shows. */
+export const REPORTED_RULES: readonly string[] = catalogue.rules.filter((rule) => rule.subject === 'service' || (CLIENT_RULES as readonly string[]).includes(rule.id)).map((rule) => rule.id);
+
 export interface JudgeRun {
   /** What was judged, as the report's target: "capture session.har". */
   target: string;
@@ -44,7 +47,7 @@ export interface JudgeRun {
  * `redactor` (the configured keys, and whatever a capture's queries, headers and bodies carried).
  */
 export function judgeReport(tallies: RuleTallies, run: JudgeRun, redactor: Redactor): ConformanceReport {
-  const records = catalogue.rules.filter((rule) => rule.subject === 'service' || (CLIENT_RULES as readonly string[]).includes(rule.id)).map((rule) => recordOf(rule.id, tallies, run.file));
+  const records = REPORTED_RULES.map((id) => recordOf(id, tallies, run.file));
   const meta: RunMetadata = {
     targetUrl: run.target,
     bundled: false,
@@ -78,14 +81,15 @@ export function recordOf(id: string, tallies: RuleTallies, file: string): TestRe
   });
   const needs = NEEDS[id];
   if (needs === undefined) return { ...record, outcome: 'skipped', skipReason: 'traffic cannot show this rule: it takes requests the suite sends on purpose (npm run conformance)' };
-  if (!tally || tally.exchanges + tally.windows === 0) {
+  // A window's breach is found as it happens, its judging counted when it closes: a live report (the watcher's) can hold the first before the second.
+  if (!tally || tally.exchanges + tally.windows + tally.violations === 0) {
     const why = tally ? [...tally.unchecked].map(([reason, times]) => `; ${reason} (${count(times, 'time')})`).join('') : '';
     return { ...record, outcome: 'skipped', skipReason: `not judged: this traffic has no ${needs.replace(/^an? /, '')}${why}` };
   }
 
-  const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ');
+  const backed = [tally.exchanges > 0 ? count(tally.exchanges, 'exchange') : '', tally.windows > 0 ? count(tally.windows, 'window') : ''].filter(Boolean).join(' and ') || 'windows not closed yet';
   record.observations.push({ rule: id, text: `judged on ${backed}${tally.keys.size > 0 ? ` of ${count(tally.keys.size, 'key')} (${keyNames(tally.keys)})` : ''}` });
-  if (WINDOW_RULES.has(id) && tally.windows === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
+  if (WINDOW_RULES.has(id) && tally.windows === 0 && tally.violations === 0) record.unchecked.push({ rule: id, text: 'no window of any key held two admitted answers more than a second before its Reset (windows shorter than Reset\'s whole seconds, or too little traffic per window), so no window could be compared' });
   for (const [what, times] of tally.seen) {
     record.observations.push({ rule: id, text: `${what} (${count(times, 'answer')})` });
     if (record.gists.length === 0) record.gists.push({ rule: id, text: what });

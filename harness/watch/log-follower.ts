@@ -8,7 +8,8 @@
  *   sibling that starts with the same bytes), then the file from its start. Lines written between logrotate's
  *   copy and its truncation are in neither: logrotate's own race, which no reader can close.
  * A rotated file that is gone (compressed at once, or rotated out during a restart) loses its unread rest: that
- * is reported as a gap, never guessed at. Only whole lines are handed on: a line being written waits.
+ * is reported as a gap, never guessed at. Only whole lines are handed on: a line being written waits. A renamed
+ * file is read on for a few seconds after it last grew: its writer keeps writing it until told to reopen.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -29,13 +30,26 @@ export interface FollowedLines {
   behindBytes: number;
 }
 
+/** A file renamed by rotation that is still read, from `offset`, while its writer may not have reopened yet. */
+interface Trailing {
+  fd: number;
+  offset: number;
+  until: number;
+}
+
 const HEAD_BYTES = 256;
+/**
+ * How long a renamed file is read on after it last grew: nginx writes the old file until logrotate's postrotate
+ * signals it (USR1) and each worker reopens, which takes milliseconds; a slow reopen still fits.
+ */
+const TRAILING_MS = 5_000;
 /** At most this much is read per call, so a follower far behind hands lines on in bounded batches. */
 const MAX_READ_BYTES = 4 << 20;
 
 export class LogFollower {
   private position: FollowPosition | undefined;
   private fd: number | undefined;
+  private trailing: Trailing | undefined;
 
   constructor(
     readonly path: string,
@@ -47,16 +61,24 @@ export class LogFollower {
   /** The lines written since the last call (or the saved position), whole lines only. */
   read(): FollowedLines {
     const out: FollowedLines = { lines: [], gaps: 0, behindBytes: 0 };
+    if (this.trailing) this.readTrailing(out);
     const current = statOrUndefined(this.path);
     if (!current) return out; // between a rename and the create: the new file comes next time
     if (this.position && this.position.ino !== current.ino) {
       // rotated by rename: finish the old file, wherever it went, then any rotated after it
       const ino = this.position.ino;
       const old = this.findSibling((stat) => stat.ino === ino);
-      if (old === undefined) {
-        if (this.fd !== undefined && fstatSync(this.fd).ino === ino) this.drain(this.fd, this.position.offset, out, true);
-        else out.gaps++;
-      } else this.finishFrom(old, this.position.offset, out);
+      const held = this.fd !== undefined && fstatSync(this.fd).ino === ino ? this.fd : undefined;
+      let reached: number | undefined;
+      if (old !== undefined) reached = this.finishFrom(old, this.position.offset, out);
+      else if (held !== undefined) reached = this.drain(held, this.position.offset, out, true);
+      else out.gaps++;
+      if (held !== undefined && reached !== undefined) {
+        // The writer may still be writing the renamed file (nginx until its USR1): it is read on for a while.
+        this.closeTrailing(out);
+        this.trailing = { fd: held, offset: reached, until: Date.now() + TRAILING_MS };
+        this.fd = undefined;
+      }
       this.switchTo(undefined);
     } else if (this.position && (current.size < this.position.offset || headOfFile(this.path, this.position.head.length) !== this.position.head)) {
       // truncated in place: the rest is in the copy
@@ -88,7 +110,24 @@ export class LogFollower {
   }
 
   close(): void {
+    this.closeTrailing({ lines: [], gaps: 0, behindBytes: 0 });
     this.switchTo(undefined);
+  }
+
+  /** What the writer added to the renamed file since; it is let go once it has not grown for TRAILING_MS. */
+  private readTrailing(out: FollowedLines): void {
+    const trailing = this.trailing as Trailing;
+    const reached = this.drain(trailing.fd, trailing.offset, out, false);
+    if (reached > trailing.offset) trailing.until = Date.now() + TRAILING_MS;
+    trailing.offset = reached;
+    if (Date.now() > trailing.until) this.closeTrailing(out);
+  }
+
+  private closeTrailing(out: FollowedLines): void {
+    if (!this.trailing) return;
+    this.drain(this.trailing.fd, this.trailing.offset, out, true);
+    closeSync(this.trailing.fd);
+    this.trailing = undefined;
   }
 
   private switchTo(fd: number | undefined): void {
@@ -117,18 +156,24 @@ export class LogFollower {
     return at;
   }
 
-  /** Reads a rotated file from `offset` to its end, then whole every file rotated after it (access.log.2, then .1). */
-  private finishFrom(path: string, offset: number, out: FollowedLines): void {
+  /**
+   * Reads a rotated file from `offset` to its end, then whole every file rotated after it (access.log.2, then .1);
+   * returns the offset reached in the first.
+   */
+  private finishFrom(path: string, offset: number, out: FollowedLines): number {
     const newer = /\.(\d+)$/.exec(path);
     const later = newer ? Array.from({ length: Number(newer[1]) - 1 }, (_, index) => `${this.path}.${Number(newer[1]) - 1 - index}`).filter((file) => existsSync(file)) : [];
+    let reached = offset;
     for (const [index, file] of [path, ...later].entries()) {
       const fd = openSync(file, 'r');
       try {
-        this.drain(fd, index === 0 ? offset : 0, out, true);
+        const end = this.drain(fd, index === 0 ? offset : 0, out, true);
+        if (index === 0) reached = end;
       } finally {
         closeSync(fd);
       }
     }
+    return reached;
   }
 
   /** A rotated sibling of the log (access.log.1, access.log-20261127) that `matches`. */

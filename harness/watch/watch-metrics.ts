@@ -3,10 +3,15 @@
  * the judge's own tallies after each batch of lines: nothing is judged a second way here, only counted.
  * Labels stay bounded: rules and plans are the spec's, keys are pseudonyms (never a key), the first `maxKeys`
  * by name and every later one under key="other".
+ * The series an alert reads with increase() start at 0 (each rule's failures, each plan's windows over quota, the
+ * "other" key's breaches): a series that first appears already at 3 shows Prometheus no increase. A named key's
+ * breaches cannot be started ahead (which keys will breach is not known), so the client alert also reads a
+ * series that is new (petstore-watch.rules.yml).
  */
 import { Counter, Gauge, Registry, openMetricsContentType, type OpenMetricsContentType } from 'prom-client';
 import { QUOTA_RULES } from '../../lib/checks/registry.ts';
 import { catalogue } from '../../lib/rules.ts';
+import { CLIENT_RULES } from '../judge/client-exchange.ts';
 import type { RuleTallies } from '../judge/rule-tally.ts';
 
 /** The rules a window over quota breaks, and the plan each is of. */
@@ -26,14 +31,19 @@ export class WatchMetrics {
   private readonly partly = this.counter('petstore_watch_rule_partly_checked_total', 'Times the traffic showed only part of the rule', ['rule']);
   private readonly overQuota = this.counter('petstore_watch_windows_over_quota_total', "Windows that admitted more than the plan's quota", ['plan']);
   private readonly breaches = this.counter('petstore_watch_client_breaches_total', 'Client-rule breaches by key pseudonym (ERR-3: sent before Retry-After passed; ERR-4: a burst into a refusal); keys past the cap are "other"', ['key', 'rule']);
+  readonly read = this.counter('petstore_watch_exchanges_read_total', 'Exchanges read from the source and handed to the judge', []);
   readonly unreadable = this.counter('petstore_watch_unreadable_lines_total', "Lines that are not an exchange in the how-to's format", []);
-  readonly lost = this.counter('petstore_watch_lines_lost_total', 'Lines the source had that were never judged (a rotated file gone before it was read counts one: how many it held is unknown)', []);
+  readonly lost = this.counter('petstore_watch_lines_lost_total', 'Lines the source had that were never judged (a rotated file gone before it was read counts one: how many it held is unknown; over syslog, each number a connection skipped)', []);
   readonly lag = new Gauge({ name: 'petstore_watch_lag_seconds', help: 'How long the oldest line not yet judged has been in the source (0 when caught up)', registers: [this.registry] });
   private readonly openWindows = new Gauge({ name: 'petstore_watch_open_windows', help: 'Rate-limit windows still open, across keys', registers: [this.registry] });
   private readonly seen = new Map<string, Seen>();
   private readonly keysNamed = new Set<string>();
 
-  constructor(private readonly maxKeys: number) {}
+  constructor(private readonly maxKeys: number) {
+    for (const rule of catalogue.rules) this.failures.inc({ rule: rule.id, level: rule.level }, 0);
+    for (const plan of new Set(Object.values(PLAN_OF_QUOTA_RULE))) this.overQuota.inc({ plan }, 0);
+    for (const rule of CLIENT_RULES) this.breaches.inc({ key: OTHER_KEYS, rule }, 0);
+  }
 
   get contentType(): string {
     return this.registry.contentType;

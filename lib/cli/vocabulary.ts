@@ -61,6 +61,7 @@ export const FLAGS = {
   state: { type: 'string', meaning: 'the file a long-running command keeps its position in, to resume after a restart', forms: 'a file, e.g. /var/lib/petstore/watch.state' },
   shard: { type: 'string', meaning: 'the share of the keys this process judges, of n processes over the same traffic', forms: 'i/n, e.g. 1/2' },
   'max-keys': { type: 'string', meaning: 'how many keys are named one by one in the metrics; the rest are counted together', forms: 'a whole number, 1 or more' },
+  syslog: { type: 'string', meaning: "where to receive gateways' access-log lines over syslog (UDP), instead of following a file", forms: 'HOST:PORT, e.g. 127.0.0.1:5514' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -19,14 +19,16 @@ const OUTCOME_MARK: Record<TestOutcome, [string, string]> = {
   'not-run': ['·', 'muted'],
 };
 
-export function renderReport(report: CertifiedReport): string {
+/** `live`: what a live page (the watcher's) shows first under the verdict, and its title. */
+export function renderReport(report: CertifiedReport, live?: { title: string; section: Html }): string {
   const body = html`
 <header>
-  <h1>Pet Store conformance report</h1>
+  <h1>${live?.title ?? 'Pet Store conformance report'}</h1>
   <p class="target">Target <code>${report.target.url}</code> ${modeBadges(report)}</p>
   ${facts(report)}
 </header>
 ${verdictBlock(report)}
+${live?.section ?? ''}
 ${certificateSection(report)}
 ${cards(report)}
 <h2>Verdicts by level and by section</h2>

@@ -73,14 +73,18 @@ export interface Gateway {
   /** The same over plain HTTP/1.1, when asked for: same location, same log. */
   plainBaseUrl: string | undefined;
   accessLog: string;
+  /** nginx's pid file: `kill -USR1 $(cat …)` has it reopen its log after logrotate renamed it. */
+  pidFile: string;
   stop(): Promise<void>;
 }
 
 /**
  * nginx with the how-to's configuration in front of `upstreamBaseUrl` (whose path must be /v1; several: the nodes
- * of one service, balanced in turn), knowing `keys` by name; `plain` adds a plain-HTTP port to the same server.
+ * of one service, balanced in turn), knowing `keys` by name; `plain` adds a plain-HTTP port to the same server;
+ * `accessLog` is where the log goes in place of a file of its own (`syslog:server=…`), `edit` what another page
+ * adds to the http block.
  */
-export async function startNginx(upstreamBaseUrl: string | readonly string[], keys: Readonly<Record<string, string>>, { plain = false } = {}): Promise<Gateway> {
+export async function startNginx(upstreamBaseUrl: string | readonly string[], keys: Readonly<Record<string, string>>, { plain = false, accessLog: logTo, edit = (http: string) => http }: { plain?: boolean; accessLog?: string; edit?: (http: string) => string } = {}): Promise<Gateway> {
   const binary = nginxPath();
   if (!binary) throw new Error(NGINX_HINT);
   const openssl = opensslPath();
@@ -104,8 +108,8 @@ export async function startNginx(upstreamBaseUrl: string | readonly string[], ke
   writeFileSync(keyMap, Object.entries(keys).map(([key, name]) => `${JSON.stringify(key)} ${JSON.stringify(name)};\n`).join(''), { mode: 0o600 });
   const port = await freePort();
   const plainPort = plain ? await freePort() : undefined;
-  const accessLog = join(dir, 'access.log');
-  const http = localised(howToHttpBlock(), { upstreams, port, plainPort, certificate, certificateKey, keyMap, accessLog });
+  const accessLog = logTo ?? join(dir, 'access.log');
+  const http = edit(localised(howToHttpBlock(), { upstreams, port, plainPort, certificate, certificateKey, keyMap, accessLog }));
   // The test's own paths, where a packaged nginx would use /var/lib/nginx: inside http {}, before the page's directives.
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind, i) => `    ${kind}_temp_path ${join(dir, ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'][i] as string)};`).join('\n');
   const httpOpens = /^http \{$/m;
@@ -128,6 +132,7 @@ ${http.replace(httpOpens, `http {\n${temps}`)}
     ca,
     plainBaseUrl: plainPort === undefined ? undefined : `http://127.0.0.1:${plainPort}/petstore/v1`,
     accessLog,
+    pidFile: join(dir, 'nginx.pid'),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -3,13 +3,14 @@
  * new file made; `copytruncate`: copied and truncated in place), and through a restart from its saved position,
  * and judges every line exactly once: the lines judged across the watchers add up to the lines written, and a
  * correct gateway's traffic (the bench's generated capture: a correct limiter, clients that honour Retry-After)
- * fails no rule. The metrics it serves count what its judge judged, in OpenMetrics text, with no key in them.
+ * fails no rule; a renamed file its writer still writes is read on. The metrics it serves count what its judge judged, in OpenMetrics text, with no key in them.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ensureJudgeCapture } from '../../bench/judge/capture.ts';
+import { LogFollower } from '../../harness/watch/log-follower.ts';
 import { Watcher } from '../../harness/watch/watcher.ts';
 import { toolPath } from '../support/installed-tools.ts';
 import { tempDir } from '../judge/support.ts';
@@ -85,4 +86,23 @@ test('a rotated file gone before its rest was read (compressed while the watcher
   expect(watcher.counts.lines).toBe(100);
   expect(warnings).toEqual([expect.stringMatching(/^petstore-conformance watch: a rotated file of access\.log was gone/)]);
   expect(await watcher.metrics.text()).toContain('petstore_watch_lines_lost_total 1');
+});
+
+test('a renamed file its writer still writes (nginx between logrotate\'s rename and its USR1) is read on: no line written late to it is lost', () => {
+  const dir = tempDir('watch-trailing');
+  const log = join(dir, 'access.log');
+  const writer = openSync(log, 'a');
+  const follower = new LogFollower(log, undefined);
+  writeSync(writer, 'one\n');
+  expect(follower.read().lines).toEqual(['one']);
+  writeSync(writer, 'two\n');
+  renameSync(log, `${log}.1`);
+  writeFileSync(log, '');
+  expect(follower.read().lines).toEqual(['two']);
+  // The writer has not reopened yet: it writes the renamed file, then the new one.
+  writeSync(writer, 'three\n');
+  closeSync(writer);
+  appendFileSync(log, 'four\n');
+  expect(follower.read().lines).toEqual(['three', 'four']);
+  follower.close();
 });

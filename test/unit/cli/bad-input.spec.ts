@@ -82,6 +82,8 @@ const CASES: ReadonlyArray<readonly [kind: string, command: CommandName, args: r
   ['a port out of range', 'record', ['--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
   ['a negative port', 'watch', ['--port', '-1'], /--port must be a whole number of at least 0, not "-1"/],
   ['a negative number', 'watch', ['--max-keys', '0'], /--max-keys must be a whole number of at least 1, not "0"/],
+  ['an address without a port', 'watch', ['--syslog', 'localhost'], /--syslog must be HOST:PORT \(127\.0\.0\.1:5514\), not "localhost"/],
+  ['a log and syslog at once', 'watch', ['--syslog', '127.0.0.1:5514'], /--syslog receives the lines: no access log to follow as well/],
   ['a file that is not there', 'certify', ['--evidence', 'nope.json'], /--evidence .*nope\.json: no such file or folder/],
   ['a file that is not there', 'load', ['--scenario', 'nope.yaml'], /scenario ".*nope\.yaml" not found: give a file path or one of/],
   ['a file that is not there', 'load', ['--verdicts-from', 'nope.json'], /--verdicts-from .*nope\.json: no such file; give a Locust result file/],

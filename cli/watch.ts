@@ -32,7 +32,7 @@ Judges a gateway's access log as it grows (the format of docs/how-to/judge-traff
 rules, following logrotate's create and copytruncate, and serves what it finds on /metrics for Prometheus
 (docs/how-to/watch-production.md; alerting rules: fixtures/alerts/petstore-watch.rules.yml). At exit
 (SIGTERM, Ctrl-C) it writes the judged period as the judge's report. Its page (/) shows the verdict so far
-and charts of the last hours; /conformance.json is the period so far as a report certify --evidence counts.
+and charts of the last hours; /conformance.json is the period so far as a report that certify counts as evidence.
   <access.log>       the log to follow; read from its start, or from --state's position
   --syslog HOST:PORT receive the lines over syslog instead (nginx: access_log syslog:server=HOST:PORT), from
                      several gateways merged by time; lines lost on the way are counted, never judged

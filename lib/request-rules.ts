@@ -88,7 +88,18 @@ export function judgeRequestAnswer(exchange: RequestAnswer): RuleFindings {
   if (exchange.operation === 'listPets') judgeList(exchange, findings);
   else if (exchange.operation === 'createPet') judgeCreation(exchange, findings);
   else if (exchange.operation === 'getPet') judgeDeprecationHeaders(exchange, findings);
+  else if (exchange.operation === 'listOrders') judgeOrdersExist(exchange, findings);
   return findings;
+}
+
+/**
+ * GET /store/orders with a configured key: 404 or 405 says the operation is not there (ORD-1). Only a configured key
+ * is known to be valid; a 404 to any other key may be the service hiding what it will not show that caller.
+ */
+function judgeOrdersExist(exchange: RequestAnswer, findings: RuleFindings): void {
+  if (exchange.credential !== 'configured' && exchange.credential !== 'configured-other-case') return;
+  findings.judged.push(RULE['orders-exist']);
+  if (exchange.status === 404 || exchange.status === 405) findings.violations.push({ rule: RULE['orders-exist'], message: `${exchange.method} ${exchange.path} with a configured key was answered ${exchange.status}: GET /store/orders exists, and answers a status documented for every operation` });
 }
 
 function judgeAuthentication(exchange: RequestAnswer, findings: RuleFindings): void {

@@ -114,6 +114,13 @@ interface LimitTrack {
   anchor: number;
   /** The latest pair decided one after the other: its second replaced by an answer in flight with it that was decided first. */
   lastPair?: Pair;
+  /**
+   * The first two admissions of one window, both well before its Reset, that said the same Remaining: in whichever
+   * order they were decided, the later did not lower it (requests the capture does not hold would have lowered it more).
+   */
+  repeated?: { remaining: number; reset: number; exchanges: [number, number] };
+  /** The readings of the pair last added to the sample, as told (addToSample): what withdrawing it takes back. */
+  told?: readonly [Reading, Reading];
   /** Per Reset of the last few windows, its admitted answer that said the most was left: the first it decided. */
   firstOf: Map<number, Reading>;
 }
@@ -203,6 +210,9 @@ export class KeyWindows {
     this.admittedAfterRefusal(answer);
     this.follow(answer, found);
     if (reading.receivedAt >= reading.reset * 1000 - this.slackMs) return;
+    const sameSaid = window.firmRemaining.get(reading.remaining);
+    const track = this.tracks.get(reading.limit);
+    if (track && sameSaid !== undefined && sameSaid !== answer.id) track.repeated ??= { remaining: reading.remaining, reset: window.reset, exchanges: [sameSaid, answer.id] };
     if (window.firmAdmitted === window.limit + 1) {
       const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
       found({ check: 'minute-max', message: `${window.limit + 1} admitted under one Reset (${window.resets.join(' and ')}${window.resets.length > 1 ? ': one end, rounded a second apart by the nodes that wrote it' : ''}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
@@ -256,10 +266,11 @@ export class KeyWindows {
     // and a rise that the swapped order makes a fall tells nothing of the limiter's kind.
     const swappable = order === 'maybe-after';
     const pair: Pair = [before, answer];
-    if (!(swappable && rose)) track.sample.addPair(previous, next);
-    track.lastPair = pair;
     // Resets a second apart may name one end, rounded apart by two nodes (reading.ts): only a larger move moved.
     const sameEnd = sameEndRounded(next.reset, previous.reset) && sameEndRounded(next.reset, track.anchor);
+    if (!(swappable && rose)) this.addToSample(track, pair, sameEnd);
+    else track.told = undefined;
+    track.lastPair = pair;
     if (!sameEnd) track.anchor = next.reset;
     if (next.reset < previous.reset && !sameEnd) {
       // Swapped, the earlier Reset's window may have ended first: a second sooner still where a node rounded it up.
@@ -281,6 +292,22 @@ export class KeyWindows {
   }
 
   /**
+   * A pair the limiter's kind is told from. A step to a Reset one resolution later, within a second of the window's
+   * first, with Remaining falling, before the earlier Reset can have come, is told as one end: a second node rounding
+   * it the other way writes exactly that, and so does a bucket spending a token, which only a Reset moving on past the
+   * resolution tells apart (its next step does). Told as a token spent, a fixed window a fleet answers would pass for a
+   * bucket, whose countdown is not judged. Once the earlier Reset may have come, the step stays as it was: a sliding
+   * log's oldest request left.
+   */
+  private addToSample(track: LimitTrack, [before, answer]: Pair, sameEnd: boolean): void {
+    const [previous, next] = [before.reading, answer.reading];
+    const oneEnd = sameEnd && next.reset > previous.reset && next.remaining < previous.remaining && !mayHaveEnded(previous.reset, next.receivedAt);
+    const told = oneEnd ? { ...next, reset: previous.reset } : next;
+    track.sample.addPair(previous, told);
+    track.told = [previous, told];
+  }
+
+  /**
    * An answer in flight with the latest, under the new Reset the latest opened, may have been decided before it, right
    * after the one before the latest: where it says more was left than the latest did, it was (a window counts down),
    * and the pair across the Reset the kind is told from is that one.
@@ -289,8 +316,8 @@ export class KeyWindows {
     const [first, second] = track.lastPair ?? [];
     if (!first || !second || first.reading.reset === second.reading.reset || answer.reading.reset !== second.reading.reset) return;
     if (answer.reading.remaining <= second.reading.remaining || decidedAfter(first, answer, this.clockSkewMs) !== 'after') return;
-    track.sample.withdraw(first.reading, second.reading);
-    track.sample.addPair(first.reading, answer.reading);
+    if (track.told) track.sample.withdraw(...track.told);
+    this.addToSample(track, [first, answer], sameEndRounded(answer.reading.reset, first.reading.reset) && sameEndRounded(answer.reading.reset, track.anchor));
     track.lastPair = [first, answer];
   }
 
@@ -391,6 +418,9 @@ export class KeyWindows {
         const [previous, next] = track.notFallen;
         const problem = remainingStepProblem(previous.reading, next.reading, windowMs!, false);
         found({ check: 'remaining-steps', message: `Limit ${limit}: ${problem} (or lower, had requests this capture does not hold come between), between answers decided one after the other under one Reset (${next.reading.reset}), more than ${seconds(this.slackMs)} before it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: exchanges(track.notFallen) });
+      } else if (track.repeated) {
+        const { remaining, reset, exchanges: both } = track.repeated;
+        found({ check: 'remaining-steps', message: `Limit ${limit}: two admissions under one Reset (${reset}), more than ${seconds(this.slackMs)} before it, both said X-RateLimit-Remaining ${remaining}: whichever was decided second did not lower it; ${as}, and a fixed window gives nothing back before Reset`, exchanges: both });
       }
       return { limit, kind, evidence: seen, unjudged: undefined };
     }

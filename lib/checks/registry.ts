@@ -135,7 +135,7 @@ const CHECKS = [
   { name: 'client-backs-off', rules: ['ERR-4'], need: 'a whole run', traffic: 'a 429 with Retry-After answered to a key, whose client is then judged on what it sent next', judges: 'a client backs off between retries and does not repeat requests while refused' },
 
   // What only the suite's own requests show: requests it sends on purpose, and what the store holds after them.
-  { name: 'orders-exist', rules: ['ORD-1'], need: 'one answer', judges: 'GET /store/orders answers a documented status with a valid key, not 404 or 405' },
+  { name: 'orders-exist', rules: ['ORD-1'], need: 'one answer', traffic: 'GET /store/orders with a configured key', judges: 'GET /store/orders answers a documented status with a valid key, not 404 or 405' },
   { name: 'order-shapes', rules: ['ORD-GAP-1'], need: 'one answer', judges: "the store-orders area's shapes, observed" },
   { name: 'pet-status-values', rules: ['RES-1'], need: 'a whole run', judges: 'each PetStatus is accepted and no other is returned' },
   { name: 'category-id-range', rules: ['RES-GAP-1'], need: 'one answer', judges: 'which categoryIds are accepted, observed' },

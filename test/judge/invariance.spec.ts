@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { judgeCapture } from '../../harness/judge/judge-capture.ts';
-import { readLines, writeLines } from './invariance/capture-lines.ts';
+import { copyLine, readLines, viewOf, writeLines, type Capture } from './invariance/capture-lines.ts';
 import { FAULTS } from './invariance/faults.ts';
 import { correctStaysCorrect, faultsAreCaught, propertyRun, TRAFFIC_CANNOT_SHOW, verdicts } from './invariance/properties.ts';
 import { loadFaultsAreCaught, loadVerdictsHold } from './invariance/load-properties.ts';
@@ -53,4 +53,42 @@ test('a line written twice and a batch re-sent a minute later are one exchange e
   expect(report.target.url).toContain(`${repeatsDropped} lines that repeated ones already read counted once`);
   expect(verdicts(report)).toEqual(verdicts(await judged(NGINX_CAPTURE)));
   expect(failures(report)).toEqual({});
+});
+
+/** The committed gateway log with `edit` made to a copy of its lines, judged. */
+async function judgedEdited(edit: (capture: Capture) => void): Promise<Record<string, string>> {
+  const capture = readLines(NGINX_CAPTURE);
+  const copy = { kind: capture.kind, lines: capture.lines.map(copyLine) };
+  edit(copy);
+  return failures(await judged(writeLines(copy)));
+}
+
+test('a fixed window whose end a second node rounds a second later from some answer on is still a fixed window: a Remaining one more than is left fails RL-6 (the gap fresh seed 1868376020 found in the field tier)', async () => {
+  const view = viewOf('nginx');
+  const remainingOneMore = FAULTS.find((fault) => fault.rule === 'RL-6')!;
+  // From the 18th admission of the last window on (its answers one at a time, 1.2 s apart): Reset steps a second
+  // forward once between answers decided one after the other, and never back, as a bucket spending a token would.
+  const roundedUp = (capture: Capture): void => {
+    const admitted = capture.lines.filter((line) => view.key(line) === 'free-1' && view.status(line) === 200);
+    const last = admitted.filter((line) => view.header(line, 'x-ratelimit-reset') === view.header(admitted.at(-1)!, 'x-ratelimit-reset'));
+    for (const line of last.slice(17)) view.setHeader(line, 'x-ratelimit-reset', String(Number(view.header(line, 'x-ratelimit-reset')) + 1));
+  };
+  expect(await judgedEdited(roundedUp), 'rounded apart, the correct service fails nothing').toEqual({});
+  const failed = await judgedEdited((capture) => {
+    roundedUp(capture);
+    capture.lines = remainingOneMore.plant(capture, 0)!.lines;
+  });
+  expect(Object.keys(failed)).toEqual(['RL-6']);
+  expect(failed['RL-6']).toContain('the limiter is fixed-first-use');
+});
+
+test('two admissions of one fixed window saying the same Remaining fail RL-6 whatever order they were decided in (a node\'s clock 957 ms behind put them apart)', async () => {
+  const view = viewOf('nginx');
+  const failed = await judgedEdited((capture) => {
+    const [, got, orders] = capture.lines.filter((line) => view.key(line) === 'pro-1');
+    view.setAnsweredAt(got!, view.answeredAt(got!) - 957, false);
+    view.setHeader(orders!, 'x-ratelimit-remaining', view.header(got!, 'x-ratelimit-remaining'));
+  });
+  expect(Object.keys(failed)).toEqual(['RL-6']);
+  expect(failed['RL-6']).toMatch(/two admissions under one Reset \(\d+\), more than 2.0 s before it, both said X-RateLimit-Remaining 298/);
 });

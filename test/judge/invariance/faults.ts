@@ -78,12 +78,20 @@ function editOne(capture: Capture, pick: number, wanted: (view: LineView, line: 
 const listing = (view: LineView, line: Line): boolean => view.method(line) === 'GET' && /^\/pets(\?|$)/.test(view.path(line));
 const creation = (view: LineView, line: Line): boolean => view.method(line) === 'POST' && /^\/pets(\?|$)/.test(view.path(line));
 
+/**
+ * Another line of the key answered in the same millisecond: a log without bodies (nginx's) then writes the refusal
+ * turned admission exactly as the last admission, and a judge rightly reads it as that line written twice.
+ */
+function twinOf(capture: Capture, view: LineView, line: Line): boolean {
+  return capture.lines.some((other) => other !== line && view.key(other) === view.key(line) && view.answeredAt(other) === view.answeredAt(line));
+}
+
 const overQuota: PlantedFault = {
   name: 'one admission over the quota in a window: a refusal well before Reset turned into an admission',
   rule: 'PLAN-FREE',
   alsoBreaks: ['RL-6'],
   plant: (capture, pick) =>
-    editOne(capture, pick, (view, line) => view.status(line) === 429 && /free/i.test(view.key(line)) && (listing(view, line) || creation(view, line)) && view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS, (view, line) => {
+    editOne(capture, pick, (view, line) => view.status(line) === 429 && /free/i.test(view.key(line)) && (listing(view, line) || creation(view, line)) && view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS && !twinOf(capture, view, line), (view, line) => {
       // Answered as the operation answers: a list, or the pet created.
       const created = creation(view, line);
       view.setStatus(line, created ? 201 : 200);

@@ -13,7 +13,7 @@ import type { CheckId } from '../../../harness/load/verdicts/verdict.ts';
 import { judge } from '../../load/support/judge.ts';
 import type { PropertyRun } from './properties.ts';
 import type { RecordedKey } from './record-captures.ts';
-import { chooser } from './transformations.ts';
+import { chooser, nextInCount } from './transformations.ts';
 
 interface AnswerChange {
   kind: string;
@@ -41,7 +41,7 @@ const otherOrder = fc.record({ rate: fc.double({ min: 0.1, max: 1, noNaN: true }
     for (let i = 1; i < changed.length; i++) {
       const [a, b] = [changed[i - 1]!, changed[i]!];
       const overlap = b.sentAt < a.doneAt && a.sentAt < b.doneAt;
-      if (!overlap || a.outcome !== 'admitted' || b.outcome !== 'admitted' || a.limit !== b.limit || next() >= rate) continue;
+      if (!overlap || a.outcome !== 'admitted' || b.outcome !== 'admitted' || a.limit !== b.limit || !nextInCount(a.remaining, b.remaining) || next() >= rate) continue;
       [a.remaining, b.remaining, a.reset, b.reset] = [b.remaining, a.remaining, b.reset, a.reset];
       i++;
     }

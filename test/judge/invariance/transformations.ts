@@ -124,6 +124,15 @@ const slowerAnswers = fc.record({ rate: fc.double({ min: 0.05, max: 0.5, noNaN: 
 /** Rate-limit headers that describe the decision the target made for a request. */
 const DECISION = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
+/**
+ * Two decisions a window made one right after the other: only those can trade places. A pair in flight together
+ * whose Remaining values lie further apart had decisions between them, made before the later request left (a slower
+ * answer keeps its request in flight long after it was decided), so swapping them would write a wrong service.
+ */
+export function nextInCount(a: string | number | undefined, b: string | number | undefined): boolean {
+  return a !== undefined && b !== undefined && Math.abs(Number(a) - Number(b)) === 1;
+}
+
 const decidedTheOtherWay = fc.record({ rate: fc.double({ min: 0.1, max: 1, noNaN: true }), seed: fc.integer() }).map(({ rate, seed }): Transformation => ({
   kind: 'decidedTheOtherWay',
   name: `requests of one key in flight together decided in the other order with probability ${rate.toFixed(2)} (seed ${seed})`,
@@ -140,7 +149,7 @@ const decidedTheOtherWay = fc.record({ rate: fc.double({ min: 0.1, max: 1, noNaN
       const took = [view.duration(before), view.duration(line)];
       if (took[0] === undefined || took[1] === undefined) continue;
       const overlap = view.answeredAt(line) - took[1] < view.answeredAt(before) && view.answeredAt(before) - took[0] < view.answeredAt(line);
-      if (!overlap || view.header(before, 'x-ratelimit-limit') !== view.header(line, 'x-ratelimit-limit')) continue;
+      if (!overlap || view.header(before, 'x-ratelimit-limit') !== view.header(line, 'x-ratelimit-limit') || !nextInCount(view.header(before, 'x-ratelimit-remaining'), view.header(line, 'x-ratelimit-remaining'))) continue;
       for (const name of DECISION) {
         const value = view.header(before, name);
         view.setHeader(before, name, view.header(line, name));

@@ -28,6 +28,11 @@ export interface DailyOptions {
   fresh: boolean;
   /** Requests already admitted today by this test (those that found a fresh window, the probe included). */
   admittedBefore: number;
+  /**
+   * When the first of `admittedBefore` may have been admitted, in the target's time (default: now). A UTC midnight
+   * since then may have begun a day that no longer counts them, so it is watched for from there, not from now.
+   */
+  countedSince?: number;
   /** The plan's rule, which a day taking longer than the documented minute limit implies breaks. */
   rule: string;
   /** A minute window's length, as its headers gave it or else the documented minute: tells a minute refusal from the day's. */
@@ -211,7 +216,7 @@ export async function consumeDay(client: PetStoreClient, options: DailyOptions):
   let waitedBeforeRound = false;
   let refusedAfterWait = 0;
   let usedWindowBefore = false;
-  const days = new DayWatch(quota, client.clock.now(), concurrency);
+  const days = new DayWatch(quota, Math.min(options.countedSince ?? Infinity, client.clock.now()), concurrency);
   /** An admission over the quota is a violation only when no sign of a new day came before it. */
   const overQuota = (outcome: DailyOutcome, exchange: Exchange | undefined): DailyOutcome => {
     const newDay = days.newDay(outcome.admitted, client.clock.now());

@@ -34,6 +34,8 @@ const MISCONFIGURED = 'misconfigured';
 const USED = 'used';
 /** Requests the target admitted on the key in one process of the run: `admitted-<pid>`, written as leases are given back. */
 const ADMITTED_PREFIX = 'admitted-';
+/** When this process first counted an admitted request on the key (real ms): a file per process. */
+const FIRST_ADMITTED_PREFIX = 'first-admitted-';
 const REST = 'rest';
 
 export class KeyLeases {
@@ -43,6 +45,7 @@ export class KeyLeases {
   private sequence = 0;
   private readonly heldInCommon = new Map<string, number>();
   private readonly admittedHere = new Map<string, number>();
+  private readonly firstAdmittedHere = new Map<string, number>();
 
   constructor(
     private readonly dir: string,
@@ -136,11 +139,14 @@ export class KeyLeases {
     writeFileSync(path.join(this.folder(key), USED), String(Date.now()));
     const admitted = this.admittedHere.get(key);
     if (admitted !== undefined) writeFileSync(path.join(this.folder(key), `${ADMITTED_PREFIX}${this.pid}`), String(admitted));
+    const first = this.firstAdmittedHere.get(key);
+    if (first !== undefined) writeFileSync(path.join(this.folder(key), `${FIRST_ADMITTED_PREFIX}${this.pid}`), String(first));
   }
 
   /** Counts a request the target admitted on `key` in this process; the count is shared as the lease is given back. */
   countAdmitted(key: string): void {
     this.admittedHere.set(key, (this.admittedHere.get(key) ?? 0) + 1);
+    if (!this.firstAdmittedHere.has(key)) this.firstAdmittedHere.set(key, Date.now());
   }
 
   /** Requests admitted on `key` so far in the whole run, by every test whose lease on it was given back. */
@@ -149,6 +155,19 @@ export class KeyLeases {
     return readdirSync(folder)
       .filter((name) => name.startsWith(ADMITTED_PREFIX))
       .reduce((sum, name) => sum + (Number(readFileSync(path.join(folder, name), 'utf8')) || 0), 0);
+  }
+
+  /**
+   * When the first request counted in admittedInRun was admitted (real ms), if any was: a day that began anew after it
+   * may have dropped those from the target's count.
+   */
+  firstAdmittedInRun(key: string): number | undefined {
+    const folder = this.folder(key);
+    const times = readdirSync(folder)
+      .filter((name) => name.startsWith(FIRST_ADMITTED_PREFIX))
+      .map((name) => Number(readFileSync(path.join(folder, name), 'utf8')))
+      .filter((at) => Number.isFinite(at) && at > 0);
+    return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Marks a key whose daily quota a test has used up, so later leases prefer other keys. */

@@ -51,9 +51,9 @@ export interface KeyLeasing {
   measuring(plan: PlanId, options?: { except?: string[] }): Promise<PetStoreClient>;
   /**
    * A client on the key a daily-quota test may use up, and the requests other tests of this run were admitted on
-   * it first (they count in its day); skips the test when there is none.
+   * it first (they count in its day) with when the first of them was (real ms); skips the test when there is none.
    */
-  daily(plan: PlanId): Promise<{ client: PetStoreClient; admittedEarlier: number }>;
+  daily(plan: PlanId): Promise<{ client: PetStoreClient; admittedEarlier: number; firstAdmittedAt: number | undefined }>;
   /**
    * A client on another measuring key of `plan` than `except`, for a comparison inside a measurement another
    * rule's test shares: it never skips the test, and says why when no such key can be had within the test's time.
@@ -185,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if (leaseBook.isExhausted(daily.key)) testInfo.skip(true, `the daily quota of the key in ${keyVariable(plan)} reserved for this test is already used up in this run`);
         spent.skipIfUnusable(plan, daily.key);
         const lease = await leaseBook.exclusive([daily.key]);
-        return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key) };
+        return { client: measuringClient(lease, plan, 'measure', 'own-day'), admittedEarlier: leaseBook.admittedInRun(daily.key), firstAdmittedAt: leaseBook.firstAdmittedInRun(daily.key) };
       },
       async another(plan, except) {
         const candidates = target.roles.measuring[plan].filter((key) => key !== except && leaseBook.spentUntil(key) === undefined);

@@ -116,3 +116,22 @@ test('a single request spends the key used last, leaving the one left alone long
   (await leases.exclusive(['k2'])).release();
   expect((await leases.commonOnAny(['k1', 'k2', 'k3'])).key).toBe('k2');
 });
+
+test("the run's admissions on a key are counted with when the first of them was, across workers, once each lease is given back", async () => {
+  const [one, two] = [worker(1), worker(2)];
+  const first = await one.exclusive(['k1']);
+  expect(one.firstAdmittedInRun('k1')).toBeUndefined();
+  const before = Date.now();
+  one.countAdmitted('k1');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const later = Date.now();
+  one.countAdmitted('k1');
+  first.release();
+  const second = await two.exclusive(['k1']);
+  two.countAdmitted('k1');
+  second.release();
+  expect(one.admittedInRun('k1')).toBe(3);
+  const firstAt = two.firstAdmittedInRun('k1')!;
+  expect(firstAt).toBeGreaterThanOrEqual(before);
+  expect(firstAt).toBeLessThan(later);
+});

@@ -15,8 +15,8 @@
  * quota by evidence, not by luck.
  *
  * Run as a process (test/support/gateways/two-node-gateway.ts starts two): GATEWAY_UPSTREAM (the Pet Store's
- * base URL), GATEWAY_REDIS_PORT, GATEWAY_COUNTER (library or racy), PETSTORE_TIME_SCALE and the keys as the
- * reference server reads them. It prints its base URL once listening.
+ * base URL), GATEWAY_REDIS_PORT, GATEWAY_COUNTER (library or racy), GATEWAY_CLOCK_OFFSET_MS (this node's clock ahead
+ * of the true time, for its Reset), PETSTORE_TIME_SCALE and the keys as the reference server reads them. It prints its base URL once listening.
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
@@ -78,11 +78,12 @@ class LibraryCounter implements WindowCounter {
 }
 
 /**
- * The racy counter's work between reading the count and writing it: longer than the gap between two requests
- * of one key at 1.5 times Free's quota at 15-s windows (6 a second, 167 ms apart), so that even one client of
- * the built-in engine's open arrivals has the next request read before this one writes.
+ * The racy counter's work between reading the count and writing it: longer than the gap between two requests of
+ * one key at 3 times Free's quota at 15-s windows (12 a second, 83 ms apart), so that even one client of the
+ * built-in engine's open arrivals has the next request read before this one writes; short enough that the
+ * suite's thousands of requests one at a time cost minutes, not a quarter of an hour.
  */
-const RACE_MS = 250;
+const RACE_MS = 100;
 
 /** Read, decide, work `pauseMs`, write: two requests that read the same count both write it plus one. */
 class RacyCounter implements WindowCounter {
@@ -130,6 +131,8 @@ const config = configFromEnv(process.env);
 const upstream = new URL(required('GATEWAY_UPSTREAM'));
 const redis = new Redis({ host: '127.0.0.1', port: Number(required('GATEWAY_REDIS_PORT')), maxRetriesPerRequest: 1 });
 const racy = process.env.GATEWAY_COUNTER === 'racy';
+/** How far this node's clock is ahead of the others' (GATEWAY_CLOCK_OFFSET_MS), as NTP leaves a fleet's clocks apart. */
+const CLOCK_OFFSET_MS = Number(process.env.GATEWAY_CLOCK_OFFSET_MS ?? 0);
 // The racy counter works RACE_MS on the minute's count only: the minute's quota is what each run reaches.
 const minute = racy ? new RacyCounter(redis, 'minute', seconds(MINUTE_MS, config.timeScale), RACE_MS) : new LibraryCounter(redis, 'minute', seconds(MINUTE_MS, config.timeScale));
 const day = new (racy ? RacyCounter : LibraryCounter)(redis, 'day', seconds(DAY_MS, config.timeScale));
@@ -142,7 +145,7 @@ function headers(taken: Taken, limit: number): HeaderMap {
   const result: HeaderMap = {
     'X-RateLimit-Limit': String(limit),
     'X-RateLimit-Remaining': String(Math.max(0, limit - taken.consumed)),
-    'X-RateLimit-Reset': String(Math.ceil((Date.now() + taken.msLeft) / 1000)),
+    'X-RateLimit-Reset': String(Math.ceil((Date.now() + CLOCK_OFFSET_MS + taken.msLeft) / 1000)),
   };
   if (!taken.admitted) result['Retry-After'] = String(Math.max(1, Math.ceil(taken.msLeft / 1000)));
   return result;

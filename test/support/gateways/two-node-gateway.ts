@@ -44,8 +44,12 @@ function keysEnv(): Record<string, string> {
   return Object.fromEntries(PLAN_IDS.map((plan) => [keyVariable(plan), GATEWAY_KEYS[plan].join(',')]));
 }
 
-/** `timeScale` 4 makes the windows 15 s; 1 is real time. */
-export async function startTwoNodeGateway({ timeScale, counter }: { timeScale: number; counter: Counter }): Promise<TwoNodeGateway> {
+/**
+ * `timeScale` 4 makes the windows 15 s; 1 is real time. `clockApartMs`: how far the second node's clock runs ahead
+ * of the first's, so that the two round one window's end to different seconds in about that share of a second's
+ * windows (with none apart, only an end within a few ms of a whole second splits).
+ */
+export async function startTwoNodeGateway({ timeScale, counter, clockApartMs = 0 }: { timeScale: number; counter: Counter; clockApartMs?: number }): Promise<TwoNodeGateway> {
   const parts: Array<{ stop(): Promise<void> }> = [];
   const stop = async (): Promise<void> => {
     for (const part of parts.reverse()) await part.stop();
@@ -56,7 +60,7 @@ export async function startTwoNodeGateway({ timeScale, counter }: { timeScale: n
     const store: RunningServer = await createReferenceServer({ timeScale, keys: { ...GATEWAY_KEYS } }, { limiter: new AdmitsEverything() });
     parts.push({ stop: () => store.close() });
     const env = { GATEWAY_UPSTREAM: store.baseUrl, GATEWAY_REDIS_PORT: String(redis.port), GATEWAY_COUNTER: counter, PETSTORE_TIME_SCALE: String(timeScale), ...keysEnv() };
-    const nodes: SpawnedServer[] = await Promise.all([0, 1].map(() => spawnServerScript(NODE_SCRIPT, env, `gateway node (${counter} counter)`)));
+    const nodes: SpawnedServer[] = await Promise.all([0, clockApartMs].map((offset) => spawnServerScript(NODE_SCRIPT, { ...env, GATEWAY_CLOCK_OFFSET_MS: String(offset) }, `gateway node (${counter} counter)`)));
     parts.push(...nodes);
     const nginx: Gateway = await startNginx(
       nodes.map((node) => node.baseUrl),

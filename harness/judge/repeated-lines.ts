@@ -22,9 +22,10 @@ export class RepeatedLines {
    * Whether an entry, by its `text` as written (answered at `at`, ms), repeats one read within the span; the first
    * time it is remembered. The text is the line itself, not the entry parsed and written again: a repeat is a line
    * shipped twice as it was written, and writing each entry out once more cost the judge a tenth of its time.
+   * Whitespace around it is not the line: a shipper may re-send it with a CRLF ending, or as a file's last line.
    */
   repeats(text: string, at: number): boolean {
-    const fingerprint = hash('sha1', text, 'base64');
+    const fingerprint = hash('sha1', text.trim(), 'base64');
     if (this.seen.has(fingerprint)) {
       this.dropped++;
       return true;

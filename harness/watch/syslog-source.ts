@@ -6,9 +6,10 @@
  * for MERGE_MS hands on all it holds.
  * UDP loses datagrams without a word. A line that carries `"seq":"$pid-$connection-$connection_requests"` (the
  * how-to's syslog format) tells a gap: on one connection of one nginx worker requests are numbered 1, 2, 3 …, so
- * a number skipped is a line lost, counted in lines lost and never judged as anything. The last lines of a
- * connection, lost, leave no gap to see, nor do its first ones (a connection first seen at 5 may have been open
- * before the watcher started): the count is a floor.
+ * a number skipped is a line lost, counted in lines lost and never judged as anything. Numbers are compared as held
+ * lines are handed on, in time order, which on one connection is its order: datagrams that overtake each other
+ * within the hold are no gap. The last lines of a connection, lost, leave no gap to see, nor do its first ones (a
+ * connection first seen at 5 may have been open before the watcher started): the count is a floor.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import type { FollowedLines } from './log-follower.ts';
@@ -23,6 +24,8 @@ const MAX_CONNECTIONS = 50_000;
 interface Held {
   at: number;
   line: string;
+  /** Its connection (gateway tag, nginx worker, connection) and number on it, where the line carries a seq. */
+  seq?: { connection: string; number: number };
 }
 
 export class SyslogSource {
@@ -51,14 +54,16 @@ export class SyslogSource {
 
   /** The lines merged so far (all held ones when `all`), and the lines lost on the way since the last call. */
   read(all = false): FollowedLines {
-    this.held.sort((a, b) => a.at - b.at);
+    // Two lines of one connection logged in the same millisecond are put in their numbers' order.
+    this.held.sort((a, b) => a.at - b.at || (a.seq?.number ?? 0) - (b.seq?.number ?? 0));
     // A quiet stream (nothing for MERGE_MS) has nothing more to put before what it holds.
     const until = all || Date.now() - this.lastReceived >= MERGE_MS ? Number.POSITIVE_INFINITY : this.newest - MERGE_MS;
     let count = 0;
     while (count < this.held.length && ((this.held[count] as Held).at <= until || this.held.length - count > MAX_HELD)) count++;
-    const lines = this.held.slice(0, count).map((held) => held.line);
+    const handed = this.held.slice(0, count);
     this.held = this.held.slice(count);
-    const out: FollowedLines = { lines, gaps: this.lost, behindBytes: 0 };
+    for (const held of handed) if (held.seq) this.countGap(held.seq.connection, held.seq.number);
+    const out: FollowedLines = { lines: handed.map((held) => held.line), gaps: this.lost, behindBytes: 0 };
     this.lost = 0;
     return out;
   }
@@ -78,16 +83,12 @@ export class SyslogSource {
     if (!framed) return void this.held.push({ at: 0, line: datagram });
     const [, tag, line] = framed as unknown as [string, string, string];
     const at = timeOf(line);
-    this.countGap(tag, line);
     this.newest = Math.max(this.newest, at);
-    this.held.push({ at, line });
+    const seq = /"seq":"(\d+-\d+)-(\d+)"/.exec(line);
+    this.held.push({ at, line, ...(seq ? { seq: { connection: `${tag} ${seq[1]}`, number: Number(seq[2]) } } : {}) });
   }
 
-  private countGap(tag: string, line: string): void {
-    const seq = /"seq":"(\d+-\d+)-(\d+)"/.exec(line);
-    if (!seq) return;
-    const connection = `${tag} ${seq[1]}`;
-    const number = Number(seq[2]);
+  private countGap(connection: string, number: number): void {
     // A connection first seen mid-way (open before the watcher started) shows no gap before its first line.
     const last = this.lastSeq.get(connection);
     if (last !== undefined && number > last + 1) this.lost += number - last - 1;

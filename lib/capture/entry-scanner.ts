@@ -50,6 +50,7 @@ function isPrimitivePart(code: number): boolean {
 }
 
 const decoder = new TextDecoder();
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 
 function copied(chunk: Uint8Array, start: number, end: number): Uint8Array {
   return new Uint8Array(chunk.subarray(start, end));
@@ -68,6 +69,8 @@ export class HarEntryScanner {
   private sawLog = false;
   private sawEntries = false;
   private position = 0;
+  /** How many bytes of a byte order mark the file started with. */
+  private byteOrderMarkBytes = 0;
   private entryCount = 0;
 
   /** A value being captured (an entry) or skipped (anything else), tracked by depth and string state. */
@@ -95,8 +98,9 @@ export class HarEntryScanner {
         continue;
       }
       const code = chunk[i] as number;
-      if (isWhitespace(code)) {
+      if (isWhitespace(code) || this.inByteOrderMark(code)) {
         i++;
+        this.position++;
         continue;
       }
       this.structural(code);
@@ -104,6 +108,13 @@ export class HarEntryScanner {
       this.position++;
     }
     return out;
+  }
+
+  /** A byte of the UTF-8 byte order mark some tools write before a HAR, at its start: JSON's RFC lets a reader ignore it. */
+  private inByteOrderMark(code: number): boolean {
+    if (this.position !== this.byteOrderMarkBytes || code !== BYTE_ORDER_MARK[this.position]) return false;
+    this.byteOrderMarkBytes++;
+    return true;
   }
 
   /** Checks that the document ended where it should; call after the last chunk. */

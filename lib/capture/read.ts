@@ -143,6 +143,8 @@ async function* ndjsonEntries(path: string): AsyncGenerator<Batch> {
   let number = 0;
   const add = (batch: LineBatch, bytes: Buffer, start: number, end: number): void => {
     line++;
+    // A byte order mark before the first line, which some tools write: JSON's RFC lets a reader ignore it.
+    if (line === 1 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
     if (!isBlank(bytes, start, end)) batch.add(start, end, line, ++number);
   };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {

@@ -57,6 +57,15 @@ for (const [what, text, message] of BROKEN) {
   });
 }
 
+test('a byte order mark before the document is passed over, however the chunks cut it', () => {
+  const expected = (JSON.parse(DOCUMENT) as { log: { entries: unknown[] } }).log.entries;
+  for (const size of [1, 2, 64]) expect(scan(`\uFEFF${DOCUMENT}`, size), `chunks of ${size}`).toEqual(expected);
+});
+
+test('a malformed HAR is named at the byte where it goes wrong, whitespace counted', () => {
+  expect(() => scan('{\n  "log": x', 4)).toThrow(/"log" must be an object at byte 12$/);
+});
+
 test('a capture is read entry by entry from .har and from .har.ndjson alike, and the writer closes both into valid files', async () => {
   const dir = tempDir('har-reader');
   const entries = [1, 2, 3].map((n) => entry({ url: `http://127.0.0.1:1/v1/pets/${n}`, status: 200, responseBody: `{"id":${n}}` }));
@@ -81,6 +90,15 @@ test('NDJSON lines that straddle the megabyte chunks read, one longer than a chu
   for await (const raw of readCapture(path)) read.push(raw);
   expect(read.map((raw) => raw.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   expect(read.map((raw) => raw.entry)).toEqual([...entries, entries[0]]);
+});
+
+test('an NDJSON capture that starts with a byte order mark reads its first line like the others', async () => {
+  const path = join(tempDir('ndjson-bom'), 'marked.har.ndjson');
+  const entries = [0, 1].map((index) => entry({ url: `http://127.0.0.1:1/v1/pets/${index}`, status: 200 }));
+  writeFileSync(path, `\uFEFF${entries.map((item) => JSON.stringify(item)).join('\n')}\n`);
+  const read: unknown[] = [];
+  for await (const raw of readCapture(path)) read.push(raw.entry);
+  expect(read).toEqual(entries);
 });
 
 test('a bad line of an NDJSON capture is named by its line number', async () => {

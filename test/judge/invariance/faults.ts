@@ -1,9 +1,11 @@
 /**
  * Faults planted in a capture of a correct service (after the field's transformations), each where the capture can
  * show it whatever order and rounding it allows, and the rule each must fail. A fault that has no such place in a
- * capture (no 429 to strip, no line decided after another) is not planted: `plant` returns undefined.
+ * capture (no 429 to strip, no line decided after another, no window seen to end whatever the clocks) is not planted:
+ * `plant` returns undefined.
  */
 import { copyLine, viewOf, type Capture, type Line, type LineView } from './capture-lines.ts';
+import { RESET_RESOLUTION_S } from '../../../lib/rate-limiter/reading.ts';
 import { CLOCK_SKEW_MS } from './transformations.ts';
 
 export interface PlantedFault {
@@ -34,16 +36,57 @@ function choose(capture: Capture, pick: number, wanted: (line: Line, index: numb
   return { capture: copy(capture), at: places[pick % places.length]! };
 }
 
+/** When the line's request left, by the capture's clock: undefined where the line does not say how long it took. */
+function sentAt(view: LineView, line: Line): number | undefined {
+  const took = view.duration(line);
+  return took === undefined ? undefined : view.answeredAt(line) - took;
+}
+
+const resetOf = (view: LineView, line: Line): number => Number(view.header(line, 'x-ratelimit-reset'));
+
+/** Admitted answers (a list served, a pet created) of `line`'s key under its Limit that carry a Reset. */
+function admissionsOfLimit(capture: Capture, view: LineView, line: Line): Line[] {
+  const limit = view.header(line, 'x-ratelimit-limit');
+  return capture.lines.filter((other) => (view.status(other) === 200 || view.status(other) === 201) && view.key(other) === view.key(line) && view.header(other, 'x-ratelimit-limit') === limit && view.header(other, 'x-ratelimit-reset') !== undefined);
+}
+
+/**
+ * Whether the capture shows `line`'s key counting its Limit down in fixed windows whatever the clocks: an admission
+ * saying all but one of the quota is left under a later Reset, its request sent more than the clock skew after every
+ * answer of an earlier window came back and after the earliest that window may have ended (its Reset rounded up). Only
+ * a fixed window gives the whole quota back at once (or a sliding log whose requests all left together, which must
+ * count down too); a bucket or a sliding counter may keep Remaining still, so a Remaining that did not fall breaks RL-6
+ * only where the capture shows this. Sent within the skew of that end, a clock may have sent it before the end came.
+ */
+function countsDownInWindows(capture: Capture, line: Line): boolean {
+  const view = viewOf(capture.kind);
+  const admissions = admissionsOfLimit(capture, view, line);
+  const limit = Number(view.header(line, 'x-ratelimit-limit'));
+  return admissions.some((first) => {
+    const sent = sentAt(view, first);
+    if (sent === undefined || Number(view.header(first, 'x-ratelimit-remaining')) !== limit - 1) return false;
+    const before = admissions.filter((other) => resetOf(view, other) < resetOf(view, first) - RESET_RESOLUTION_S);
+    return before.length > 0 && before.every((other) => sent >= Math.max(view.answeredAt(other), (resetOf(view, other) - RESET_RESOLUTION_S) * 1000) + CLOCK_SKEW_MS);
+  });
+}
+
+/**
+ * Whether the window a refusal names admitted its whole quota, each admission well before its Reset (one end, rounded
+ * a second either way by two nodes): only then is one more admission over the quota. A refusal may name another wait
+ * than its window's (a key banned for hammering through its 429s), under which nothing was admitted.
+ */
+function windowFull(capture: Capture, view: LineView, refusal: Line): boolean {
+  const reset = resetOf(view, refusal);
+  const firm = admissionsOfLimit(capture, view, refusal).filter((line) => Math.abs(resetOf(view, line) - reset) <= RESET_RESOLUTION_S && view.answeredAt(line) < resetOf(view, line) * 1000 - CLEAR_OF_RESET_MS);
+  return firm.length >= Number(view.header(refusal, 'x-ratelimit-limit'));
+}
+
 /**
  * Admitted answers of one key one after another for certain, well before their Reset: for each, the one before it
  * (which it was decided after) and the one after it (decided after it), by the intervals the capture gives them.
  */
 function chained(capture: Capture): Array<{ before: number; at: number; after: number }> {
   const view = viewOf(capture.kind);
-  const sentAt = (line: Line): number | undefined => {
-    const took = view.duration(line);
-    return took === undefined ? undefined : view.answeredAt(line) - took;
-  };
   const clear = (line: Line): boolean => view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS;
   const byKey = new Map<string, number[]>();
   capture.lines.forEach((line, index) => {
@@ -52,7 +95,7 @@ function chained(capture: Capture): Array<{ before: number; at: number; after: n
     byKey.set(key, [...(byKey.get(key) ?? []), index]);
   });
   const after = (first: number, second: number): boolean => {
-    const sent = sentAt(capture.lines[second]!);
+    const sent = sentAt(view, capture.lines[second]!);
     return sent !== undefined && sent >= view.answeredAt(capture.lines[first]!) + CLOCK_SKEW_MS;
   };
   const found: Array<{ before: number; at: number; after: number }> = [];
@@ -91,7 +134,7 @@ const overQuota: PlantedFault = {
   rule: 'PLAN-FREE',
   alsoBreaks: ['RL-6'],
   plant: (capture, pick) =>
-    editOne(capture, pick, (view, line) => view.status(line) === 429 && /free/i.test(view.key(line)) && (listing(view, line) || creation(view, line)) && view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS && !twinOf(capture, view, line), (view, line) => {
+    editOne(capture, pick, (view, line) => view.status(line) === 429 && /free/i.test(view.key(line)) && (listing(view, line) || creation(view, line)) && view.answeredAt(line) < Number(view.header(line, 'x-ratelimit-reset')) * 1000 - CLEAR_OF_RESET_MS && !twinOf(capture, view, line) && windowFull(capture, view, line), (view, line) => {
       // Answered as the operation answers: a list, or the pet created.
       const created = creation(view, line);
       view.setStatus(line, created ? 201 : 200);
@@ -107,7 +150,7 @@ const remainingOneMore: PlantedFault = {
   alsoBreaks: [],
   plant: (capture, pick) => {
     const view = viewOf(capture.kind);
-    const places = chained(capture).filter(({ before, at }) => Number(view.header(capture.lines[at]!, 'x-ratelimit-remaining')) === Number(view.header(capture.lines[before]!, 'x-ratelimit-remaining')) - 1);
+    const places = chained(capture).filter(({ before, at }) => Number(view.header(capture.lines[at]!, 'x-ratelimit-remaining')) === Number(view.header(capture.lines[before]!, 'x-ratelimit-remaining')) - 1 && countsDownInWindows(capture, capture.lines[at]!));
     if (places.length === 0) return undefined;
     const { at } = places[pick % places.length]!;
     const planted = copy(capture);

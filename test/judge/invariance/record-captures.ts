@@ -10,11 +10,12 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { startVariant } from '../../suite/support/variant-target.ts';
-import { h2Request, startNginx, type Gateway } from '../nginx.ts';
+import { h2Request, startNginx, type Answer, type Gateway } from '../nginx.ts';
 import { recordLoad } from '../support.ts';
 import { runLoad, type KeyResult } from '../../../harness/load/runner.ts';
 import { createReferenceServer } from '../../../reference-server/server.ts';
 import { runKeys, scenarioOf, type KeyPlan } from '../../load/support/run.ts';
+import { CLOCK_SKEW_MS } from './transformations.ts';
 
 /** 15-second windows: a minute four times faster, as the issue's gateways ran. */
 export const CAPTURE_TIME_SCALE = 4;
@@ -33,19 +34,26 @@ export interface RecordedKey {
   key: KeyResult;
 }
 
-/** `count` requests on `authorization`, `clients` at a time. */
-async function burst(gateway: Gateway, count: number, clients: number, path = '/pets?limit=5', authorization = `Bearer ${FREE}`): Promise<number[]> {
-  const statuses: number[] = [];
+/**
+ * How long after a window's Reset the next window's first request leaves: past the latest that window may end (Reset
+ * is its end rounded up), by more than a node's Reset rounded a second later and a clock off by the skew, so that the
+ * capture shows the whole quota back at a new Reset whatever the field's transformations do to it (faults.ts).
+ */
+const PAST_RESET_MS = 2 * CLOCK_SKEW_MS + 500;
+
+/** `count` requests on `authorization`, `clients` at a time: their answers. */
+async function burst(gateway: Gateway, count: number, clients: number, path = '/pets?limit=5', authorization = `Bearer ${FREE}`): Promise<Answer[]> {
+  const answers: Answer[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (next < count) {
         next++;
-        statuses.push((await h2Request(gateway.baseUrl, gateway.ca, { path, authorization })).status);
+        answers.push(await h2Request(gateway.baseUrl, gateway.ca, { path, authorization }));
       }
     }),
   );
-  return statuses;
+  return answers;
 }
 
 /** The gateway's log of a correct server, as the field writes it: returns its path (in a temporary folder). */
@@ -54,15 +62,18 @@ export async function recordGatewayLog(): Promise<string> {
   const gateway = await startNginx(server.baseUrl, NAMED);
   try {
     const first = await burst(gateway, 66, 3);
-    if (!first.includes(429)) throw new Error('the first window refused nothing: the capture would show no quota');
+    const refusals = first.filter((answer) => answer.status === 429);
+    if (refusals.length === 0) throw new Error('the first window refused nothing: the capture would show no quota');
     const send = (request: Parameters<typeof h2Request>[2]) => h2Request(gateway.baseUrl, gateway.ca, request);
     const created = await send({ method: 'POST', path: '/pets', authorization: `Bearer ${PRO}`, body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' }) });
     const id = (JSON.parse(created.body) as { id?: number }).id ?? 1;
     await send({ path: `/pets/${id}`, authorization: `Bearer ${PRO}` });
     await send({ path: '/store/orders', authorization: `Bearer ${PRO}` });
     await send({ path: '/pets', authorization: 'Bearer a-key-no-one-issued' });
-    // Into the next window: the refusals' Retry-After says when.
-    await new Promise((resolve) => setTimeout(resolve, 15_500 - (Date.now() % 1000)));
+    // Into the next window, once the refusals' Reset has come: sent before it, the burst would be refused (and the
+    // key banned for hammering through its 429s), or show the window's end only within the clock skew.
+    const reset = Math.max(...refusals.map((answer) => Number(answer.headers['x-ratelimit-reset'])));
+    await new Promise((resolve) => setTimeout(resolve, reset * 1000 + PAST_RESET_MS - Date.now()));
     await burst(gateway, 30, 2);
     // One at a time, more than the clock skew apart: answers decided one after the other whatever the clocks.
     for (let i = 0; i < 6; i++) {

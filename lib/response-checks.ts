@@ -7,11 +7,10 @@ import { RULE } from './checks/registry.ts';
 import { bodySchemaFor, schemaProblems, type Operation, type OperationId } from './contract.ts';
 import { BodyVerdicts, type BodyVerdict } from './body-verdicts.ts';
 import { JsonBody } from './json-body.ts';
-import { plans, type PlanId, type Quota } from './plans.ts';
+import type { PlanId, Quota } from './plans.ts';
 import { wholeNumber } from './rate-limit-headers.ts';
-import { retryAfterMs } from './rate-limiter/retry-after.ts';
-import { ROUNDING_MS } from './rate-limiter/reading.ts';
-import type { Violation } from './violation.ts';
+import { rateLimitHeaderProblems, resetTimeProblem, retryAfterProblem } from './rate-limit-header-checks.ts';
+import { listed, type Violation } from './violation.ts';
 
 export interface ResponseToCheck {
   /** The operation answered, as the contract states it: what placing the request found (placeRequest), or operation(id). */
@@ -48,11 +47,6 @@ export interface ResponseToCheck {
 
 export type { Violation } from './violation.ts';
 
-/** How far a caller that does not say may be off the target's clock. */
-const DEFAULT_CLOCK_SKEW_MS = 4_000;
-/** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
-const RESET_HORIZON_SECONDS = 2 * 86_400;
-
 export function checkResponse(response: ResponseToCheck): Violation[] {
   const violations: Violation[] = [];
   const op = response.operation;
@@ -71,7 +65,10 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
     });
   }
   violations.push(...checkBody(response, response.outsideContract === true && status >= 400 && status < 500 && status !== 429));
-  violations.push(...checkRateLimitHeaders(response));
+  const now = response.now ?? Date.now();
+  violations.push(...rateLimitHeaderProblems(status, response.headers, response.plan, response.quota));
+  violations.push(...listed(resetTimeProblem(wholeNumber(response.headers['x-ratelimit-reset']), response.sentAt ?? now, now, response.clockSkewMs)));
+  if (status === 429) violations.push(...listed(retryAfterProblem(response.headers['retry-after'], response.now)));
   return violations;
 }
 
@@ -114,53 +111,4 @@ function judgeBody(operation: OperationId, status: number, body: JsonBody, error
     }
   }
   return { empty: false, problems };
-}
-
-function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
-  const { headers, status } = response;
-  const violations: Violation[] = [];
-  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => headers[name] === undefined);
-  if (missing.length > 0) violations.push({ rule: RULE['rate-limit-headers-present'], message: `${status} response lacks ${missing.join(', ')}` });
-
-  const limit = wholeNumber(headers['x-ratelimit-limit']);
-  const remaining = wholeNumber(headers['x-ratelimit-remaining']);
-  const reset = wholeNumber(headers['x-ratelimit-reset']);
-  if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
-    violations.push({ rule: RULE['limit-value'], message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
-  }
-  if (headers['x-ratelimit-remaining'] !== undefined && (remaining === undefined || (limit !== undefined && remaining > limit))) {
-    violations.push({
-      rule: RULE['remaining-value'],
-      message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
-    });
-  }
-  if (headers['x-ratelimit-reset'] !== undefined) {
-    const nowSeconds = (response.now ?? Date.now()) / 1000;
-    const sentSeconds = (response.sentAt ?? response.now ?? Date.now()) / 1000;
-    if (reset === undefined) {
-      violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
-    } else if (reset < sentSeconds - ((response.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS) + ROUNDING_MS) / 1000 || reset > nowSeconds + RESET_HORIZON_SECONDS + (response.clockSkewMs ?? 0) / 1000) {
-      violations.push({
-        rule: RULE['reset-value'],
-        message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,
-      });
-    }
-  }
-  const plan = response.plan ? plans[response.plan] : undefined;
-  const quota = response.quota ?? plan?.documented;
-  if (plan && quota && limit !== undefined && limit !== quota.perMinute && limit !== quota.perDay) {
-    const whose = response.quota ? 'agreed' : 'documented';
-    violations.push({
-      rule: RULE['limit-value'],
-      message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's ${whose} limits are ${quota.perMinute} per minute and ${quota.perDay} per day`,
-    });
-  }
-  if (status === 429) {
-    const retryAfter = headers['retry-after'];
-    if (retryAfter === undefined) violations.push({ rule: RULE['retry-after-present'], message: '429 without a Retry-After header' });
-    else if (retryAfterMs(retryAfter, response.now) === undefined) {
-      violations.push({ rule: RULE['retry-after-format'], message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` });
-    }
-  }
-  return violations;
 }

@@ -237,7 +237,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
     const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1;
-    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => o.sentAt > refusal.doneAt))) admittedAfterRefusal = true;
+    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => decidedAfter({ receivedAt: refusal.doneAt }, o, 0) === 'after'))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
       windowClass,

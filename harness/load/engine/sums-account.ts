@@ -222,7 +222,7 @@ function bansOf(summed: readonly Summed[], tallies: readonly WindowTally[], star
     .map(({ tally, banLike, longestWaitMs }) => {
       const lastRefused = tally.refused.lastDone ?? 0;
       // The first admission whose request left after this window's last refusal came back: the ban was over by then.
-      const after = tallies.flatMap((other) => [other.admitted, other.late]).filter((phase) => phase.firstSent !== null && phase.firstSent > lastRefused);
+      const after = tallies.flatMap((other) => [other.admitted, other.late]).filter((phase) => phase.firstSent !== null && decidedAfter({ receivedAt: lastRefused }, { sentAt: phase.firstSent }, 0) === 'after');
       const endedAt = after.length ? smallest(after.map((phase) => phase.firstDone!)) - start : undefined;
       return { startedAt: tally.refused.firstDone! - start, endedAt, announcedMs: longestWaitMs, refusals: banLike, refusalsBefore: 0 };
     });
@@ -260,8 +260,8 @@ function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegm
   const cutoffSent = smallest(refusedForDay.map((tally) => tally.refused.firstSent!));
   const first = refusedForDay.find((tally) => tally.refused.firstDone === cutoffAt)!;
   // Decided before every refusal for the day: answered before the first of them left; after: sent once it came back.
-  const before = admittedPhases.filter((phase) => phase.lastDone! < cutoffSent);
-  const after = admittedPhases.filter((phase) => phase.firstSent! > cutoffAt);
+  const before = admittedPhases.filter((phase) => decidedAfter({ receivedAt: phase.lastDone! }, { sentAt: cutoffSent }, 0) === 'after');
+  const after = admittedPhases.filter((phase) => decidedAfter({ receivedAt: cutoffAt }, { sentAt: phase.firstSent! }, 0) === 'after');
   if (before.length + after.length < admittedPhases.length) return undefined;
   const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));
   // Admissions after the cutoff came before the day could have ended: a day-class Reset had not come.

@@ -12,7 +12,7 @@ test('windows that admit exactly the limit, summed over generators, pass', () =>
   const key = keyOf(summary, 'free #1 naive');
   // Sums hold no order: which request the first 429 answered is not known, only that the limit was admitted.
   expect(key.windows.map((w) => [w.admitted, w.refused, w.firstRefusalAt])).toEqual([[60, 6, undefined], [60, 6, undefined]]);
-  for (const check of ['minute-max', 'first-refusal', 'remaining-steps', 'refusal-headers', 'headers-on-every-answer'] as const) expect(verdictOf(key, check).status, check).toBe('pass');
+  for (const check of ['minute-max', 'first-refusal', 'remaining-steps', 'refusal-headers', 'rate-limit-headers-present'] as const) expect(verdictOf(key, check).status, check).toBe('pass');
   expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'not-checked', detail: expect.stringContaining('order within a window is not measured') });
   expect(summary.status).toBe('pass');
 });
@@ -45,7 +45,7 @@ test('answers no window holds are read as the sums the generators shipped: count
   expect(key.statusCounts).toMatchObject({ '503': 3, '429': 6 });
   // The two loose 429s lacked Retry-After and the X-RateLimit headers, and the 503s the headers: counted from their sums.
   expect(verdictOf(key, 'refusal-headers').evidence).toEqual(expect.arrayContaining([expect.stringMatching(/^RL-1 × 2: /), expect.stringMatching(/^RL-4 × 2: /)]));
-  expect(verdictOf(key, 'headers-on-every-answer').evidence[0]).toMatch(/^5 answers lacked/);
+  expect(verdictOf(key, 'rate-limit-headers-present').evidence[0]).toMatch(/^5 answers lacked/);
   expect(key.timeline.errors.reduce((sum, perSecond) => sum + perSecond * (key.timeline.bucketMs / 1000), 0)).toBeCloseTo(3);
   expect(key.windows[0]?.errors).toBe(3);
 });

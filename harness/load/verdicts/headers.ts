@@ -23,12 +23,13 @@ export function headersOnEveryAnswer(result: KeyResult, account: KeyAccount, pla
   const title = documented
     ? `Every answer carries X-RateLimit-Limit, -Remaining and -Reset, with the limit ${documented.perMinute} or ${documented.perDay.toLocaleString('en-US')}`
     : 'Every answer carries X-RateLimit-Limit, -Remaining and -Reset';
-  const rules = documented ? rulesOf('headers-on-every-answer') : rulesOf('headers-on-every-answer').slice(0, 1);
+  // The headers' presence, and where the plan's quotas are documented, the Limit naming one (limit-value's idea).
+  const rules = documented ? [...rulesOf('rate-limit-headers-present'), ...rulesOf('limit-value')] : rulesOf('rate-limit-headers-present');
   const answered = result.admitted + result.refused;
-  if (answered === 0) return verdict('headers-on-every-answer', rules, 'not-checked', title, 'No answer came.');
+  if (answered === 0) return verdict('rate-limit-headers-present', rules, 'not-checked', title, 'No answer came.');
   const evidence: string[] = [];
   if (result.withoutRateLimitHeaders > 0) evidence.push(`${count(result.withoutRateLimitHeaders, 'answer')} lacked a readable X-RateLimit-Limit, -Remaining or -Reset`);
   for (const [limit, times] of account.undocumentedLimits) evidence.push(`X-RateLimit-Limit ${limit} on ${count(times, 'answer')}: not a documented quota of this plan`);
-  if (evidence.length > 0) return verdict('headers-on-every-answer', rules, 'fail', title, `${evidence.length} problem${evidence.length > 1 ? 's' : ''}:`, evidence);
-  return verdict('headers-on-every-answer', rules, 'pass', title, `All ${count(answered, 'answer')} had them${documented ? ', naming a documented limit' : ''}.`);
+  if (evidence.length > 0) return verdict('rate-limit-headers-present', rules, 'fail', title, `${evidence.length} problem${evidence.length > 1 ? 's' : ''}:`, evidence);
+  return verdict('rate-limit-headers-present', rules, 'pass', title, `All ${count(answered, 'answer')} had them${documented ? ', naming a documented limit' : ''}.`);
 }

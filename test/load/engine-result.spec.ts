@@ -33,6 +33,21 @@ test('429s without Retry-After, summed over generators, break RL-1', () => {
   expect(verdictOf(key, 'refusal-headers').evidence[0]).toContain('RL-1 × 4');
 });
 
+test("a summed window's 429s are held to the rules a 429 shows on what the sums say: a Reset before they all left breaks RL-7 for them all, one before only the last left for one", () => {
+  const before = window(0, [[59, 0, 1]], 6);
+  const allLate = keyOf(judged([{ ...before, reset: Math.floor(START / 1000) - 60 }]), 'free #1 naive');
+  expect(verdictOf(allLate, 'refusal-headers').evidence).toEqual([expect.stringMatching(/^RL-7 × 6: X-RateLimit-Reset \d+ is not a plausible Unix time/)]);
+  // The refusals left over 8 s: a Reset 4 s before the first left fits it (a clock's skew), not the last.
+  const spread = { ...before, reset: Math.floor(START / 1000) - 4, refused: { ...before.refused, ...phase(6, START, START + 8_000), statuses: { '429': 6 } } };
+  expect(verdictOf(keyOf(judged([spread]), 'free #1 naive'), 'refusal-headers').evidence).toEqual([expect.stringMatching(/^RL-7 × 1: /)]);
+});
+
+test("a summed window's Retry-After as the generators read it, and its Limit against the plan, each count as many 429s as carried them", () => {
+  const unreadable = { ...window(0, [[59, 0, 1]], 4, 'x:soon'), limit: 61 };
+  const evidence = verdictOf(keyOf(judged([unreadable]), 'free #1 naive'), 'refusal-headers').evidence;
+  expect(evidence).toEqual(expect.arrayContaining(['RL-2 × 4: Retry-After "soon" is neither delta-seconds nor an HTTP-date', expect.stringMatching(/^RL-5 × 4: X-RateLimit-Limit is 61/)]));
+});
+
 test('answers no window holds are read as the sums the generators shipped: counted, charted over when they were sent, no answer made up for them', () => {
   const noHeaders = { limit: null, remaining: null, reset: null };
   const loose: LooseTally[] = [

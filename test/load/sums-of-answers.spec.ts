@@ -1,0 +1,71 @@
+/**
+ * A run's answers summed in TypeScript (test/load/support/sums-of-answers.ts) as locustfile.py's worker and master
+ * sum them, so that what changes answers (the invariance properties) can be judged through the Locust engine's
+ * path too: the two sums are the same, and judged from them a legitimate limiter fails nothing while a broken one
+ * fails its check.
+ */
+import { execFile } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { findLocust, pythonOfLocust } from '../../harness/load/engine/locust-binary.ts';
+import { LOCUSTFILE_SOURCE } from '../../harness/load/engine/run-plan.ts';
+import type { KeyResult } from '../../harness/load/runner.ts';
+import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
+import { judgeSummed } from './support/judge.ts';
+import { NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { SIMULATION_START, simulate } from './support/simulate.ts';
+import { sumsOfAnswers } from './support/sums-of-answers.ts';
+
+const SCALE = 60;
+
+/** A Free key's answers, asked for faster than its limit (60 a second, at this time scale). */
+function answered(limiter: FixedWindowLimiter | SlidingWindowLimiter | OverAdmittingLimiter | NoRetryAfterLimiter, behaviour: 'compliant' | 'naive' = 'naive'): KeyResult {
+  return simulate({ limiter, plan: 'free', behaviour, perSecond: 90, durationMs: 6_000, latencyMs: 3, stepMs: 2 });
+}
+
+/** locustfile.py's own Seen and Sums fed the same answers, as one worker seeing them and its master summing them. */
+function summedByLocustfile(result: KeyResult): Promise<unknown> {
+  const answers = result.observations.map((o) => [
+    SIMULATION_START + o.sentAt,
+    SIMULATION_START + o.doneAt,
+    o.status,
+    o.retry !== undefined,
+    ...[o.limit, o.remaining, o.reset].map((value) => (value === undefined ? null : String(value))),
+    o.status === 429 && o.retryAfterMs !== undefined ? String(Math.round(o.retryAfterMs / 1000)) : null,
+  ]);
+  const script = [
+    'import importlib.util, json, sys',
+    'spec = importlib.util.spec_from_file_location("locustfile", sys.argv[1]); locustfile = importlib.util.module_from_spec(spec); spec.loader.exec_module(locustfile)',
+    'seen, sums = locustfile.Seen(), locustfile.Sums()',
+    'for answer in sorted(json.load(sys.stdin), key=lambda a: a[1]): seen.answer(0, *answer)',
+    'sums.merge("one", seen.drain())',
+    'result = sums.result(); print(json.dumps({"windows": result["windows"], "loose": result["loose"]}))',
+  ].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = execFile(pythonOfLocust(findLocust()!), ['-c', script, LOCUSTFILE_SOURCE], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout));
+    });
+    child.stdin!.end(JSON.stringify(answers));
+  });
+}
+
+/** Sums in one order, whoever listed them. */
+function sorted({ windows, loose }: ReturnType<typeof sumsOfAnswers>): ReturnType<typeof sumsOfAnswers> {
+  return { windows: [...windows].sort((a, b) => a.limit - b.limit || a.reset - b.reset), loose: [...loose].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) };
+}
+
+test('a run summed in TypeScript is what locustfile.py ships for it', async () => {
+  test.skip(!findLocust() && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it)');
+  for (const result of [answered(new FixedWindowLimiter({ timeScale: SCALE })), answered(new SlidingWindowLimiter(SCALE)), answered(new NoRetryAfterLimiter(SCALE), 'compliant')]) {
+    const python = (await summedByLocustfile(result)) as ReturnType<typeof sumsOfAnswers>;
+    expect(sorted(sumsOfAnswers(result.observations, SIMULATION_START))).toEqual(sorted(python));
+  }
+});
+
+test('judged from its sums, a legitimate limiter fails nothing and a broken one fails its check', () => {
+  expect(judgeSummed(answered(new FixedWindowLimiter({ timeScale: SCALE }))).failed).toEqual([]);
+  expect(judgeSummed(answered(new SlidingWindowLimiter(SCALE))).failed).toEqual([]);
+  expect(judgeSummed(answered(new OverAdmittingLimiter(SCALE))).failed).toContain('minute-max');
+  expect(judgeSummed(answered(new NoRetryAfterLimiter(SCALE))).failed).toContain('refusal-headers');
+});

@@ -59,12 +59,18 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
   // first admission still counted when the first refusal's request left.
   const seenFromStart = (tally: WindowTally): boolean => largest(valuesOf([...tally.admitted.remaining, ...tally.late.remaining])) === tally.limit - 1;
   const minuteLike = tallies.filter((tally) => classOf(tally.limit, plan, observedLimits) !== 'day' && seenFromStart(tally));
-  const atLeast = minuteLike
-    .filter((tally) => tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit)
-    .map((tally) => tally.refused.firstSent! - smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]));
-  // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
-  const atMost = minuteLike.map((tally) => tally.reset * 1000 - (firstOf(tally, 'firstSent') ?? tally.reset * 1000));
-  const minuteLength = minuteLengthOf(atLeast, atMost);
+  const minuteLength = minuteLengthOf(
+    minuteLike.map((tally) => {
+      const counted = tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit;
+      return {
+        reset: tally.reset,
+        // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
+        openedSentAt: firstOf(tally, 'firstSent') ?? tally.reset * 1000,
+        firstAdmittedAt: counted ? smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]) : undefined,
+        refusedSentAt: counted ? tally.refused.firstSent! : undefined,
+      };
+    }),
+  );
   const { estimateMs } = minuteLength;
 
   const summed: Summed[] = accounted.map((window) => {

@@ -1,5 +1,5 @@
 /**
- * The 429s the generators summed, held to the rules a 429 is held to (lib/rate-limit-header-checks.ts) on what the
+ * The 429s the generators summed, held to the rules a 429 is held to (lib/response-checks.ts) on what the
  * sums say, never through an answer made up to stand for them: a window's Limit and Reset, which every refusal of
  * it carried; the headers a refusal no window holds came with, as sent; each Retry-After as the generator that saw
  * it read it (against the time it came), with how many carried it; and when the first and last of them left and
@@ -7,7 +7,7 @@
  */
 import type { PlanId } from '../../../lib/plans.ts';
 import { wholeNumber } from '../../../lib/rate-limit-headers.ts';
-import { limitQuotaProblem, rateLimitHeaderProblems, resetTimeProblem, retryAfterProblem } from '../../../lib/rate-limit-header-checks.ts';
+import { limitQuotaProblem, rateLimitHeaderProblems, resetTimeProblem, retryAfterProblem } from '../../../lib/response-checks.ts';
 import { listed } from '../../../lib/violation.ts';
 import type { Finding } from '../finding.ts';
 import { noteViolations } from '../refusal-check.ts';

@@ -151,9 +151,11 @@ export function minuteLengthOf(seen: readonly MinuteWindowSeen[]): WindowLength 
 /**
  * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
  * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
- * compared with the limit only where nothing can have aged out yet.
+ * compared with the limit only where nothing can have aged out yet. unseen: no window refused, and the input
+ * holds no pair decided one after the other to tell the kind by (a generator's sums): fixed windows, a sliding
+ * log and a bucket would all have answered so, and only what contradicts every one of them is evidence.
  */
-export type WindowModel = 'fixed' | 'sliding';
+export type WindowModel = 'fixed' | 'sliding' | 'unseen';
 
 export interface KeyAccount {
   plan: PlanId;

@@ -9,18 +9,19 @@ import { expect, test } from '@playwright/test';
 import { findLocust, pythonOfLocust } from '../../harness/load/engine/locust-binary.ts';
 import { LOCUSTFILE_SOURCE } from '../../harness/load/engine/run-plan.ts';
 import type { KeyResult } from '../../harness/load/runner.ts';
-import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
+import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { judgeSummed } from './support/judge.ts';
-import { NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
+import { NoRetryAfterLimiter, OverAdmittingLimiter, RepeatingRemainingLimiter } from './support/limiters.ts';
 import { SIMULATION_START, simulate } from './support/simulate.ts';
 import { sumsOfAnswers } from './support/sums-of-answers.ts';
 
 const SCALE = 60;
 
 /** A Free key's answers, asked for faster than its limit (60 a second, at this time scale). */
-function answered(limiter: FixedWindowLimiter | SlidingWindowLimiter | OverAdmittingLimiter | NoRetryAfterLimiter, behaviour: 'compliant' | 'naive' = 'naive'): KeyResult {
-  return simulate({ limiter, plan: 'free', behaviour, perSecond: 90, durationMs: 6_000, latencyMs: 3, stepMs: 2 });
+function answered(limiter: RateLimiter, behaviour: 'compliant' | 'naive' = 'naive', perSecond = 90): KeyResult {
+  return simulate({ limiter, plan: 'free', behaviour, perSecond, durationMs: 6_000, latencyMs: 3, stepMs: 2 });
 }
 
 /** locustfile.py's own Seen and Sums fed the same answers, as one worker seeing them and its master summing them. */
@@ -68,4 +69,27 @@ test('judged from its sums, a legitimate limiter fails nothing and a broken one 
   expect(judgeSummed(answered(new SlidingWindowLimiter(SCALE))).failed).toEqual([]);
   expect(judgeSummed(answered(new OverAdmittingLimiter(SCALE))).failed).toContain('minute-max');
   expect(judgeSummed(answered(new NoRetryAfterLimiter(SCALE))).failed).toContain('refusal-headers');
+});
+
+test('asked for less than its limit, a sliding log or a token bucket fails nothing from its sums: no refusal shows the kind, so a repeated Remaining is not checked, and says why', () => {
+  for (const fresh of [() => new SlidingWindowLimiter(SCALE), () => new TokenBucketLimiter(SCALE)]) {
+    for (const perSecond of [20, 50]) {
+      const limiter = fresh();
+      const judged = judgeSummed(answered(limiter, 'naive', perSecond));
+      expect(judged.failed, `${limiter.constructor.name} at ${perSecond}/s`).toEqual([]);
+      expect(judged.account.model).toBe('unseen');
+    }
+  }
+  const steps = judgeSummed(answered(new TokenBucketLimiter(SCALE), 'naive', 20)).verdict('remaining-steps');
+  expect(steps.status).toBe('not-checked');
+  expect(steps.detail).toContain('no window refused');
+});
+
+test('a Remaining said twice fails remaining-steps from its sums once a refusal shows fixed windows, and is only partly checked without one', () => {
+  const refusing = judgeSummed(answered(new RepeatingRemainingLimiter(SCALE)));
+  expect(refusing.verdict('remaining-steps')).toMatchObject({ status: 'fail', rules: ['RL-6'] });
+  expect(refusing.verdict('remaining-steps').evidence[0]).toContain('came twice');
+  const under = judgeSummed(answered(new RepeatingRemainingLimiter(SCALE), 'naive', 20));
+  expect(under.failed).toEqual([]);
+  expect(under.verdict('remaining-steps')).toMatchObject({ status: 'not-checked', detail: expect.stringContaining('came twice') });
 });

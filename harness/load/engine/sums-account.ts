@@ -13,7 +13,7 @@ import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refu
 import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
-import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
+import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /** How far the generators' clocks may differ: workers on several machines each time their own answers. */
@@ -83,7 +83,9 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     return { tally, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
   });
 
-  const model = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : 'fixed';
+  // Sums show the kind only by refusals: a window that refused and never admitted its refused generator again
+  // behaves as a fixed window does; one that did gave something back. A run that never refused shows neither.
+  const model: WindowModel = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : tallies.some((tally) => tally.refused.count > 0) ? 'fixed' : 'unseen';
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   for (const { tally, windowClass, remaining, banLike } of summed) {

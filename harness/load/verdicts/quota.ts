@@ -26,6 +26,7 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
+  if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${SUMS_INPUT})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
@@ -77,9 +78,15 @@ export function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCh
     rules,
     'pass',
     title,
-    `${count(windows.length, 'minute window')} seen; they behave as ${account.model === 'fixed' ? 'fixed windows (nothing admitted in a window after it refused)' : 'a sliding window (requests age out of it)'}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
+    `${count(windows.length, 'minute window')} seen; ${MODEL_WORDS[account.model]}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
   );
 }
+
+const MODEL_WORDS: Readonly<Record<WindowModel, string>> = {
+  fixed: 'they behave as fixed windows (nothing admitted in a window after it refused)',
+  sliding: 'they behave as a sliding window (requests age out of it)',
+  unseen: 'none refused, so how they give quota back was not seen',
+};
 
 function lengthText(account: KeyAccount): string {
   const text = describeWindowLength(account.minuteLength);

@@ -83,6 +83,9 @@ test('asked for less than its limit, a sliding log or a token bucket fails nothi
   const steps = judgeSummed(answered(new TokenBucketLimiter(SCALE), 'naive', 20)).verdict('remaining-steps');
   expect(steps.status).toBe('not-checked');
   expect(steps.detail).toContain('no window refused');
+  // More than the limit under one Reset of a sliding log: named as not checked, never counted as the most admitted.
+  const quota = judgeSummed(answered(new SlidingWindowLimiter(SCALE), 'naive', 50)).verdict('minute-max');
+  expect(quota.evidence.join('\n')).toMatch(/\d+ admitted under one Reset, and no window refused/);
 });
 
 test('a Remaining said twice fails remaining-steps from its sums once a refusal shows fixed windows, and is only partly checked without one', () => {

@@ -72,13 +72,19 @@ export function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCh
       `The target's minute lasts under a second here (${lengthText(account)}), shorter than the whole-second X-RateLimit-Reset, so windows cannot be told apart. Use a time scale of 60 or less.`,
     );
   }
-  const most = Math.max(0, ...windows.filter((w) => !w.merged).map((window) => (account.model === 'fixed' ? window.admitted : (window.admittedEarly ?? Math.min(window.admitted, window.limit)))));
+  // Windows whose input cannot show how many came before any could come back: named, and no part of "the most".
+  const unshown = judged.filter(({ check }) => check?.status === 'not-checked');
+  const shown = windows.filter((window) => !window.merged && !unshown.some((other) => other.window === window));
+  const notChecked = unshown.map(({ window, check }) => `${describeWindow(window)}: ${check?.message ?? ''}`);
+  if (shown.length === 0 && unshown.length > 0) return verdict('minute-max', rules, 'not-checked', title, `No window could be judged: ${unshown[0]!.check?.message ?? ''}.`, notChecked);
+  const most = Math.max(0, ...shown.map((window) => (account.model === 'fixed' ? window.admitted : (window.admittedEarly ?? Math.min(window.admitted, window.limit)))));
   return verdict(
     'minute-max',
     rules,
     'pass',
     title,
-    `${count(windows.length, 'minute window')} seen; ${MODEL_WORDS[account.model]}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
+    `${count(windows.length, 'minute window')} seen; ${MODEL_WORDS[account.model]}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}${unshown.length ? ` ${count(unshown.length, 'window')} not checked.` : ''}`,
+    notChecked,
   );
 }
 

@@ -13,7 +13,8 @@ import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/lim
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { judgeSummed } from './support/judge.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
-import { NoRetryAfterLimiter, OverAdmittingLimiter, RepeatingRemainingLimiter } from './support/limiters.ts';
+import { RepeatingRemainingLimiter } from '../judge/repeating-remaining.ts';
+import { NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { SIMULATION_START, simulate } from './support/simulate.ts';
 import { sumsOfAnswers } from './support/sums-of-answers.ts';
 

@@ -61,19 +61,6 @@ export class MovingResetLimiter implements RateLimiter {
   }
 }
 
-/** Counts fixed windows correctly but says each odd Remaining twice: one more than is left on every even one below the top. */
-export class RepeatingRemainingLimiter implements RateLimiter {
-  private readonly inner: FixedWindowLimiter;
-  constructor(timeScale: number) {
-    this.inner = new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN });
-  }
-  take(subject: string, quota: Quota, now: number): RateDecision {
-    const decision = this.inner.take(subject, quota, now);
-    const even = decision.remaining % 2 === 0 && decision.remaining < decision.limit - 1;
-    return decision.admitted && even ? { ...decision, remaining: decision.remaining + 1 } : decision;
-  }
-}
-
 /** Answers 429 without Retry-After: the rest is the reference limiter. */
 export class NoRetryAfterLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;

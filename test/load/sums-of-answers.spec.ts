@@ -69,7 +69,7 @@ test('judged from its sums, a legitimate limiter fails nothing and a broken one 
   expect(judgeSummed(answered(new FixedWindowLimiter({ timeScale: SCALE }))).failed).toEqual([]);
   expect(judgeSummed(answered(new SlidingWindowLimiter(SCALE))).failed).toEqual([]);
   expect(judgeSummed(answered(new OverAdmittingLimiter(SCALE))).failed).toContain('minute-max');
-  expect(judgeSummed(answered(new NoRetryAfterLimiter(SCALE))).failed).toContain('refusal-headers');
+  expect(judgeSummed(answered(new NoRetryAfterLimiter(SCALE))).failed).toContain('retry-after-present');
 });
 
 test('asked for less than its limit, a sliding log or a token bucket fails nothing from its sums: no refusal shows the kind, so a repeated Remaining is not checked, and says why', () => {

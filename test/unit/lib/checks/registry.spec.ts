@@ -101,7 +101,7 @@ test('no part judges a rule outside the registry: no code file of lib, the harne
 
 test('a finding cites its check\'s rule; a check of several rules or of the plan\'s quota needs the one named', () => {
   expect(finding('retry-after-present', '429 without a Retry-After header')).toEqual({ check: 'retry-after-present', rule: 'RL-1', message: '429 without a Retry-After header' });
-  expect(() => ruleOf('refusal-headers', 'RL-6')).toThrow(/serves RL-1, RL-2, RL-4, not RL-6/);
+  expect(() => ruleOf('first-refusal', 'RL-6')).toThrow(/serves PLAN, RL-1, not RL-6/);
   expect(() => ruleOf('minute-max' as 'json-body')).toThrow(/name the rule/);
   expect(ruleOf('minute-max', 'PLAN-PRO')).toBe('PLAN-PRO');
   expect(quotaRule('pro', 'documented')).toBe('PLAN-PRO');

@@ -71,3 +71,14 @@ test("a result that is not this version's, or of another export, is one clear er
   expect(() => judged([], 'petstore-locust-result/1')).toThrow(/was not written by this version's locustfile.py/);
   expect(() => judged([{ ...window(0, [[59, 0, 1]], 0), key: 7 }])).toThrow(/answers for key 7/);
 });
+
+test("a key's latency percentiles come from the latencies the master bucketed, never from a mean made to stand for each answer", () => {
+  const latency = [{ key: 0, outcome: 'admitted' as const, micros: [[2_000, 54], [40_000, 6]] as Array<[number, number]> }, { key: 0, outcome: 'refused' as const, micros: [[1_500, 6]] as Array<[number, number]> }];
+  const key = keyOf(judged([window(0, [[59, 0, 1]], 6)], undefined, 'naive', [], latency), 'free #1 naive');
+  // Each bucket at its middle (2,000 µs holds 2,000–2,099): the tenth that took 40 ms is the tail, not the mean's 5.8 ms.
+  const { admitted, refused } = key.latency;
+  expect([admitted.count, refused.count]).toEqual([60, 6]);
+  expect(admitted.p50).toBeCloseTo(2.05, 1);
+  expect(admitted.p99).toBeCloseTo(40.5, 1);
+  expect(refused.p50).toBeCloseTo(1.55, 1);
+});

@@ -41,7 +41,7 @@ function summedByLocustfile(result: KeyResult): Promise<unknown> {
     'seen, sums = locustfile.Seen(), locustfile.Sums()',
     'for answer in sorted(json.load(sys.stdin), key=lambda a: a[1]): seen.answer(0, *answer)',
     'sums.merge("one", seen.drain())',
-    'result = sums.result(); print(json.dumps({"windows": result["windows"], "loose": result["loose"]}))',
+    'result = sums.result(); print(json.dumps({"windows": result["windows"], "loose": result["loose"], "latency": result["latency"]}))',
   ].join('\n');
   return new Promise((resolve, reject) => {
     const child = execFile(pythonOfLocust(findLocust()!), ['-c', script, LOCUSTFILE_SOURCE], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -52,14 +52,19 @@ function summedByLocustfile(result: KeyResult): Promise<unknown> {
   });
 }
 
+/** The same answers, each taking a varied fraction of a millisecond longer, and one in fifty 40 ms longer: a spread of latencies. */
+function slowed(result: KeyResult): KeyResult {
+  return { ...result, observations: result.observations.map((o, index) => ({ ...o, doneAt: o.doneAt + (index % 7) * 1.37 + (index % 50 === 0 ? 40 : 0) })) };
+}
+
 /** Sums in one order, whoever listed them. */
-function sorted({ windows, loose }: ReturnType<typeof sumsOfAnswers>): ReturnType<typeof sumsOfAnswers> {
-  return { windows: [...windows].sort((a, b) => a.limit - b.limit || a.reset - b.reset), loose: [...loose].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) };
+function sorted({ windows, loose, latency }: ReturnType<typeof sumsOfAnswers>): ReturnType<typeof sumsOfAnswers> {
+  return { windows: [...windows].sort((a, b) => a.limit - b.limit || a.reset - b.reset), loose: [...loose].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), latency: [...latency].sort((a, b) => a.outcome.localeCompare(b.outcome)) };
 }
 
 test('a run summed in TypeScript is what locustfile.py ships for it', async () => {
   test.skip(!findLocust() && !process.env.CI, 'Locust is not installed: bash scripts/ensure-locust.sh (npm test runs it)');
-  for (const result of [answered(new FixedWindowLimiter({ timeScale: SCALE })), answered(new SlidingWindowLimiter(SCALE)), answered(new NoRetryAfterLimiter(SCALE), 'compliant')]) {
+  for (const result of [answered(new FixedWindowLimiter({ timeScale: SCALE })), slowed(answered(new SlidingWindowLimiter(SCALE))), answered(new NoRetryAfterLimiter(SCALE), 'compliant')]) {
     const python = (await summedByLocustfile(result)) as ReturnType<typeof sumsOfAnswers>;
     expect(sorted(sumsOfAnswers(result.observations, SIMULATION_START))).toEqual(sorted(python));
   }

@@ -11,7 +11,7 @@ import type { ScenarioKey } from '../scenario.ts';
 import type { SentBetween } from '../timeline.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
-import type { EngineResult, LooseTally, Phase, WindowTally } from './result.ts';
+import type { EngineResult, LatencyTally, LooseTally, WindowTally } from './result.ts';
 import type { RunPlan } from './run-plan.ts';
 import { headersOf, noteLooseRefusals, noteWindowRefusals } from './refusal-sums.ts';
 import { accountOfSums } from './sums-account.ts';
@@ -24,6 +24,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
   const heldBack = new Map(result.heldBack);
   const windowsByKey = groupBy(result.windows, (window) => window.key);
   const looseByKey = groupBy(result.loose, (loose) => loose.key);
+  const latencyByKey = groupBy(result.latency, (latency) => latency.key);
   return {
     startedAtEpochMs,
     elapsedMs,
@@ -32,7 +33,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
       const summed = accountOfSums(windows, spec.plan, startedAtEpochMs);
-      return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
+      return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };
 }
@@ -58,9 +59,10 @@ function sentBetweenOf(loose: LooseTally, start: number): SentBetween[] {
   return [{ outcome, count: loose.count, from: loose.firstSent - start, to: (loose.lastSent ?? loose.firstSent) - start }];
 }
 
-function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonly WindowTally[], loose: readonly LooseTally[], heldBack: number): KeyResult {
-  const latencyAdmitted = new LatencyRecorder();
-  const latencyRefused = new LatencyRecorder();
+function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonly WindowTally[], loose: readonly LooseTally[], latencies: readonly LatencyTally[], heldBack: number): KeyResult {
+  // Each answer's latency as the master bucketed it: the percentiles come from what was measured.
+  const latency = { admitted: new LatencyRecorder(), refused: new LatencyRecorder() };
+  for (const { outcome, micros } of latencies) for (const [bucket, times] of micros) latency[outcome].recordBucket(bucket, times);
   const statusCounts: Record<string, number> = {};
   const refusalFindings: Record<string, Finding> = {};
   const errorExamples = new Set<string>();
@@ -71,22 +73,13 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     statusCounts[name] = (statusCounts[name] ?? 0) + times;
     counts[status === 0 ? 'error' : outcomeOf(status)] += times;
   };
-  // Summed answers: a phase's latency is known as a sum only, so each of its answers is recorded at the mean.
-  const recordMean = (recorder: LatencyRecorder, phase: Phase): void => {
-    for (let i = 0; i < phase.count; i++) recorder.recordMs(phase.latencyMs / phase.count);
-  };
   for (const window of windows) {
     for (const phase of [window.admitted, window.late, window.refused]) for (const [status, times] of Object.entries(phase.statuses)) count(Number(status), times);
-    recordMean(latencyAdmitted, window.admitted);
-    recordMean(latencyAdmitted, window.late);
-    recordMean(latencyRefused, window.refused);
     noteWindowRefusals(refusalFindings, window, spec.plan);
   }
   for (const entry of loose) {
     count(entry.status, entry.count);
     if (entry.status !== 0 && readRateLimit(headersOf(entry)) === undefined) withoutRateLimitHeaders += entry.count;
-    const outcome = entry.status === 0 ? 'error' : outcomeOf(entry.status);
-    if (outcome !== 'error') recordMean(outcome === 'admitted' ? latencyAdmitted : latencyRefused, entry);
     noteLooseRefusals(refusalFindings, entry, spec.plan);
     if (entry.status === 0) errorExamples.add('no answer');
     else if (entry.status >= 500 || entry.status === 401) errorExamples.add(`HTTP ${entry.status}`);
@@ -102,7 +95,7 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     errors: counts.error,
     heldBack,
     statusCounts,
-    latency: { admitted: latencyAdmitted.summary(), refused: latencyRefused.summary() },
+    latency: { admitted: latency.admitted.summary(), refused: latency.refused.summary() },
     refusalFindings,
     withoutRateLimitHeaders,
     errorExamples: [...errorExamples].slice(0, 5),

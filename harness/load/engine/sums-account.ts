@@ -179,7 +179,6 @@ function joined(phases: readonly Phase[]): Phase {
     lastSent: last('lastSent'),
     firstDone: first('firstDone'),
     lastDone: last('lastDone'),
-    latencyMs: phases.reduce((sum, phase) => sum + phase.latencyMs, 0),
     retries: phases.reduce((sum, phase) => sum + phase.retries, 0),
     statuses,
   };

@@ -29,10 +29,10 @@ export function judge(result: KeyResult, startedAtEpochMs = SIMULATION_START): J
  * (sumsOfAnswers), read back as the sums they are (runFromResult), and judged from those sums.
  */
 export function judgeSummed(result: KeyResult, startedAtEpochMs = SIMULATION_START): Judged {
-  const { windows, loose } = sumsOfAnswers(result.observations, startedAtEpochMs);
+  const { windows, loose, latency } = sumsOfAnswers(result.observations, startedAtEpochMs);
   const durationS = Math.ceil((result.observations.at(-1)?.doneAt ?? 0) / 1000);
   const plan = { scenario: 'summed', baseUrl: 'http://127.0.0.1:1/v1', durationS, usersPerKey: 1, timeScale: 1, seed: 1, client: clientPlan(), keys: [] };
-  const run = runFromResult({ format: RESULT_FORMAT, generators: ['one'], heldBack: [], windows, loose }, [result.spec], plan);
+  const run = runFromResult({ format: RESULT_FORMAT, generators: ['one'], heldBack: [], windows, loose, latency }, [result.spec], plan);
   const key = run.keys[0]!;
   const account = key.summed!.account;
   const { verdicts } = judgeKey(key, account, key.summed!.days, { freshKeys: true, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs });

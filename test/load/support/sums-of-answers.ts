@@ -2,7 +2,7 @@
  * A key's answers (the built-in engine's record of them) as one Locust generator would have had them summed
  * (locustfile.py: Seen in the worker, Sums in the master): per window (Limit and Reset), admissions before and after
  * this generator's own refusal in it, and refusals with the Retry-After each asked (whole seconds) and the Remaining
- * each said; the answers no window holds by status and headers. So a property can judge one run's answers through
+ * each said; the answers no window holds by status and headers; and latencies per outcome, bucketed as the master does. So a property can judge one run's answers through
  * the Locust path too (runFromResult), with the same answers changed the same way.
  *
  * An answer's record keeps what its headers said as numbers only: a header present but unreadable is taken as
@@ -10,11 +10,12 @@
  */
 import type { Observation } from '../../../harness/load/observation.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
-import type { AdmittedPhase, LooseTally, Phase, RefusedPhase, WindowTally } from '../../../harness/load/engine/result.ts';
+import type { AdmittedPhase, LatencyTally, LooseTally, Phase, RefusedPhase, WindowTally } from '../../../harness/load/engine/result.ts';
 
 export interface SummedAnswers {
   windows: WindowTally[];
   loose: LooseTally[];
+  latency: LatencyTally[];
 }
 
 /** `key`: the key's index in the run plan; times are read as ms since `startedAtEpochMs`. */
@@ -22,11 +23,17 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
   const windows = new Map<string, { tally: WindowTally; said: Map<Phase, number[]> }>();
   const loose = new Map<string, LooseTally>();
   const refusedAt = new Map<string, number>();
+  const latency = new Map<'admitted' | 'refused', Map<number, number>>();
   // A generator records each answer as it comes back.
   for (const o of [...observations].sort((a, b) => a.doneAt - b.doneAt)) {
     const sent = startedAtEpochMs + o.sentAt;
     const done = startedAtEpochMs + o.doneAt;
     const wait = o.status === 429 ? waitOf(o.retryAfterMs) : '-';
+    if (o.outcome !== 'error') {
+      const buckets = latency.get(o.outcome) ?? new Map<number, number>();
+      latency.set(o.outcome, buckets);
+      buckets.set(latencyBucket(sent, done), (buckets.get(latencyBucket(sent, done)) ?? 0) + 1);
+    }
     if (o.outcome === 'error' || o.limit === undefined || o.remaining === undefined || o.reset === undefined || (o.outcome === 'refused' && o.remaining > o.limit)) {
       const header = (value: number | undefined): string | null => (value === undefined ? null : String(value));
       const headers = { limit: header(o.limit), remaining: header(o.remaining), reset: header(o.reset) };
@@ -53,7 +60,11 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
     window.said.set(phase, [...(window.said.get(phase) ?? []), o.remaining]);
   }
   for (const { said } of windows.values()) for (const [phase, values] of said) (phase as AdmittedPhase).remaining = runsOf(values);
-  return { windows: [...windows.values()].map(({ tally }) => tally), loose: [...loose.values()] };
+  const latencies = (['admitted', 'refused'] as const).flatMap((outcome) => {
+    const buckets = latency.get(outcome);
+    return buckets ? [{ key, outcome, micros: [...buckets].sort(([a], [b]) => a - b) }] : [];
+  });
+  return { windows: [...windows.values()].map(({ tally }) => tally), loose: [...loose.values()], latency: latencies };
 }
 
 /** Retry-After as the generators read it: "-" absent (or unreadable, here), else the wait in whole seconds, in ms. */
@@ -62,7 +73,17 @@ function waitOf(retryAfterMs: number | undefined): string {
 }
 
 function noAnswers(): Phase {
-  return { count: 0, firstSent: null, lastSent: null, firstDone: null, lastDone: null, latencyMs: 0, retries: 0, statuses: {} };
+  return { count: 0, firstSent: null, lastSent: null, firstDone: null, lastDone: null, retries: 0, statuses: {} };
+}
+
+/** An answer's latency as the master buckets it: whole microseconds cut to two significant digits. */
+function latencyBucket(sent: number, done: number): number {
+  let [micros, scale] = [Math.max(0, Math.floor((done - sent) * 1000)), 1];
+  while (micros >= 100) {
+    micros = Math.floor(micros / 10);
+    scale *= 10;
+  }
+  return micros * scale;
 }
 
 function add(phase: Phase, sent: number, done: number, o: Observation): void {
@@ -71,7 +92,6 @@ function add(phase: Phase, sent: number, done: number, o: Observation): void {
   phase.lastSent = Math.max(phase.lastSent ?? sent, sent);
   phase.firstDone = Math.min(phase.firstDone ?? done, done);
   phase.lastDone = Math.max(phase.lastDone ?? done, done);
-  phase.latencyMs += done - sent;
   phase.retries += o.retry === undefined ? 0 : 1;
   phase.statuses[String(o.status)] = (phase.statuses[String(o.status)] ?? 0) + 1;
 }

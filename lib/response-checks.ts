@@ -1,7 +1,9 @@
 /**
  * The checks every response gets, whoever sent the request: the suite's validating client and the replay
  * harness call this one function, so "conforms to the contract" means the same thing everywhere.
- * Each finding names the rule of fixtures/rules.yaml it breaks.
+ * Each finding names the rule of fixtures/rules.yaml it breaks. Its rate-limit judgements are exported one by one
+ * too: a load generator's summed answers (harness/load/engine/refusal-sums.ts) are judged with them on what the sums
+ * say, never through an answer made up to stand for them.
  */
 import { RULE } from './checks/registry.ts';
 import { bodySchemaFor, schemaProblems, type Operation, type OperationId } from './contract.ts';
@@ -11,7 +13,7 @@ import { plans, type PlanId, type Quota } from './plans.ts';
 import { wholeNumber } from './rate-limit-headers.ts';
 import { retryAfterMs } from './rate-limiter/retry-after.ts';
 import { ROUNDING_MS } from './rate-limiter/reading.ts';
-import type { Violation } from './violation.ts';
+import { listed, type Violation } from './violation.ts';
 
 export interface ResponseToCheck {
   /** The operation answered, as the contract states it: what placing the request found (placeRequest), or operation(id). */
@@ -48,11 +50,6 @@ export interface ResponseToCheck {
 
 export type { Violation } from './violation.ts';
 
-/** How far a caller that does not say may be off the target's clock. */
-const DEFAULT_CLOCK_SKEW_MS = 4_000;
-/** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
-const RESET_HORIZON_SECONDS = 2 * 86_400;
-
 export function checkResponse(response: ResponseToCheck): Violation[] {
   const violations: Violation[] = [];
   const op = response.operation;
@@ -73,6 +70,17 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
   violations.push(...checkBody(response, response.outsideContract === true && status >= 400 && status < 500 && status !== 429));
   violations.push(...checkRateLimitHeaders(response));
   return violations;
+}
+
+/** The rate-limit headers of one answer, on what they say and when they were said (each judgement exported below). */
+function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
+  const { headers, status } = response;
+  const now = response.now ?? Date.now();
+  return [
+    ...rateLimitHeaderProblems(status, headers, response.plan, response.quota),
+    ...listed(resetTimeProblem(wholeNumber(headers['x-ratelimit-reset']), response.sentAt ?? now, now, response.clockSkewMs)),
+    ...(status === 429 ? listed(retryAfterProblem(headers['retry-after'], response.now)) : []),
+  ];
 }
 
 /** The statuses whose body is an Error whatever the request (ERR-1). */
@@ -116,15 +124,18 @@ function judgeBody(operation: OperationId, status: number, body: JsonBody, error
   return { empty: false, problems };
 }
 
-function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
-  const { headers, status } = response;
+/** How far a caller that does not say may be off the target's clock. */
+const DEFAULT_CLOCK_SKEW_MS = 4_000;
+/** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
+const RESET_HORIZON_SECONDS = 2 * 86_400;
+
+/** What the X-RateLimit headers (names in lower case) say, whenever they were said: absent, not whole numbers, or a Limit of no quota of the plan. */
+export function rateLimitHeaderProblems(status: number, headers: Readonly<Record<string, string | undefined>>, plan?: PlanId, quota?: Quota): Violation[] {
   const violations: Violation[] = [];
   const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => headers[name] === undefined);
   if (missing.length > 0) violations.push({ rule: RULE['rate-limit-headers-present'], message: `${status} response lacks ${missing.join(', ')}` });
-
   const limit = wholeNumber(headers['x-ratelimit-limit']);
   const remaining = wholeNumber(headers['x-ratelimit-remaining']);
-  const reset = wholeNumber(headers['x-ratelimit-reset']);
   if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
     violations.push({ rule: RULE['limit-value'], message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
   }
@@ -134,33 +145,39 @@ function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
       message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
     });
   }
-  if (headers['x-ratelimit-reset'] !== undefined) {
-    const nowSeconds = (response.now ?? Date.now()) / 1000;
-    const sentSeconds = (response.sentAt ?? response.now ?? Date.now()) / 1000;
-    if (reset === undefined) {
-      violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
-    } else if (reset < sentSeconds - ((response.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS) + ROUNDING_MS) / 1000 || reset > nowSeconds + RESET_HORIZON_SECONDS + (response.clockSkewMs ?? 0) / 1000) {
-      violations.push({
-        rule: RULE['reset-value'],
-        message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,
-      });
-    }
+  if (headers['x-ratelimit-reset'] !== undefined && wholeNumber(headers['x-ratelimit-reset']) === undefined) {
+    violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
   }
-  const plan = response.plan ? plans[response.plan] : undefined;
-  const quota = response.quota ?? plan?.documented;
-  if (plan && quota && limit !== undefined && limit !== quota.perMinute && limit !== quota.perDay) {
-    const whose = response.quota ? 'agreed' : 'documented';
-    violations.push({
-      rule: RULE['limit-value'],
-      message: `X-RateLimit-Limit is ${limit}, but a ${plan.name} key's ${whose} limits are ${quota.perMinute} per minute and ${quota.perDay} per day`,
-    });
-  }
-  if (status === 429) {
-    const retryAfter = headers['retry-after'];
-    if (retryAfter === undefined) violations.push({ rule: RULE['retry-after-present'], message: '429 without a Retry-After header' });
-    else if (retryAfterMs(retryAfter, response.now) === undefined) {
-      violations.push({ rule: RULE['retry-after-format'], message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` });
-    }
-  }
+  const quotaProblem = limitQuotaProblem(limit, plan, quota);
+  if (quotaProblem) violations.push(quotaProblem);
   return violations;
+}
+
+/** A Limit that is neither of the plan's quotas (`quota`: the plan's in this run, when not the documented one). */
+export function limitQuotaProblem(limit: number | undefined, plan?: PlanId, quota?: Quota): Violation | undefined {
+  const known = plan ? plans[plan] : undefined;
+  const limits = quota ?? known?.documented;
+  if (!known || !limits || limit === undefined || limit === limits.perMinute || limit === limits.perDay) return undefined;
+  return { rule: RULE['limit-value'], message: `X-RateLimit-Limit is ${limit}, but a ${known.name} key's ${quota ? 'agreed' : 'documented'} limits are ${limits.perMinute} per minute and ${limits.perDay} per day` };
+}
+
+/**
+ * A Reset (whole Unix seconds) that cannot be a window's end for a request that left at `sentAtMs` and was answered
+ * at `nowMs`: before the request left (by more than `clockSkewMs` and Reset's own second), or more than two days ahead.
+ */
+export function resetTimeProblem(reset: number | undefined, sentAtMs: number, nowMs: number, clockSkewMs?: number): Violation | undefined {
+  if (reset === undefined) return undefined;
+  const sentSeconds = sentAtMs / 1000;
+  if (reset >= sentSeconds - ((clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS) + ROUNDING_MS) / 1000 && reset <= nowMs / 1000 + RESET_HORIZON_SECONDS + (clockSkewMs ?? 0) / 1000) return undefined;
+  return {
+    rule: RULE['reset-value'],
+    message: `X-RateLimit-Reset ${reset} is not a plausible Unix time in seconds (the request left at ${Math.floor(sentSeconds)}; expected from then to two days ahead)`,
+  };
+}
+
+/** A 429's Retry-After (`answeredAt`: when it came, for an HTTP-date), absent or neither delta-seconds nor an HTTP-date. */
+export function retryAfterProblem(retryAfter: string | undefined, answeredAt?: number): Violation | undefined {
+  if (retryAfter === undefined) return { rule: RULE['retry-after-present'], message: '429 without a Retry-After header' };
+  if (retryAfterMs(retryAfter, answeredAt) === undefined) return { rule: RULE['retry-after-format'], message: `Retry-After "${retryAfter}" is neither delta-seconds nor an HTTP-date` };
+  return undefined;
 }

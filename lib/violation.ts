@@ -3,3 +3,8 @@ export interface Violation {
   rule: string;
   message: string;
 }
+
+/** A check's one possible violation as a list: none, or it. */
+export function listed(violation: Violation | undefined): Violation[] {
+  return violation === undefined ? [] : [violation];
+}

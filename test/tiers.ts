@@ -34,6 +34,7 @@ export const FIELD_TESTS: readonly string[] = [
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',
   'load/locust-answers.spec.ts',
+  'load/sums-of-answers.spec.ts',
   'load/last-reports.spec.ts',
   'load/many-keys.spec.ts',
   'load/many-machines.spec.ts',

@@ -443,7 +443,7 @@ function firstAfterReset(pair: readonly [Reading, Reading], firstOf: ReadonlyMap
   if (next.reset === undefined || previous.reset === undefined || sameEndRounded(next.reset, previous.reset)) return pair;
   // Its window's answers may name its end a second either way (two nodes rounding it apart).
   const candidates = [next.reset - 1, next.reset, next.reset + 1].filter((reset) => !sameEndRounded(reset, previous.reset!)).flatMap((reset) => firstOf.get(reset) ?? []);
-  const first = candidates.filter((reading) => reading.sentAt >= previous.receivedAt).sort((a, b) => (b.remaining ?? -1) - (a.remaining ?? -1))[0];
+  const first = candidates.filter((reading) => decidedAfter(previous, reading, 0) !== 'unknown').sort((a, b) => (b.remaining ?? -1) - (a.remaining ?? -1))[0];
   return first && (first.remaining ?? -1) > (next.remaining ?? -1) ? [previous, first] : pair;
 }
 

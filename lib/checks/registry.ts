@@ -122,8 +122,6 @@ const CHECKS = [
   { name: 'remaining-steps', of: 'remaining', rules: ['RL-6'], need: 'a pair decided in order', uses: ['pairs decided one after the other', 'the kind of limiter'], judges: 'Remaining falls by one per admission, or rises only as the quota comes back' },
   { name: 'refusal-says-left', of: 'remaining', rules: ['RL-6'], need: 'one answer', uses: ['refusals with their headers'], judges: 'a 429 does not say requests are left in the window it names (unless it asks for a wait longer than a window)' },
   { name: 'reset-stable', of: 'reset', rules: ['RL-7'], need: 'a pair decided in order', uses: ['pairs decided one after the other'], judges: 'Reset stays put, starts a new window once it came, or moves to when a bucket is full again' },
-  { name: 'refusal-headers', rules: ['RL-1', 'RL-2', 'RL-4'], need: 'one answer', uses: ['refusals with their headers'], judges: 'every 429 carries the rate-limit headers and a Retry-After in seconds or an HTTP-date' },
-  { name: 'headers-on-every-answer', rules: ['RL-4', 'RL-5'], need: 'one answer', judges: "every answer carries the three X-RateLimit headers, naming a quota of the key's plan" },
   { name: 'retry-after-admitted', rules: ['RL-3'], need: 'a pair decided in order', uses: ['per-request order'], judges: "a request sent once a 429's Retry-After passed is admitted" },
   { name: 'ban', rules: ['ERR-GAP-3'], need: 'a whole run', judges: 'whether repeated requests after a 429 got the key banned, and for how long, observed' },
   { name: 'limiter-kind', rules: ['RL-GAP-2'], need: 'a whole run', uses: ['pairs decided one after the other'], traffic: 'an admitted answer with all three X-RateLimit headers, of a known key', judges: 'the kind of limiter, observed' },

@@ -121,11 +121,27 @@ export interface WindowLength {
 }
 
 /**
+ * What one window of the minute's Limit, seen from its start, showed of how long such a window lasts (Unix ms):
+ * - `refusedSentAt`, `firstAdmittedAt`: its first refusal's request left this long after its first admission came
+ *   back, given only where every admission the target can have decided before that refusal is still counted in it;
+ * - `openedSentAt`: the request that opened it left then, given only where that request is known to have opened it
+ *   (its window ends at Reset, no later).
+ */
+export interface MinuteWindowSeen {
+  reset: number;
+  firstAdmittedAt?: number | undefined;
+  refusedSentAt?: number | undefined;
+  openedSentAt?: number | undefined;
+}
+
+/**
  * A minute window's length from what windows seen from their start showed (each may bound it from below, from above,
  * or both): the longest lower bound, the shortest upper one unless it falls below that, and the best single figure.
- * The built-in engine's answers and a generator's sums each give their bounds; the estimate is made here alone.
+ * The built-in engine's answers and a generator's sums each say what their windows showed; the length is made here alone.
  */
-export function minuteLengthOf(atLeast: readonly number[], atMost: readonly number[]): WindowLength {
+export function minuteLengthOf(seen: readonly MinuteWindowSeen[]): WindowLength {
+  const atLeast = seen.flatMap(({ firstAdmittedAt, refusedSentAt }) => (firstAdmittedAt === undefined || refusedSentAt === undefined ? [] : [Math.max(0, refusedSentAt - firstAdmittedAt)]));
+  const atMost = seen.flatMap(({ reset, openedSentAt }) => (openedSentAt === undefined ? [] : [reset * 1000 - openedSentAt]));
   const atLeastMs = atLeast.length ? largest(atLeast) : undefined;
   let atMostMs = atMost.length ? smallest(atMost) : undefined;
   if (atMostMs !== undefined && atLeastMs !== undefined && atMostMs < atLeastMs) atMostMs = undefined;
@@ -135,9 +151,11 @@ export function minuteLengthOf(atLeast: readonly number[], atMost: readonly numb
 /**
  * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
  * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
- * compared with the limit only where nothing can have aged out yet.
+ * compared with the limit only where nothing can have aged out yet. unseen: no window refused, and the input
+ * holds no pair decided one after the other to tell the kind by (a generator's sums): fixed windows, a sliding
+ * log and a bucket would all have answered so, and only what contradicts every one of them is evidence.
  */
-export type WindowModel = 'fixed' | 'sliding';
+export type WindowModel = 'fixed' | 'sliding' | 'unseen';
 
 export interface KeyAccount {
   plan: PlanId;
@@ -187,25 +205,27 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
 
   // The length of a minute window, learned from windows the client saw from their start.
-  const atLeast: number[] = [];
-  const atMost: number[] = [];
+  const seen: MinuteWindowSeen[] = [];
   for (const { windowClass, members } of groups) {
     if (windowClass === 'day') continue;
     const observations = members.map(({ observation }) => observation);
     const admitted = observations.filter((o) => o.outcome === 'admitted');
     const first = admitted[0];
     if (!first || first.reset === undefined || first.limit === undefined) continue;
-    const seenFromStart = largest(admitted.map((o) => o.remaining ?? -1)) === first.limit - 1;
-    // Only a window this admission opened ends no later than its Reset says, counted from this admission.
-    if (seenFromStart && observations[0] === first) atMost.push(first.reset * 1000 - (startedAtEpochMs + first.sentAt));
+    if (largest(admitted.map((o) => o.remaining ?? -1)) !== first.limit - 1) continue;
     const firstRefusal = earliestSent(observations.filter((o) => o.outcome === 'refused'));
-    if (!firstRefusal || !seenFromStart) continue;
     // Every admission the target can have decided before this refusal must still be counted in the window when it
     // refused: true only when no more than the limit were sent before the refusal came back.
-    if (admitted.filter((o) => decidedAfter({ receivedAt: firstRefusal.doneAt }, o, 0) === 'unknown').length > first.limit) continue;
-    atLeast.push(Math.max(0, firstRefusal.sentAt - smallest(admitted.map((o) => o.doneAt))));
+    const counted = firstRefusal !== undefined && admitted.filter((o) => decidedAfter({ receivedAt: firstRefusal.doneAt }, o, 0) === 'unknown').length <= first.limit;
+    seen.push({
+      reset: first.reset,
+      // Only a window this admission opened ends no later than its Reset says, counted from this admission.
+      openedSentAt: observations[0] === first ? startedAtEpochMs + first.sentAt : undefined,
+      firstAdmittedAt: counted ? startedAtEpochMs + smallest(admitted.map((o) => o.doneAt)) : undefined,
+      refusedSentAt: counted ? startedAtEpochMs + firstRefusal.sentAt : undefined,
+    });
   }
-  const minuteLength = minuteLengthOf(atLeast, atMost);
+  const minuteLength = minuteLengthOf(seen);
   const { atLeastMs, estimateMs } = minuteLength;
 
   // Ban-like refusals: on a minute-class answer, a wait much longer than a minute window lasts; and every
@@ -237,7 +257,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
     const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1;
-    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => o.sentAt > refusal.doneAt))) admittedAfterRefusal = true;
+    if (firstRefusal && admitted.some((o) => refusals.some((refusal) => decidedAfter({ receivedAt: refusal.doneAt }, o, 0) === 'after'))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
       windowClass,

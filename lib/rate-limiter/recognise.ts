@@ -43,7 +43,7 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
   let doneBefore = -Infinity;
   for (let index = 0; index + 1 < admitted.length; index++) {
     const [previous, next, after] = [admitted[index]!, admitted[index + 1]!, admitted[index + 2]];
-    const nextAlone = after === undefined || after.sentAt >= next.receivedAt;
+    const nextAlone = after === undefined || decidedAfter(next, after, 0) !== 'unknown';
     const alone = doneBefore <= previous.sentAt && nextAlone;
     doneBefore = Math.max(doneBefore, previous.receivedAt);
     if (alone && decidedAfter(previous, next, 0) !== 'unknown') pairs.push([previous, next]);

@@ -18,7 +18,7 @@ import type { Level } from '../rules.ts';
 import { CHECKED_RESULTS, partId, sameTarget, type EvidenceSource, type PartEvidence, type ReportEvidence } from './evidence.ts';
 import type { EvidenceReport } from './evidence-files.ts';
 import type { ConformanceReport, RuleVerdict, RunVerdict } from './model.ts';
-import { mustStanding, runState } from './must-rows.ts';
+import { mustStanding, notConformingHeadline, runState } from './must-rows.ts';
 
 export const DEFAULT_MAX_AGE = '7d';
 const DAY_MS = 86_400_000;
@@ -262,7 +262,7 @@ function certificateVerdict(report: CertifiedReport, rules: readonly Certificate
   const state = runState(standing, false);
   let headline: string;
   if (state === 'not-conforming') {
-    headline = `Not conforming: ${failedMust.length} MUST rule${failedMust.length === 1 ? '' : 's'} fail${failedMust.length === 1 ? 's' : ''} within ${counted} (${failedMust.join(', ')})`;
+    headline = notConformingHeadline(failedMust, counted);
   } else if (state === 'incomplete') {
     headline = `Not certified: no report within ${counted} checked ${missing.join(', ')}`;
   } else if (notInScope.length > 0) {

@@ -5,7 +5,7 @@
  */
 import { LEVELS, ruleById, type Level, type Rule, type RulesCatalogue } from '../rules.ts';
 import { breachVerdict } from './level.ts';
-import { mustStanding, runState, type RunState } from './must-rows.ts';
+import { mustStanding, notConformingHeadline, runState, type RunState } from './must-rows.ts';
 import type { Evidence, GeneratedProperty, TestOutcome, TestRecord } from './test-record.ts';
 
 /** `partly-checked`: the rule held wherever it was checked, but part of it was not (a test skipped, a case the run could not exercise). */
@@ -307,7 +307,7 @@ function runVerdict(rows: readonly RuleRow[], records: readonly TestRecord[], ru
   const state = runState(standing, unfinished);
   let headline: string;
   if (state === 'not-conforming') {
-    headline = `Not conforming: ${failedMust.length} MUST rule${plural(failedMust.length)} fail${failedMust.length === 1 ? 's' : ''} (${failedMust.join(', ')})`;
+    headline = notConformingHeadline(failedMust);
   } else if (state === 'incomplete') {
     const missing = [
       ...(skippedMust.length > 0 ? [`${skippedMust.length} MUST rule${plural(skippedMust.length)} not checked (${skippedMust.map((s) => s.rule).join(', ')})`] : []),

@@ -39,3 +39,9 @@ export function runState(standing: MustStanding<StandingRow>, unfinished: boolea
   if (standing.failed.length > 0) return 'not-conforming';
   return standing.notChecked.length > 0 || standing.partlyChecked.length > 0 || unfinished ? 'incomplete' : 'conforming';
 }
+
+/** A run's headline when MUST rules failed: how many, which, and (`within`) over which reports. */
+export function notConformingHeadline(failed: readonly string[], within?: string): string {
+  const one = failed.length === 1;
+  return `Not conforming: ${failed.length} MUST rule${one ? '' : 's'} fail${one ? 's' : ''}${within === undefined ? '' : ` within ${within}`} (${failed.join(', ')})`;
+}

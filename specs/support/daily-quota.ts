@@ -17,6 +17,7 @@ import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
 import { sameEndRounded } from '../../lib/rate-limiter/reading.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import { BURST_CONCURRENCY, measuringRequest, sendAtOnce, type Alone } from './minute-window.ts';
 import { count } from './plan-quotas.ts';
 import { brokenBy, type Broken } from './target-broke.ts';
@@ -190,7 +191,7 @@ export function dayBoundsTheWindow(exchanges: ReadonlyArray<Exchange | undefined
   for (const exchange of exchanges) {
     if (exchange === undefined) continue;
     const reading = readingOf(exchange);
-    if (reading.limit !== quota.perDay || reading.remaining === undefined || reading.remaining >= quota.perMinute) continue;
+    if (windowKind(reading, quota) !== 'day' || reading.remaining === undefined || reading.remaining >= quota.perMinute) continue;
     const what = exchange.response.status === 429 ? 'a 429 named the day' : `the day had ${count(reading.remaining)} left`;
     return `the key's day is nearly spent (${what}: X-RateLimit-Limit ${count(quota.perDay)}, Remaining ${count(reading.remaining)}), fewer than a minute's ${count(quota.perMinute)}, so a fresh window could not show the minute quota on it; run again when its day is back`;
   }

@@ -14,6 +14,7 @@ import type { PlanId, Quota } from '../../lib/plans.ts';
 import { sleep } from '../../lib/backoff.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
+import { windowKind } from '../../lib/rate-limiter/window-of-limit.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
 import type { ReceivedResponse, Transport } from './exchange.ts';
 import { longerThanWindow, MINUTE_WINDOW_MS } from './window-analysis.ts';
@@ -48,8 +49,9 @@ export function bannedUntil(refusal: ReceivedResponse, clock: TargetClock, quota
   const waitMs = askedWaitMs(refusal, now);
   if (waitMs === undefined || !longerThanWindow(waitMs, MINUTE_WINDOW_MS)) return undefined;
   const reading = readRateLimit(refusal.headers);
-  const dayGoesOn = reading?.limit === quota.perDay && reading.reset !== undefined && longerThanWindow(reading.reset * 1000 - now - waitMs, MINUTE_WINDOW_MS);
-  if (reading?.limit !== quota.perMinute && !dayGoesOn) return undefined;
+  const kind = reading === undefined ? undefined : windowKind(reading, quota);
+  const dayGoesOn = kind === 'day' && reading?.reset !== undefined && longerThanWindow(reading.reset * 1000 - now - waitMs, MINUTE_WINDOW_MS);
+  if (kind !== 'minute' && !dayGoesOn) return undefined;
   return Date.now() + clock.toRealMs(waitMs);
 }
 

@@ -58,7 +58,7 @@ function simulated(limiter: () => RateLimiter, client: (typeof CLIENTS)[number])
 /** The load harness's verdict per check. */
 function loadVerdicts(result: KeyResult): Record<string, string> {
   const judged = judge(result);
-  const checks: CheckId[] = ['minute-max', 'first-refusal', 'retry-after-admitted', 'remaining-steps', 'reset-stable', 'daily-quota', 'refusal-headers', 'headers-on-every-answer', 'ban', 'limiter-kind'];
+  const checks: CheckId[] = ['minute-max', 'first-refusal', 'retry-after-admitted', 'remaining-steps', 'reset-stable', 'daily-quota', 'retry-after-present', 'retry-after-format', 'remaining-value', 'reset-value', 'rate-limit-headers-present', 'ban', 'limiter-kind'];
   return Object.fromEntries(checks.flatMap((check) => {
     try {
       return [[check, judged.verdict(check).status]];

@@ -50,8 +50,8 @@ test('a target whose 429s lack Retry-After is flagged under RL-1', async () => {
   try {
     const summary = await runAgainst(proxy.baseUrl, [{ plan: 'free', keyNumber: 1, behaviour: 'compliant', rate: overLimit(1.1) }], 3_500, SCALE);
     const key = keyOf(summary, 'free #1 compliant');
-    expect(verdictOf(key, 'refusal-headers').status).toBe('fail');
-    expect(verdictOf(key, 'refusal-headers').evidence[0]).toContain('RL-1');
+    expect(verdictOf(key, 'retry-after-present').status).toBe('fail');
+    expect(verdictOf(key, 'retry-after-present').evidence[0]).toContain('RL-1');
     // The quota itself held: the verdict says which rule broke, not that everything did.
     expect(verdictOf(key, 'minute-max').status).toBe('pass');
     expect(summary.status).toBe('fail');

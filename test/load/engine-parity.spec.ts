@@ -57,7 +57,7 @@ const CASES: Case[] = [
   { name: 'a server refusing five early', limiter: () => new EarlyRefusingLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'first-refusal' },
   { name: 'a server whose Reset moves within a window', limiter: () => new MovingResetLimiter(SCALE), keys: [FREE_COMPLIANT], toldScale: SCALE, expected: 'fail', fails: 'reset-stable' },
   // Naive: without Retry-After, whether a compliant client's retry lands in the next window is the jitter's luck.
-  { name: 'a server whose 429s lack Retry-After', limiter: () => new NoRetryAfterLimiter(SCALE), keys: [{ ...FREE_COMPLIANT, behaviour: 'naive' }], toldScale: SCALE, expected: 'fail', fails: 'refusal-headers' },
+  { name: 'a server whose 429s lack Retry-After', limiter: () => new NoRetryAfterLimiter(SCALE), keys: [{ ...FREE_COMPLIANT, behaviour: 'naive' }], toldScale: SCALE, expected: 'fail', fails: 'retry-after-present' },
   // More than the day's 1,000 admitted long before the day (24 real minutes at this clock) can have ended: 18.5 s at 1.1x.
   { name: 'a server ignoring the daily quota', limiter: () => new DayIgnoringLimiter(SCALE), keys: [{ ...FREE_COMPLIANT, behaviour: 'naive' }], toldScale: SCALE, expected: 'fail', fails: 'daily-quota', durationMs: 18_500 },
 ];

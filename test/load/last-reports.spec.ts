@@ -94,9 +94,9 @@ test('a result whose worker never sent its last report says so, and leaves what 
     const plan = runPlanOf(scenario, [{ spec: scenario.keys[0]!, key: DEMO_KEYS.free[0]!, perSecond: 10 }], 'http://127.0.0.1:9/v1', SCALE, 1, 2);
     writeFileSync(join(dir, RUN_PLAN_FILE), JSON.stringify(plan));
     const now = Date.now();
-    const loose = { key: 0, status: 200, retry: false, wait: '-', headers: { limit: null, remaining: null, reset: null }, count: 3, firstSent: now, lastSent: now + 20, firstDone: now + 5, lastDone: now + 25, latencyMs: 15, retries: 0, statuses: { 200: 3 } };
+    const loose = { key: 0, status: 200, retry: false, wait: '-', headers: { limit: null, remaining: null, reset: null }, count: 3, firstSent: now, lastSent: now + 20, firstDone: now + 5, lastDone: now + 25, retries: 0, statuses: { 200: 3 } };
     const read = (withoutLastReport: string[]): RunResult => {
-      writeFileSync(join(dir, RESULT_FILE), JSON.stringify({ format: RESULT_FORMAT, generators: ['w1', 'w2'], heldBack: [], windows: [], loose: [loose], withoutLastReport }));
+      writeFileSync(join(dir, RESULT_FILE), JSON.stringify({ format: RESULT_FORMAT, generators: ['w1', 'w2'], heldBack: [], windows: [], loose: [loose], latency: [], withoutLastReport }));
       return resultFromFile(join(dir, RESULT_FILE), scenario, plan);
     };
     expect(read([]).lostAnswers).toBeUndefined();

@@ -83,7 +83,7 @@ class WorkersAndMaster(unittest.TestCase):
             master.merge(name, json.loads(json.dumps(worker.drain())))
         result = master.result()
         self.assertEqual(result["generators"], ["a", "b"])
-        self.assertEqual(result["format"], "petstore-locust-result/2")
+        self.assertEqual(result["format"], "petstore-locust-result/3")
         [window] = result["windows"]
         self.assertEqual((window["limit"], window["reset"]), (60, RESET))
         self.assertEqual(window["admitted"]["count"], 60)
@@ -93,6 +93,17 @@ class WorkersAndMaster(unittest.TestCase):
         self.assertEqual(window["refused"]["waits"], {"1000": 2})
         self.assertEqual(window["refused"]["remaining"], [[0, 0, 2]])
         self.assertEqual(window["late"]["count"], 0)
+
+    def test_latencies_are_counted_per_key_and_outcome_in_buckets_of_two_significant_digits(self):
+        worker = locustfile.Seen()
+        for took in (2.0, 2.04, 2.1, 41.3):
+            worker.answer(0, 1000.0, 1000.0 + took, 200, False, "60", "59", str(RESET), None)
+        worker.answer(0, 1000.0, 1001.5, 429, False, "60", "0", str(RESET), "1")
+        worker.answer(0, 1000.0, 1900.0, 0, False, None, None, None, None)
+        self.assertEqual(merged(worker)["latency"], [
+            {"key": 0, "outcome": "admitted", "micros": [[2000, 2], [2100, 1], [41000, 1]]},
+            {"key": 0, "outcome": "refused", "micros": [[1500, 1]]},
+        ])
 
     def test_a_refusal_ships_the_remaining_it_said(self):
         worker = locustfile.Seen()

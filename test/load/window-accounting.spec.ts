@@ -151,8 +151,8 @@ test.describe('broken limiters are flagged', () => {
   test('429 without Retry-After fails RL-1, and the compliant client still backs off', () => {
     const result = simulate({ limiter: new NoRetryAfterLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 4_000 });
     const judged = judge(result);
-    expect(judged.verdict('refusal-headers').status).toBe('fail');
-    expect(judged.verdict('refusal-headers').rules).toContain('RL-1');
+    expect(judged.verdict('retry-after-present').status).toBe('fail');
+    expect(judged.verdict('retry-after-present').rules).toContain('RL-1');
     expect(result.heldBack).toBeGreaterThan(0);
   });
 });

@@ -5,8 +5,8 @@
 # Locust's own statistics stay per operation (three names). What the verdicts need, each worker ships as it saw
 # it with its regular report to the master (events.report_to_master): every answer's times, status and headers as
 # sent. The master sums them once, per key and per target window (X-RateLimit-Limit and -Reset, the target's own
-# words; events.worker_report), and writes petstore-result.json, which `petstore-conformance load --verdicts-from`
-# reads as sums.
+# words; events.worker_report), with each key's latencies as counts per bucket (two significant digits), and writes
+# petstore-result.json, which `petstore-conformance load --verdicts-from` reads as sums.
 # The master's memory and that file grow with keys x windows, never with requests.
 import email.utils
 import json
@@ -31,7 +31,7 @@ if not locust.runners.__version__:
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN_PLAN_FILE = "petstore-run.json"
 RESULT_FILE = "petstore-result.json"
-RESULT_FORMAT = "petstore-locust-result/2"
+RESULT_FORMAT = "petstore-locust-result/3"
 
 # ---- the client both engines share (lib/backoff.ts, lib/rate-limit-headers.ts, harness/load/runner.ts, and
 # ---- lib/rate-limiter/order.ts for the one order a generator decides: an admission after its own refusal),
@@ -186,7 +186,7 @@ def wait_bucket(value, now_ms):
 
 
 def no_answers(values):
-    phase = {"count": 0, "firstSent": None, "lastSent": None, "firstDone": None, "lastDone": None, "latencyMs": 0.0, "retries": 0, "statuses": {}}
+    phase = {"count": 0, "firstSent": None, "lastSent": None, "firstDone": None, "lastDone": None, "retries": 0, "statuses": {}}
     if values:
         phase["remaining"] = []
     if values == "waits":
@@ -200,9 +200,18 @@ def add(phase, sent, done, status, retry):
     phase["lastSent"] = sent if phase["lastSent"] is None else max(phase["lastSent"], sent)
     phase["firstDone"] = done if phase["firstDone"] is None else min(phase["firstDone"], done)
     phase["lastDone"] = done if phase["lastDone"] is None else max(phase["lastDone"], done)
-    phase["latencyMs"] += done - sent
     phase["retries"] += 1 if retry else 0
     phase["statuses"][str(status)] = phase["statuses"].get(str(status), 0) + 1
+
+
+def latency_bucket(sent, done):
+    """An answer's latency as the master keeps it: whole microseconds cut to two significant digits (the low end of
+    its bucket, at most 10% below), so a key's latencies are a few numbers however many answers there are."""
+    micros, scale = max(0, math.floor((done - sent) * 1000)), 1
+    while micros >= 100:
+        micros //= 10
+        scale *= 10
+    return micros * scale
 
 
 class Sums:
@@ -214,6 +223,8 @@ class Sums:
         self.windows = {}
         self.loose = {}
         self.held_back = {}
+        # Per key and outcome (admitted or refused; no error): how many answers took each latency bucket.
+        self.latency = {}
         self.reporters = set()
 
     def merge(self, reporter, report):
@@ -222,6 +233,10 @@ class Sums:
         remaining = {}
         for key, sent, done, status, retry, limit, said, reset, retry_after, late in report["answers"]:
             outcome = OUTCOMES[status] if 0 < status < 1000 else "error"
+            if outcome != "error":
+                buckets = self.latency.setdefault((key, outcome), {})
+                bucket = latency_bucket(sent, done)
+                buckets[bucket] = buckets.get(bucket, 0) + 1
             parsed = rate_limit(limit, said, reset) if status else None
             where = window_of(key, outcome, parsed)
             if where is None:
@@ -255,6 +270,7 @@ class Sums:
             "heldBack": [[key, count] for key, count in sorted(self.held_back.items())],
             "windows": [{"key": key, "limit": limit, "reset": reset, **phases} for (key, limit, reset), phases in sorted(self.windows.items())],
             "loose": [entry for _, entry in sorted(self.loose.items(), key=lambda item: repr(item[0]))],
+            "latency": [{"key": key, "outcome": outcome, "micros": sorted([bucket, times] for bucket, times in buckets.items())} for (key, outcome), buckets in sorted(self.latency.items())],
         }
 
 

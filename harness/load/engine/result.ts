@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../input-error.ts';
 import { keyCount, LOCUSTFILE, RESULT_FILE, type RunPlan } from './run-plan.ts';
 
-export const RESULT_FORMAT = 'petstore-locust-result/2';
+export const RESULT_FORMAT = 'petstore-locust-result/3';
 
 /** Answers of one kind: how many, when the first and last were sent and answered, and their statuses. */
 export interface Phase {
@@ -17,8 +17,6 @@ export interface Phase {
   lastSent: number | null;
   firstDone: number | null;
   lastDone: number | null;
-  /** Summed over the answers. */
-  latencyMs: number;
   /** Answers to a request a compliant client sent after waiting out a 429. */
   retries: number;
   statuses: Record<string, number>;
@@ -58,6 +56,16 @@ export interface LooseTally extends Phase {
   headers: { limit: string | null; remaining: string | null; reset: string | null };
 }
 
+/**
+ * A key's latencies of one outcome (no answer and errors have none): how many answers took each bucket, a bucket
+ * being whole microseconds cut to two significant digits (its low end: 1,234 µs is 1,200), lowest first.
+ */
+export interface LatencyTally {
+  key: number;
+  outcome: 'admitted' | 'refused';
+  micros: Array<[number, number]>;
+}
+
 export interface EngineResult {
   format: string;
   /** The generators whose reports reached the master. */
@@ -67,6 +75,7 @@ export interface EngineResult {
   heldBack: Array<[number, number]>;
   windows: WindowTally[];
   loose: LooseTally[];
+  latency: LatencyTally[];
 }
 
 export function readEngineResult(path: string, plan: RunPlan): EngineResult {
@@ -78,10 +87,10 @@ export function readEngineResult(path: string, plan: RunPlan): EngineResult {
     throw new InputError(`cannot read the engine's result ${path} (${reason}): give the ${RESULT_FILE} Locust's master wrote beside ${LOCUSTFILE}`);
   }
   const result = raw as Partial<EngineResult>;
-  if (result?.format !== RESULT_FORMAT || !Array.isArray(result.windows) || !Array.isArray(result.loose) || !Array.isArray(result.heldBack) || !Array.isArray(result.generators)) {
+  if (result?.format !== RESULT_FORMAT || !Array.isArray(result.windows) || !Array.isArray(result.loose) || !Array.isArray(result.latency) || !Array.isArray(result.heldBack) || !Array.isArray(result.generators)) {
     throw new InputError(`${path} was not written by this version's locustfile.py (expected format ${RESULT_FORMAT}): export the test again`);
   }
-  for (const entry of [...result.windows, ...result.loose]) {
+  for (const entry of [...result.windows, ...result.loose, ...result.latency]) {
     if (!Number.isInteger(entry?.key) || entry.key < 0 || entry.key >= keyCount(plan)) {
       throw new InputError(`${path}: answers for key ${String(entry?.key)}, which ${plan.scenario} does not have: was the result made from another export?`);
     }

@@ -1,21 +1,20 @@
 /**
  * The Locust engine's run as the verdicts read it: every generator's answers as the sums they shipped (result.ts),
- * never answers made up to stand for them. A window's refusals are held to the rules a 429 shows once per Retry-After
- * the generators counted, with the window's own Limit and Reset; the answers no window holds (errors, headers missing
- * or unreadable) are counted with the headers they came with, and the chart draws them over the time they were sent in.
+ * never answers made up to stand for them. The 429s are held to the rules a 429 shows on what their sums say
+ * (refusal-sums.ts); the answers no window holds (errors, headers missing or unreadable) are counted with the headers
+ * they came with, and the chart draws them over the time they were sent in.
  */
 import { LatencyRecorder } from '../latency.ts';
 import { outcomeOf } from '../observation.ts';
-import { noteRefusal } from '../refusal-check.ts';
 import type { Finding, KeyResult, RunResult } from '../runner.ts';
 import type { ScenarioKey } from '../scenario.ts';
 import type { SentBetween } from '../timeline.ts';
-import { operation as operationById } from '../../../lib/contract.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
-import type { EngineResult, LooseTally, Phase, WindowTally } from './result.ts';
+import type { EngineResult, LatencyTally, LooseTally, WindowTally } from './result.ts';
 import type { RunPlan } from './run-plan.ts';
-import { accountOfSums, valuesOf } from './sums-account.ts';
+import { headersOf, noteLooseRefusals, noteWindowRefusals } from './refusal-sums.ts';
+import { accountOfSums } from './sums-account.ts';
 
 export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[], plan: RunPlan): RunResult {
   const phases = [...result.windows.flatMap((w) => [w.admitted, w.refused, w.late]), ...result.loose].filter((phase) => phase.count > 0);
@@ -25,6 +24,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
   const heldBack = new Map(result.heldBack);
   const windowsByKey = groupBy(result.windows, (window) => window.key);
   const looseByKey = groupBy(result.loose, (loose) => loose.key);
+  const latencyByKey = groupBy(result.latency, (latency) => latency.key);
   return {
     startedAtEpochMs,
     elapsedMs,
@@ -33,7 +33,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
       const summed = accountOfSums(windows, spec.plan, startedAtEpochMs);
-      return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, heldBack.get(index) ?? 0, startedAtEpochMs), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
+      return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };
 }
@@ -52,16 +52,6 @@ function perSecondOf(plan: RunPlan, index: number): number | null {
   return plan.keys.find((group) => index >= group.index && index < group.index + group.count)?.perSecond ?? null;
 }
 
-/** The headers an answer no window holds came with, as sent (null: absent). */
-function headersOf(loose: LooseTally): Record<string, string | undefined> {
-  return { 'x-ratelimit-limit': loose.headers.limit ?? undefined, 'x-ratelimit-remaining': loose.headers.remaining ?? undefined, 'x-ratelimit-reset': loose.headers.reset ?? undefined };
-}
-
-/** A Retry-After as the generators bucketed it, written back as a header for the shared refusal check. */
-function retryAfterHeader(wait: string): string | undefined {
-  return wait === '-' ? undefined : wait.startsWith('x:') ? wait.slice(2) : String(Number(wait) / 1000);
-}
-
 /** Answers no window holds, for the run's chart: as many as were sent between the first and the last of them. */
 function sentBetweenOf(loose: LooseTally, start: number): SentBetween[] {
   if (loose.count === 0 || loose.firstSent === null) return [];
@@ -69,9 +59,10 @@ function sentBetweenOf(loose: LooseTally, start: number): SentBetween[] {
   return [{ outcome, count: loose.count, from: loose.firstSent - start, to: (loose.lastSent ?? loose.firstSent) - start }];
 }
 
-function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonly WindowTally[], loose: readonly LooseTally[], heldBack: number, start: number): KeyResult {
-  const latencyAdmitted = new LatencyRecorder();
-  const latencyRefused = new LatencyRecorder();
+function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonly WindowTally[], loose: readonly LooseTally[], latencies: readonly LatencyTally[], heldBack: number): KeyResult {
+  // Each answer's latency as the master bucketed it: the percentiles come from what was measured.
+  const latency = { admitted: new LatencyRecorder(), refused: new LatencyRecorder() };
+  for (const { outcome, micros } of latencies) for (const [bucket, times] of micros) latency[outcome].recordBucket(bucket, times);
   const statusCounts: Record<string, number> = {};
   const refusalFindings: Record<string, Finding> = {};
   const errorExamples = new Set<string>();
@@ -82,29 +73,14 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     statusCounts[name] = (statusCounts[name] ?? 0) + times;
     counts[status === 0 ? 'error' : outcomeOf(status)] += times;
   };
-  // Summed answers: a phase's latency is known as a sum only, so each of its answers is recorded at the mean.
-  const recordMean = (recorder: LatencyRecorder, phase: Phase): void => {
-    for (let i = 0; i < phase.count; i++) recorder.recordMs(phase.latencyMs / phase.count);
-  };
   for (const window of windows) {
     for (const phase of [window.admitted, window.late, window.refused]) for (const [status, times] of Object.entries(phase.statuses)) count(Number(status), times);
-    recordMean(latencyAdmitted, window.admitted);
-    recordMean(latencyAdmitted, window.late);
-    recordMean(latencyRefused, window.refused);
-    // Each Retry-After the generators counted, with the window's own Limit and Reset and a Remaining a 429 of it said.
-    const said = String(valuesOf(window.refused.remaining ?? [])[0] ?? 0);
-    const headers = { 'x-ratelimit-limit': String(window.limit), 'x-ratelimit-remaining': said, 'x-ratelimit-reset': String(window.reset) };
-    for (const [wait, times] of Object.entries(window.refused.waits)) {
-      noteRefusal(refusalFindings, { operation: operationById('listPets'), status: 429, headers: { ...headers, 'retry-after': retryAfterHeader(wait) }, body: '', plan: spec.plan, now: window.refused.firstDone ?? start }, times);
-    }
+    noteWindowRefusals(refusalFindings, window, spec.plan);
   }
   for (const entry of loose) {
     count(entry.status, entry.count);
-    const sent = headersOf(entry);
-    if (entry.status !== 0 && readRateLimit(sent) === undefined) withoutRateLimitHeaders += entry.count;
-    const outcome = entry.status === 0 ? 'error' : outcomeOf(entry.status);
-    if (outcome !== 'error') recordMean(outcome === 'admitted' ? latencyAdmitted : latencyRefused, entry);
-    if (entry.status === 429) noteRefusal(refusalFindings, { operation: operationById('listPets'), status: 429, headers: { ...sent, 'retry-after': retryAfterHeader(entry.wait) }, body: '', plan: spec.plan, now: entry.firstDone ?? start }, entry.count);
+    if (entry.status !== 0 && readRateLimit(headersOf(entry)) === undefined) withoutRateLimitHeaders += entry.count;
+    noteLooseRefusals(refusalFindings, entry, spec.plan);
     if (entry.status === 0) errorExamples.add('no answer');
     else if (entry.status >= 500 || entry.status === 401) errorExamples.add(`HTTP ${entry.status}`);
   }
@@ -119,7 +95,7 @@ function keyResult(spec: ScenarioKey, perSecond: number | null, windows: readonl
     errors: counts.error,
     heldBack,
     statusCounts,
-    latency: { admitted: latencyAdmitted.summary(), refused: latencyRefused.summary() },
+    latency: { admitted: latency.admitted.summary(), refused: latency.refused.summary() },
     refusalFindings,
     withoutRateLimitHeaders,
     errorExamples: [...errorExamples].slice(0, 5),

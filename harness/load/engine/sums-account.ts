@@ -13,7 +13,7 @@ import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refu
 import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
-import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass } from '../windows.ts';
+import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /** How far the generators' clocks may differ: workers on several machines each time their own answers. */
@@ -59,12 +59,18 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
   // first admission still counted when the first refusal's request left.
   const seenFromStart = (tally: WindowTally): boolean => largest(valuesOf([...tally.admitted.remaining, ...tally.late.remaining])) === tally.limit - 1;
   const minuteLike = tallies.filter((tally) => classOf(tally.limit, plan, observedLimits) !== 'day' && seenFromStart(tally));
-  const atLeast = minuteLike
-    .filter((tally) => tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit)
-    .map((tally) => tally.refused.firstSent! - smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]));
-  // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
-  const atMost = minuteLike.map((tally) => tally.reset * 1000 - (firstOf(tally, 'firstSent') ?? tally.reset * 1000));
-  const minuteLength = minuteLengthOf(atLeast, atMost);
+  const minuteLength = minuteLengthOf(
+    minuteLike.map((tally) => {
+      const counted = tally.refused.firstSent !== null && tally.admitted.count + tally.late.count <= tally.limit;
+      return {
+        reset: tally.reset,
+        // The window's first request left no earlier than the window opened: it lasts no longer than from then to Reset.
+        openedSentAt: firstOf(tally, 'firstSent') ?? tally.reset * 1000,
+        firstAdmittedAt: counted ? smallest([tally.admitted.firstDone ?? Infinity, tally.late.firstDone ?? Infinity]) : undefined,
+        refusedSentAt: counted ? tally.refused.firstSent! : undefined,
+      };
+    }),
+  );
   const { estimateMs } = minuteLength;
 
   const summed: Summed[] = accounted.map((window) => {
@@ -77,7 +83,9 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     return { tally, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
   });
 
-  const model = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : 'fixed';
+  // Sums show the kind only by refusals: a window that refused and never admitted its refused generator again
+  // behaves as a fixed window does; one that did gave something back. A run that never refused shows neither.
+  const model: WindowModel = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : tallies.some((tally) => tally.refused.count > 0) ? 'fixed' : 'unseen';
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   for (const { tally, windowClass, remaining, banLike } of summed) {
@@ -171,7 +179,6 @@ function joined(phases: readonly Phase[]): Phase {
     lastSent: last('lastSent'),
     firstDone: first('firstDone'),
     lastDone: last('lastDone'),
-    latencyMs: phases.reduce((sum, phase) => sum + phase.latencyMs, 0),
     retries: phases.reduce((sum, phase) => sum + phase.retries, 0),
     statuses,
   };
@@ -222,7 +229,7 @@ function bansOf(summed: readonly Summed[], tallies: readonly WindowTally[], star
     .map(({ tally, banLike, longestWaitMs }) => {
       const lastRefused = tally.refused.lastDone ?? 0;
       // The first admission whose request left after this window's last refusal came back: the ban was over by then.
-      const after = tallies.flatMap((other) => [other.admitted, other.late]).filter((phase) => phase.firstSent !== null && phase.firstSent > lastRefused);
+      const after = tallies.flatMap((other) => [other.admitted, other.late]).filter((phase) => phase.firstSent !== null && decidedAfter({ receivedAt: lastRefused }, { sentAt: phase.firstSent }, 0) === 'after');
       const endedAt = after.length ? smallest(after.map((phase) => phase.firstDone!)) - start : undefined;
       return { startedAt: tally.refused.firstDone! - start, endedAt, announcedMs: longestWaitMs, refusals: banLike, refusalsBefore: 0 };
     });
@@ -260,8 +267,8 @@ function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegm
   const cutoffSent = smallest(refusedForDay.map((tally) => tally.refused.firstSent!));
   const first = refusedForDay.find((tally) => tally.refused.firstDone === cutoffAt)!;
   // Decided before every refusal for the day: answered before the first of them left; after: sent once it came back.
-  const before = admittedPhases.filter((phase) => phase.lastDone! < cutoffSent);
-  const after = admittedPhases.filter((phase) => phase.firstSent! > cutoffAt);
+  const before = admittedPhases.filter((phase) => decidedAfter({ receivedAt: phase.lastDone! }, { sentAt: cutoffSent }, 0) === 'after');
+  const after = admittedPhases.filter((phase) => decidedAfter({ receivedAt: cutoffAt }, { sentAt: phase.firstSent! }, 0) === 'after');
   if (before.length + after.length < admittedPhases.length) return undefined;
   const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));
   // Admissions after the cutoff came before the day could have ended: a day-class Reset had not come.

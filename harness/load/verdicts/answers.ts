@@ -33,7 +33,7 @@ export function sequentialPairs(answers: readonly Answer[]): Array<[Answer, Answ
   for (let index = 0; index + 1 < answers.length; index++) {
     const [previous, next, after] = [answers[index]!, answers[index + 1]!, answers[index + 2]];
     // One client, one clock: decided one after the other (order.ts) with no skew, and nothing else of the key in flight.
-    const alone = doneBefore <= previous.sentAt && decidedAfter({ receivedAt: previous.doneAt }, next, 0) === 'after' && (after === undefined || after.sentAt >= next.doneAt);
+    const alone = doneBefore <= previous.sentAt && decidedAfter({ receivedAt: previous.doneAt }, next, 0) === 'after' && (after === undefined || decidedAfter({ receivedAt: next.doneAt }, after, 0) !== 'unknown');
     doneBefore = Math.max(doneBefore, previous.doneAt);
     if (alone && judgeable(previous.reading) && judgeable(next.reading) && next.reading.limit === previous.reading.limit) pairs.push([previous, next]);
   }

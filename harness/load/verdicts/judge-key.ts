@@ -11,7 +11,7 @@ import type { KeyResult } from '../runner.ts';
 import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
 import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
 import { answersOf } from './answers.ts';
-import { headersOnEveryAnswer, refusalHeaders } from './headers.ts';
+import { headersOnEveryAnswer, refusalVerdicts } from './headers.ts';
 import { ban, limiterKind } from './observed.ts';
 import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, overAdmission, refusedEarly, refusedLate } from './quota.ts';
 import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
@@ -51,7 +51,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
   verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account));
   verdicts.push(reset);
-  verdicts.push(refusalHeaders(result));
+  verdicts.push(...refusalVerdicts(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
   verdicts.push(ban(result, account));
   verdicts.push(limiterKind(account));

@@ -26,6 +26,7 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
+  if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${SUMS_INPUT})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
@@ -71,15 +72,27 @@ export function minuteMax(plan: PlanId, windows: QuotaWindow[], checks: WindowCh
       `The target's minute lasts under a second here (${lengthText(account)}), shorter than the whole-second X-RateLimit-Reset, so windows cannot be told apart. Use a time scale of 60 or less.`,
     );
   }
-  const most = Math.max(0, ...windows.filter((w) => !w.merged).map((window) => (account.model === 'fixed' ? window.admitted : (window.admittedEarly ?? Math.min(window.admitted, window.limit)))));
+  // Windows whose input cannot show how many came before any could come back: named, and no part of "the most".
+  const unshown = judged.filter(({ check }) => check?.status === 'not-checked');
+  const shown = windows.filter((window) => !window.merged && !unshown.some((other) => other.window === window));
+  const notChecked = unshown.map(({ window, check }) => `${describeWindow(window)}: ${check?.message ?? ''}`);
+  if (shown.length === 0 && unshown.length > 0) return verdict('minute-max', rules, 'not-checked', title, `No window could be judged: ${unshown[0]!.check?.message ?? ''}.`, notChecked);
+  const most = Math.max(0, ...shown.map((window) => (account.model === 'fixed' ? window.admitted : (window.admittedEarly ?? Math.min(window.admitted, window.limit)))));
   return verdict(
     'minute-max',
     rules,
     'pass',
     title,
-    `${count(windows.length, 'minute window')} seen; they behave as ${account.model === 'fixed' ? 'fixed windows (nothing admitted in a window after it refused)' : 'a sliding window (requests age out of it)'}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}`,
+    `${count(windows.length, 'minute window')} seen; ${MODEL_WORDS[account.model]}, and ${lengthText(account)}. The most admitted in one${account.model === 'sliding' ? ' before requests could age out' : ''} was ${most}.${merged.length ? ` ${merged.length} could not be told apart (sub-second windows).` : ''}${unshown.length ? ` ${count(unshown.length, 'window')} not checked.` : ''}`,
+    notChecked,
   );
 }
+
+const MODEL_WORDS: Readonly<Record<WindowModel, string>> = {
+  fixed: 'they behave as fixed windows (nothing admitted in a window after it refused)',
+  sliding: 'they behave as a sliding window (requests age out of it)',
+  unseen: 'none refused, so how they give quota back was not seen',
+};
 
 function lengthText(account: KeyAccount): string {
   const text = describeWindowLength(account.minuteLength);

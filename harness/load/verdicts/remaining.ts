@@ -1,6 +1,6 @@
 /** X-RateLimit-Remaining counts down by one per admission in a window, or rises only as the quota comes back. */
 import { describeDuration } from '../duration.ts';
-import { countdownWords } from '../../../lib/rate-limiter/countdown.ts';
+import { countdownBreak, countdownWords } from '../../../lib/rate-limiter/countdown.ts';
 import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
@@ -16,6 +16,7 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel): { stat
   const whole = countdownWords(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
+  if (model === 'unseen') return unseenKind(window, whole, shown);
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
   if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
@@ -23,6 +24,16 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel): { stat
   const early = countdownWords(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
+}
+
+/**
+ * A countdown broken where nothing showed the limiter's kind (model unseen): a bucket or a sliding log gives quota
+ * back within one Reset, as often as its window's length allows, and that length is not known either. Only what no
+ * kind says is evidence: an admission saying more is left than the limit.
+ */
+function unseenKind(window: QuotaWindow, whole: string, shown: string): { status: VerdictStatus; message: string } {
+  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit') return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}, which no kind of limiter says of an admission` };
+  return { status: 'not-checked', message: `${whole}; no window refused, so nothing showed whether the limiter gives quota back within a window (a bucket or a sliding log does), and which came first is not known: ${SUMS_INPUT}` };
 }
 
 /**
@@ -41,7 +52,11 @@ export function remainingUnplaced(): Verdict {
 
 export function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
-  const judged = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) })).filter(({ status }) => status !== 'not-checked');
+  const statuses = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) }));
+  const judged = statuses.filter(({ status }) => status !== 'not-checked');
+  // Windows left unjudged for what their input cannot show, not for too few answers: why, in the windows' words.
+  const unshown = statuses.filter(({ window }) => !window.merged && window.remaining.length >= 2);
+  if (judged.length === 0 && unshown.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, `No window could be judged: ${unshown[0]!.message}.`, unshown.map(({ window, message }) => `${describeWindow(window)}: ${message}`));
   if (judged.length === 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'not-checked', title, 'No window admitted two or more requests the client could compare.');
   const failed = judged.filter(({ status }) => status === 'fail');
   if (failed.length > 0) return verdict('remaining-steps', rulesOf('remaining-steps'), 'fail', title, `${count(failed.length, 'window')} of ${judged.length} did not count down one by one.`, failed.map(({ window, message }) => `${describeWindow(window)}: ${message}`));

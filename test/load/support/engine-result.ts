@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultFromFile, scenarioFromPlan } from '../../../harness/load/engine/locust-engine.ts';
-import { RESULT_FORMAT, type AdmittedPhase, type LooseTally, type RefusedPhase, type WindowTally } from '../../../harness/load/engine/result.ts';
+import { RESULT_FORMAT, type AdmittedPhase, type LatencyTally, type LooseTally, type RefusedPhase, type WindowTally } from '../../../harness/load/engine/result.ts';
 import { clientPlan, type RunPlan } from '../../../harness/load/engine/run-plan.ts';
 import type { Behaviour } from '../../../harness/load/scenario.ts';
 import { summarise } from '../../../harness/load/summary.ts';
@@ -29,7 +29,7 @@ export const START = 1_795_687_200_000;
 
 /** `count` answers sent evenly from `from` to `to` (Unix ms), each answered 2 ms later, all 200. */
 export function phase(count: number, from: number, to: number): Omit<AdmittedPhase, 'remaining'> {
-  return { count, firstSent: count ? from : null, lastSent: count ? to : null, firstDone: count ? from + 2 : null, lastDone: count ? to + 2 : null, latencyMs: 2 * count, retries: 0, statuses: count ? { '200': count } : {} };
+  return { count, firstSent: count ? from : null, lastSent: count ? to : null, firstDone: count ? from + 2 : null, lastDone: count ? to + 2 : null, retries: 0, statuses: count ? { '200': count } : {} };
 }
 
 export function admittedCount(remaining: ReadonlyArray<readonly [number, number, number]>): number {
@@ -43,10 +43,10 @@ export function window(second: number, remaining: Array<[number, number, number]
   return { key: 0, limit: 60, reset: Math.ceil(from / 1000) + 1, admitted: { ...phase(admittedCount(remaining), from, from + 500), remaining }, refused: refusals, late: { ...phase(0, 0, 0), remaining: [] } };
 }
 
-export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive', loose: LooseTally[] = []): ReturnType<typeof summarise> {
+export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive', loose: LooseTally[] = [], latency: LatencyTally[] = []): ReturnType<typeof summarise> {
   const plan = planOf(behaviour);
   const file = join(mkdtempSync(join(tmpdir(), 'engine-result-')), 'petstore-result.json');
-  writeFileSync(file, JSON.stringify({ format, generators: ['a', 'b'], heldBack: [], windows, loose }));
+  writeFileSync(file, JSON.stringify({ format, generators: ['a', 'b'], heldBack: [], windows, loose, latency }));
   const scenario = scenarioFromPlan(plan, file);
   return summarise(scenario, { baseUrl: plan.baseUrl, bundled: true, timeScale: 60, timeScaleSource: 'test', description: 'test' }, resultFromFile(file, scenario, plan));
 }

@@ -1,9 +1,13 @@
 import { followDays } from '../../../harness/load/days.ts';
+import { RESULT_FORMAT } from '../../../harness/load/engine/result.ts';
+import { runFromResult } from '../../../harness/load/engine/run-from-sums.ts';
+import { clientPlan } from '../../../harness/load/engine/run-plan.ts';
 import type { KeyResult } from '../../../harness/load/runner.ts';
 import { judgeKey } from '../../../harness/load/verdicts/judge-key.ts';
 import type { CheckId, Verdict } from '../../../harness/load/verdicts/verdict.ts';
 import { accountKey, type KeyAccount } from '../../../harness/load/windows.ts';
 import { SIMULATION_START } from './simulate.ts';
+import { sumsOfAnswers } from './sums-of-answers.ts';
 
 export interface Judged {
   account: KeyAccount;
@@ -17,6 +21,25 @@ export function judge(result: KeyResult, startedAtEpochMs = SIMULATION_START): J
   const days = followDays(result.observations, result.spec.plan, startedAtEpochMs, account.banLike);
   const elapsedMs = result.observations.at(-1)?.doneAt ?? 0;
   const { verdicts } = judgeKey(result, account, days, { freshKeys: true, startedAtEpochMs, elapsedMs });
+  return judged(account, verdicts);
+}
+
+/**
+ * The same key's verdicts through the Locust engine's path: its answers summed as one generator ships them
+ * (sumsOfAnswers), read back as the sums they are (runFromResult), and judged from those sums.
+ */
+export function judgeSummed(result: KeyResult, startedAtEpochMs = SIMULATION_START): Judged {
+  const { windows, loose, latency } = sumsOfAnswers(result.observations, startedAtEpochMs);
+  const durationS = Math.ceil((result.observations.at(-1)?.doneAt ?? 0) / 1000);
+  const plan = { scenario: 'summed', baseUrl: 'http://127.0.0.1:1/v1', durationS, usersPerKey: 1, timeScale: 1, seed: 1, client: clientPlan(), keys: [] };
+  const run = runFromResult({ format: RESULT_FORMAT, generators: ['one'], heldBack: [], windows, loose, latency }, [result.spec], plan);
+  const key = run.keys[0]!;
+  const account = key.summed!.account;
+  const { verdicts } = judgeKey(key, account, key.summed!.days, { freshKeys: true, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs });
+  return judged(account, verdicts);
+}
+
+function judged(account: KeyAccount, verdicts: readonly Verdict[]): Judged {
   return {
     account,
     verdict(check) {

@@ -6,10 +6,11 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkRunners } from '../../../../scripts/docs/check-parts.ts';
 import { NEEDS } from '../../../../harness/judge/report.ts';
 import { QUOTA_CHECKS } from '../../../../harness/load/verdicts/verdict.ts';
 import { ANSWER_CHECKS, answerJudgement, PAIR_JUDGEMENTS } from '../../../../lib/checks/judgements.ts';
-import { checkNamed, checks, checksOf, finding, IDEAS, ideasOf, quotaRule, RULE, ruleOf, rulesOf, type Need } from '../../../../lib/checks/registry.ts';
+import { checkNamed, checks, checksOf, finding, IDEAS, ideasOf, quotaRule, RULE, ruleOf, rulesOf, type CheckName, type Need } from '../../../../lib/checks/registry.ts';
 import { operation } from '../../../../lib/contract.ts';
 import { catalogue } from '../../../../lib/rules.ts';
 import { REPO_ROOT } from '../../../fixtures/listed-tests.ts';
@@ -100,7 +101,7 @@ test('no part judges a rule outside the registry: no code file of lib, the harne
 
 test('a finding cites its check\'s rule; a check of several rules or of the plan\'s quota needs the one named', () => {
   expect(finding('retry-after-present', '429 without a Retry-After header')).toEqual({ check: 'retry-after-present', rule: 'RL-1', message: '429 without a Retry-After header' });
-  expect(() => ruleOf('refusal-headers', 'RL-6')).toThrow(/serves RL-1, RL-2, RL-4, not RL-6/);
+  expect(() => ruleOf('first-refusal', 'RL-6')).toThrow(/serves PLAN, RL-1, not RL-6/);
   expect(() => ruleOf('minute-max' as 'json-body')).toThrow(/name the rule/);
   expect(ruleOf('minute-max', 'PLAN-PRO')).toBe('PLAN-PRO');
   expect(quotaRule('pro', 'documented')).toBe('PLAN-PRO');
@@ -123,4 +124,24 @@ test('the checks one function judges run by name: a pair decided in order, and o
   const refused = { operation: operation('listPets'), status: 429, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2000000000' }, body: '{"code":"rate_limited","message":"slow down","status":429}', now: 1_999_999_990_000 };
   const judged = Object.fromEntries(ANSWER_CHECKS.map((check) => [check, answerJudgement(check)(refused).length]));
   expect(judged).toEqual({ ...Object.fromEntries(ANSWER_CHECKS.map((check) => [check, 0])), 'retry-after-present': 1 });
+});
+
+test('the rules page shows, for RL-6, its one check with each judgement, every part that runs one and every own test that names one', () => {
+  const page = readFileSync(path.join(REPO_ROOT, 'docs', 'reference', 'rules.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n### RL-6\n'), page.indexOf('\n### ', page.indexOf('\n### RL-6\n') + 1));
+  const checkLines = section.slice(section.indexOf('Checks (')).split('\n\n')[0]!.split('\n').filter((line) => line.startsWith('- '));
+  expect(checkLines, 'one check').toHaveLength(1);
+  const [remaining] = ideasOf('RL-6');
+  const shown = checkLines[0]!;
+  expect(shown.startsWith(`- \`${remaining!.name}\``)).toBe(true);
+  const judgements = remaining!.judgements.map((check) => check.name as CheckName);
+  for (const judgement of judgements) expect(shown, judgement).toContain(`\`${judgement}\``);
+  const { parts, tests } = checkRunners(judgements);
+  expect(parts.map(({ part }) => part)).toEqual(expect.arrayContaining(['the suite', 'the judge', 'load', 'replay']));
+  for (const { part, files } of parts) {
+    expect(shown, part).toContain(`${part} (`);
+    for (const file of files) expect(shown, `${part}: ${file}`).toContain(`(../../${file})`);
+  }
+  expect(tests.length).toBeGreaterThan(3);
+  for (const file of tests) expect(shown, file).toContain(`(../../${file})`);
 });

@@ -57,7 +57,7 @@ function names(steps: readonly Transformation[]): string {
 }
 
 /** Runs a property, and on failure throws with what fast-check shrank it to and how to replay it. */
-async function holds<T>(title: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, run: PropertyRun, describe: (value: T) => string): Promise<void> {
+export async function holds<T>(title: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, run: PropertyRun, describe: (value: T) => string): Promise<void> {
   const result = await fc.check(fc.asyncProperty(arbitrary, predicate), { seed: run.seed, numRuns: run.numRuns, ...(run.path ? { path: run.path } : {}) });
   if (!result.failed) return;
   const shrunk = result.counterexample?.[0];

@@ -78,6 +78,8 @@ const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
   'resets-every-9th-list': 'seven list requests whose connection was reset (status 0, net::ERR_CONNECTION_RESET)',
   'list-deprecated': 'Deprecation on every listPets answer',
   'orders-not-found': 'a 404 to GET /store/orders with a valid key',
+  'remaining-stuck': 'Remaining that never falls over 60 admissions of the Free key, answered within a second, long before their Reset',
+  'remaining-at-limit': 'Remaining equal to the Limit on each of 60 admissions of the Free key, answered within a second, long before their Reset',
 };
 
 /**
@@ -85,8 +87,6 @@ const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
  * reason, so the list shrinks as the judge learns, and none hides among the faults traffic cannot show.
  */
 const MISSED_BY_THE_JUDGE: Readonly<Record<string, string>> = {
-  'remaining-stuck': 'Remaining that never falls over 79 answers of one key in one window: RL-6 is not failed',
-  'remaining-at-limit': 'Remaining equal to the Limit on every answer: RL-6 is not failed',
   'get-renames-pet': 'getPet of pets 7 to 10, created in the sample, answers another name: the judge does not compare a get with its creation (GET-1)',
   'get-pet-removed': 'getPet of pets created in the sample answers as if the operation were gone: DEP-1 is not judged from traffic',
   'list-frozen-at-start': 'lists after the creations leave the created pets out: LIST-7 is not judged from traffic',

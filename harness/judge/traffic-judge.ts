@@ -17,6 +17,7 @@ import { ClientRuleJudge } from './client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
 import { AdmissionsInASpan } from './admissions-in-a-span.ts';
+import { CreatedPets } from './created-pets.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
@@ -64,6 +65,7 @@ export class TrafficJudge {
   private readonly spans = new Map<string, AdmissionsInASpan>();
   private readonly clients: ClientRuleJudge;
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
+  private readonly createdPets: CreatedPets;
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -76,6 +78,7 @@ export class TrafficJudge {
     this.clockSkewMs = options.clockSkewMs;
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
     this.clients = new ClientRuleJudge(this.tallies, options.clockSkewMs);
+    this.createdPets = new CreatedPets(options.clockSkewMs);
   }
 
   get progress(): JudgeProgress {
@@ -150,6 +153,7 @@ export class TrafficJudge {
     if (exchange.signalsNotLogged && own.judged.includes(RULE['only-getpet-deprecated'])) {
       findings.unchecked.push({ rule: RULE['only-getpet-deprecated'], reason: `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen` });
     }
+    this.createdPets.add(exchange, operation.id, body, findings);
     if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
     return findings;
   }

@@ -82,8 +82,10 @@ export class AdmissionsInASpan {
     const { sentAt } = admission;
     if (sentAt === undefined) return;
     const timed = { ...admission, sentAt };
-    const at = this.pending.findIndex((waiting) => gatheredBefore(timed, waiting) < 0);
-    this.pending.splice(at === -1 ? this.pending.length : at, 0, timed);
+    // Most come in order: their place is found from the end.
+    let at = this.pending.length;
+    while (at > 0 && gatheredBefore(timed, this.pending[at - 1]!) < 0) at--;
+    this.pending.splice(at, 0, timed);
     const latest = this.pending.at(-1)!.receivedAt;
     while (this.pending[0]!.receivedAt < latest - this.options.reorderMs) this.gather(this.pending.shift()!);
   }

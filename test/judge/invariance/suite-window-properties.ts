@@ -134,14 +134,38 @@ function onBurst(name: string, rule: string, edit: (view: LineView, line: Line) 
   };
 }
 
+/** An edit of the request after the burst: the refusal. */
+function onRefusal(name: string, rule: string, edit: (view: LineView, line: Line) => void): PlantedFault {
+  return {
+    name,
+    rule,
+    alsoBreaks: [],
+    plant: (capture) => {
+      const view = viewOf(capture.kind);
+      const lines = capture.lines.map(copyLine);
+      const refusal = lines.find((line) => roleOf(line) === 'extra' && view.status(line) === 429);
+      if (!refusal) return undefined;
+      edit(view, refusal);
+      return { kind: capture.kind, lines };
+    },
+  };
+}
+
 const shifted = (name: string, by: number) => (view: LineView, line: Line): void => view.setHeader(line, name, String(Number(view.header(line, name)) + by));
 
-/** The faults the suite's window analysis judges: the judge's where they fit its window, and its burst's own. */
+/**
+ * A fault for each rule the suite's window verdicts judge (judgeQuota: the plan's quota, RL-1, RL-2, RL-4, RL-6,
+ * RL-7): the judge's where they fit its window, and its burst's and refusal's own.
+ */
 export const SUITE_WINDOW_FAULTS: readonly PlantedFault[] = [
   ...FAULTS.filter((fault) => fault.rule === planRule(PLAN) || fault.rule === 'RL-1'),
   onBurst('a Remaining one more than is left, on an answer of the burst', 'RL-6', shifted('x-ratelimit-remaining', 1)),
   onBurst('a Reset moved back 3 s on an answer of the burst', 'RL-7', shifted('x-ratelimit-reset', -3)),
   onBurst('a Reset moved forward 3 s on an answer of the burst', 'RL-7', shifted('x-ratelimit-reset', 3)),
+  onRefusal('a 429 whose Retry-After is no time', 'RL-2', (view, line) => view.setHeader(line, 'retry-after', 'soon')),
+  onRefusal('a 429 without the X-RateLimit headers', 'RL-4', (view, line) => {
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) view.setHeader(line, name, undefined);
+  }),
 ];
 
 /** The capture's whole windows, at least one: a capture without one shows the suite's analysis nothing. */

@@ -59,10 +59,13 @@ export class CreatedPets {
    */
   private judgeList(exchange: JudgedExchange, body: JsonBody, findings: ExchangeFindings): void {
     const query = new URLSearchParams(exchange.path.split('?')[1] ?? '');
-    const status = query.get('status');
+    const [status, ...moreStatuses] = query.getAll('status');
+    const [limitText, ...moreLimits] = query.getAll('limit');
     const pets = body.value;
-    const limit = Number(query.get('limit') ?? PAGE_SIZE.default);
-    if (status === null || !Array.isArray(pets) || !Number.isInteger(limit) || pets.length >= limit) return;
+    const limit = Number(limitText ?? PAGE_SIZE.default);
+    // A query given twice, or a limit outside the contract's, leaves how many the page holds to the target (LIST-GAP-2).
+    if (status === undefined || moreStatuses.length > 0 || moreLimits.length > 0 || !Array.isArray(pets)) return;
+    if (!Number.isInteger(limit) || limit < PAGE_SIZE.minimum || limit > PAGE_SIZE.maximum || pets.length >= limit) return;
     const listed = new Set(pets.map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) ? idText((pet as Fields).id) : undefined)));
     const missing: string[] = [];
     const orders = new Set<Order>();

@@ -41,7 +41,7 @@ function textOf(value: LosslessValue | undefined): string {
 }
 
 /** Creations remembered: a getPet of an older one is not judged (a bounded memory, whatever the capture's length). */
-const REMEMBERED = 10_000;
+const REMEMBERED = 2_000;
 /** What a removed operation, or a removed animal, is answered with. */
 const GONE = new Set([404, 410]);
 const MAYBE_BEFORE = "requests sent within the clock skew after a pet's creation was answered: two clocks may have put them first";

@@ -71,7 +71,8 @@ const PET_STATUSES = ['available', 'pending', 'sold'];
 const DEFAULT_PAGE = 20;
 const LARGEST_PAGE = 100;
 const SUNSET_DAY = operationById('getPet').sunset ?? '2030-12-05';
-const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
+/** getPet's removal date: until then it keeps working (DEP-1). */
+export const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
 const DEPRECATION = /^@(-?\d+)$/;
 const REDACTED_QUERY = /(?:^|&)(?:<redacted>|%3Credacted%3E)(?:&|$)/i;
 /** Statuses any operation may answer whatever the request: the limiter's refusal. */

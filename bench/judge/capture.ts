@@ -99,17 +99,27 @@ export class CorrectClients {
       return { ...base, method: 'GET', url: '/v1/pets?limit=3', status: 429, requestHeaders: authorization, responseHeaders: headers, responseBody: '{"code":"rate_limited","message":"Too many requests","status":429}' };
     }
     const pick = this.random();
-    const status = STATUSES[Math.floor(this.random() * 3)] as string;
+    const statusIndex = Math.floor(this.random() * 3);
     if (pick < 0.6) {
-      const pets = [0, 1, 2].map((i) => ({ id: 1 + ((this.nextId + i * 7) % 5_000), name: `pet ${i}`, categoryId: 1 + i, status }));
-      return { ...base, method: 'GET', url: `/v1/pets?status=${status}&limit=3`, status: 200, requestHeaders: authorization, responseHeaders: headers, responseBody: JSON.stringify(pets) };
+      // A full page (3 of limit 3) of the status's pets: another page may hold the ones it leaves out (LIST-7).
+      const pets = [0, 1, 2].map((i) => petWithId(3 * ((this.nextId + i * 7) % 1_666) + 1 + statusIndex));
+      return { ...base, method: 'GET', url: `/v1/pets?status=${STATUSES[statusIndex]}&limit=3`, status: 200, requestHeaders: authorization, responseHeaders: headers, responseBody: JSON.stringify(pets) };
     }
     if (pick < 0.9) {
-      return { ...base, method: 'GET', url: `/v1/pets/${1 + (n % 5_000)}`, status: 200, requestHeaders: authorization, responseHeaders: { ...headers, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' }, responseBody: JSON.stringify({ id: 1 + (n % 5_000), name: 'rex', categoryId: 2, status }) };
+      const id = 1 + (n % 5_000);
+      return { ...base, method: 'GET', url: `/v1/pets/${id}`, status: 200, requestHeaders: authorization, responseHeaders: { ...headers, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' }, responseBody: JSON.stringify(petWithId(id)) };
     }
-    const pet = { name: `new ${n}`, categoryId: 3, status };
-    return { ...base, method: 'POST', url: '/v1/pets', status: 201, requestHeaders: { ...authorization, 'content-type': 'application/json' }, requestBody: JSON.stringify(pet), responseHeaders: headers, responseBody: JSON.stringify({ id: this.nextId++, ...pet }) };
+    const { id, ...pet } = petWithId(this.nextId++);
+    return { ...base, method: 'POST', url: '/v1/pets', status: 201, requestHeaders: { ...authorization, 'content-type': 'application/json' }, requestBody: JSON.stringify(pet), responseHeaders: headers, responseBody: JSON.stringify({ id, ...pet }) };
   }
+}
+
+/**
+ * The pet a correct store holds under `id`: the same whether created, fetched or listed (GET-1), so a pet is told
+ * from its id alone and nothing is kept per pet. Its status is the id's, in turn.
+ */
+function petWithId(id: number): { id: number; name: string; categoryId: number; status: string } {
+  return { id, name: `pet ${id}`, categoryId: 1 + (id % 3), status: STATUSES[(id - 1) % 3] as string };
 }
 
 /** The first key from `start` on (round the ring) whose client may send at `at`. */

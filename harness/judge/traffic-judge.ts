@@ -16,6 +16,8 @@ import { checkResponse } from '../../lib/response-checks.ts';
 import { ClientRuleJudge } from './client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
+import { AdmissionsInASpan } from './admissions-in-a-span.ts';
+import { CreatedPets } from './created-pets.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
@@ -59,8 +61,11 @@ export class TrafficJudge {
   readonly tallies = new RuleTallies();
   private readonly standardFields = new StandardFieldsSeen(this.tallies);
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
+  /** Per key and Limit, its admissions answered well before their Reset (admissions-in-a-span.ts). */
+  private readonly spans = new Map<string, AdmissionsInASpan>();
   private readonly clients: ClientRuleJudge;
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
+  private readonly createdPets: CreatedPets;
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -73,6 +78,7 @@ export class TrafficJudge {
     this.clockSkewMs = options.clockSkewMs;
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
     this.clients = new ClientRuleJudge(this.tallies, options.clockSkewMs);
+    this.createdPets = new CreatedPets(options.clockSkewMs);
   }
 
   get progress(): JudgeProgress {
@@ -147,6 +153,7 @@ export class TrafficJudge {
     if (exchange.signalsNotLogged && own.judged.includes(RULE['only-getpet-deprecated'])) {
       findings.unchecked.push({ rule: RULE['only-getpet-deprecated'], reason: `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen` });
     }
+    this.createdPets.add(exchange, operation.id, body, findings);
     if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
     return findings;
   }
@@ -193,6 +200,7 @@ export class TrafficJudge {
         if (limiter.unjudged) this.tallies.unchecked(RULE['remaining-steps'], limiter.unjudged);
       }
     }
+    for (const span of this.spans.values()) span.finish();
     this.standardFields.finish();
     this.clients.finish();
     this.unanswered.finish();
@@ -220,6 +228,17 @@ export class TrafficJudge {
     const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
     const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
     key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
+    if (outcome === 'admitted') this.spanOf(keyName, headers.limit).add({ id: exchange.number, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt });
+  }
+
+  private spanOf(keyName: string, limit: number): AdmissionsInASpan {
+    const id = `${keyName}\n${limit}`;
+    let span = this.spans.get(id);
+    if (!span) {
+      span = new AdmissionsInASpan(limit, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, (contradiction) => this.contradiction(contradiction, keyName, RULE['remaining-steps']));
+      this.spans.set(id, span);
+    }
+    return span;
   }
 
   /** `quota`: the rule the key's windows admitting past their limit break (quotaRule). */

@@ -13,6 +13,7 @@ import { FAULTS } from './invariance/faults.ts';
 import { loadFaultsAreCaught, loadVerdictsHold } from './invariance/load-properties.ts';
 import { correctStaysCorrect, faultsAreCaught, propertyRun, TRAFFIC_CANNOT_SHOW } from './invariance/properties.ts';
 import { LOAD_CAPTURE, NGINX_CAPTURE, recordGatewayLog, recordLoadResult, recordLoadRun } from './invariance/record-captures.ts';
+import { suiteWindowFaultsAreCaught, suiteWindowVerdictsHold } from './invariance/suite-window-properties.ts';
 import { NGINX_HINT, nginxPath, OPENSSL_HINT, opensslPath } from './nginx.ts';
 
 const RUNS = 100;
@@ -22,7 +23,7 @@ test.skip(nginxPath() === undefined, NGINX_HINT);
 test.skip(opensslPath() === undefined, OPENSSL_HINT);
 test.setTimeout(900_000);
 
-test('with a fresh seed, on the committed captures and on captures recorded now, no transformation of the field makes a verdict fail, and each planted fault fails its own rule', async () => {
+test("with a fresh seed, on the committed captures and on captures recorded now, no transformation of the field makes a verdict of the judge, the load harness or the suite's window analysis fail, and each planted fault fails its own rule", async () => {
   const run = propertyRun(seed, RUNS);
   process.stdout.write(`invariance properties: seed ${run.seed}${run.path ? `, path ${run.path}` : ''} (replay with PETSTORE_PROPERTY_SEED=${run.seed})\n`);
   test.info().annotations.push({ type: 'seed', description: String(run.seed) });
@@ -36,6 +37,8 @@ test('with a fresh seed, on the committed captures and on captures recorded now,
     const capture = readLines(path);
     await correctStaysCorrect(capture, run);
     for (const name of await faultsAreCaught(capture, run, TRAFFIC_CANNOT_SHOW)) tried.add(name);
+    await suiteWindowVerdictsHold(capture, run);
+    await suiteWindowFaultsAreCaught(capture, run);
   }
   expect([...tried].sort()).toEqual(FAULTS.filter((fault) => !TRAFFIC_CANNOT_SHOW.has(fault.rule)).map((fault) => fault.name).sort());
   await loadVerdictsHold(result, run);

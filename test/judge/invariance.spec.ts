@@ -4,8 +4,9 @@
  * recording proxy's HAR of a load run, the built-in engine's own record of one, all of the reference server at
  * 15-second windows): no transformation of the field makes a rule
  * fail, the exact ones (repeated lines, re-sent batches, rotated or catenated files) change no verdict, and each
- * fault planted in such a run fails its own rule. A fixed seed here; the field tier runs a fresh one on fresh
- * captures (invariance-field.spec.ts). A failure prints the smallest case fast-check shrank it to, and the
+ * fault planted in such a run fails its own rule. The suite's window analysis runs under them too, on each whole
+ * Free window of the captures read as the suite's own measurement (invariance/suite-window-properties.ts). A fixed
+ * seed here; the field tier runs a fresh one on fresh captures (invariance-field.spec.ts). A failure prints the smallest case fast-check shrank it to, and the
  * PETSTORE_PROPERTY_SEED and _PATH that replay it.
  */
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { FAULTS } from './invariance/faults.ts';
 import { correctStaysCorrect, faultsAreCaught, propertyRun, TRAFFIC_CANNOT_SHOW, verdicts } from './invariance/properties.ts';
 import { loadFaultsAreCaught, loadVerdictsHold } from './invariance/load-properties.ts';
 import { LOAD_CAPTURE, LOAD_RESULT, NGINX_CAPTURE, type RecordedKey } from './invariance/record-captures.ts';
+import { suiteWindowFaultsAreCaught, suiteWindowVerdictsHold } from './invariance/suite-window-properties.ts';
 import { failures, judged } from './support.ts';
 
 const SEED = 38;
@@ -128,4 +130,11 @@ test('one admission over the quota is planted only on a refusal whose window adm
     }
   });
   expect(overQuota.plant(banned, 0)).toBeUndefined();
+});
+
+test("the suite's window analysis of each whole Free window in the captures (a probe, the rest of the quota, the refusal after it): what a fleet does to the answers fails none of its verdicts, and each fault planted in the window fails its own rule", async () => {
+  for (const path of [NGINX_CAPTURE, LOAD_CAPTURE]) {
+    await suiteWindowVerdictsHold(readLines(path), propertyRun(SEED, RUNS));
+    await suiteWindowFaultsAreCaught(readLines(path), propertyRun(SEED, RUNS));
+  }
 });

@@ -42,6 +42,17 @@ test('an earlier Reset named by a request sent after a later one came back is a 
   expect(verdictOf(rounded, 'reset-stable').status).not.toBe('fail');
 });
 
+test('one generator times every answer on one clock: an earlier Reset named by a request it sent 100 ms after a later one came back moved; from two generators, whose clocks may differ by more, it is no evidence', () => {
+  const later: WindowTally = { ...window(0, [[59, 30, 1]], 0), reset: window(0, [], 0).reset + 3 };
+  later.admitted = { ...later.admitted, firstSent: START + 100, firstDone: START + 102 };
+  const earlier = window(0, [[29, 0, 1]], 0);
+  earlier.admitted = { ...earlier.admitted, firstSent: START + 150, lastSent: START + 202, lastDone: START + 204 };
+  const judgedBy = (generators: string[]) => verdictOf(keyOf(judged([later, earlier], undefined, 'naive', [], [], generators), 'free #1 naive'), 'reset-stable');
+  expect(judgedBy(['one'])).toMatchObject({ status: 'fail', rules: ['RL-7'] });
+  expect(judgedBy(['one']).evidence[0]).toContain('moved back');
+  expect(judgedBy(['a', 'b']).status).toBe('not-checked');
+});
+
 test('Resets of one Limit that only move on, window after window, are no evidence, and within a window Reset is not checked', () => {
   const key = keyOf(judged([window(0, [[59, 0, 1]], 3), window(1, [[59, 0, 1]], 3)]), 'free #1 naive');
   expect(verdictOf(key, 'reset-stable')).toMatchObject({ status: 'not-checked', detail: expect.stringContaining('pairs decided one after the other') });

@@ -32,7 +32,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
     keys: specs.map((spec, index) => {
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
-      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs);
+      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, result.generators.length);
       return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };

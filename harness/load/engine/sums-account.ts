@@ -16,8 +16,13 @@ import { SUMS_INPUT, type SummedKey } from '../summed.ts';
 import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
-/** How far the generators' clocks may differ: workers on several machines each time their own answers. */
-const GENERATOR_SKEW_MS = 250;
+/**
+ * How far the generators' clocks may differ: workers on several machines each time their own answers. One generator
+ * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly.
+ */
+function generatorSkewMs(generators: number): number {
+  return generators > 1 ? 250 : 0;
+}
 
 interface Summed {
   tally: WindowTally;
@@ -30,7 +35,8 @@ interface Summed {
   longestWaitMs: number;
 }
 
-export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number): SummedKey {
+/** `generators`: how many generators' sums these are (their clocks may differ). */
+export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, generators: number): SummedKey {
   // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
   // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
   // so they go in in the order their first answers left.
@@ -139,7 +145,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     },
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),
-    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs),
+    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, generatorSkewMs(generators)),
     sentBetween: tallies.flatMap((tally) =>
       (['admitted', 'late', 'refused'] as const)
         .map((name) => ({ outcome: name === 'refused' ? ('refused' as const) : ('admitted' as const), phase: tally[name] }))
@@ -203,10 +209,10 @@ export function valuesOf(runs: AdmittedPhase['remaining']): number[] {
 
 /**
  * Reset moved back: the same Limit, an earlier Reset named by an admission whose request left after an admission
- * naming a later Reset came back (by more than the generators' clocks may differ). Admissions only, as between
- * answers one after the other: a refusal's Reset may say when a ban ends.
+ * naming a later Reset came back (by more than the generators' clocks may differ, `skewMs`). Admissions only, as
+ * between answers one after the other: a refusal's Reset may say when a ban ends.
  */
-function resetMovedBack(tallies: readonly WindowTally[], start: number): string[] {
+function resetMovedBack(tallies: readonly WindowTally[], start: number, skewMs: number): string[] {
   const moves: string[] = [];
   const admitted = (tally: WindowTally): Phase[] => [tally.admitted, tally.late].filter((phase) => phase.count > 0);
   for (const later of tallies) {
@@ -216,7 +222,7 @@ function resetMovedBack(tallies: readonly WindowTally[], start: number): string[
       // A second apart, two nodes may have rounded one end apart (reading.ts): only a larger move back moved.
       if (earlier.limit !== later.limit || earlier.reset >= later.reset || sameEndRounded(earlier.reset, later.reset)) continue;
       const earlierSent = admitted(earlier).length ? largest(admitted(earlier).map((phase) => phase.lastSent!)) : null;
-      if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, GENERATOR_SKEW_MS) !== 'after') continue;
+      if (earlierSent === null || decidedAfter({ receivedAt: laterDone }, { sentAt: earlierSent }, skewMs) !== 'after') continue;
       moves.push(`an answer ${seconds(laterDone - start)} into the run named Reset ${later.reset}; a request sent ${seconds(earlierSent - start)} into the run was answered with the earlier Reset ${earlier.reset} (Limit ${later.limit}): it moved back`);
     }
   }

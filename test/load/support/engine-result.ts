@@ -43,10 +43,11 @@ export function window(second: number, remaining: Array<[number, number, number]
   return { key: 0, limit: 60, reset: Math.ceil(from / 1000) + 1, admitted: { ...phase(admittedCount(remaining), from, from + 500), remaining }, refused: refusals, late: { ...phase(0, 0, 0), remaining: [] } };
 }
 
-export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive', loose: LooseTally[] = [], latency: LatencyTally[] = []): ReturnType<typeof summarise> {
+/** `generators`: the generators whose reports reached the master (two unless said). */
+export function judged(windows: WindowTally[], format = RESULT_FORMAT, behaviour: Behaviour = 'naive', loose: LooseTally[] = [], latency: LatencyTally[] = [], generators = ['a', 'b']): ReturnType<typeof summarise> {
   const plan = planOf(behaviour);
   const file = join(mkdtempSync(join(tmpdir(), 'engine-result-')), 'petstore-result.json');
-  writeFileSync(file, JSON.stringify({ format, generators: ['a', 'b'], heldBack: [], windows, loose, latency }));
+  writeFileSync(file, JSON.stringify({ format, generators, heldBack: [], windows, loose, latency }));
   const scenario = scenarioFromPlan(plan, file);
   return summarise(scenario, { baseUrl: plan.baseUrl, bundled: true, timeScale: 60, timeScaleSource: 'test', description: 'test' }, resultFromFile(file, scenario, plan));
 }

@@ -408,7 +408,7 @@ export class ClientRuleJudge {
       return;
     }
     const together = `; over all its runs, ${pooled}: no growth either`;
-    const messages = flat.messages.length > 0 ? flat.messages.map((message) => `${message}${together}`) : [`key ${name}: no run of retries refused in a row grew but by a stall${together}`];
+    const messages = flat.messages.length > 0 ? flat.messages.map((message) => `${message}${together}`) : [`key ${name}: its runs of retries refused in a row grew only by the waits set aside${together}`];
     for (const message of messages) this.tallies.violated(BACKS_OFF, message, undefined);
     worse(key, BACKS_OFF, flat.worst, messages[0] as string);
   }

@@ -45,6 +45,7 @@ export const FIELD_TESTS: readonly string[] = [
   'matrix/shipped-implementations.spec.ts',
   'clients/certify-client.spec.ts',
   'clients/refused-requests-shown.spec.ts',
+  'clients/client-clock-written.spec.ts',
   'package/installed-cli.spec.ts',
   'package/command-line.spec.ts',
   'judge/planted-keys.spec.ts',

@@ -11,7 +11,7 @@ import { buildReport, type ConformanceReport, type RunState } from '../../lib/ve
 import { recordOf } from '../judge/report.ts';
 import { RuleTallies } from '../judge/rule-tally.ts';
 import { CLIENT_RULES, type ClientRule } from '../judge/client-exchange.ts';
-import { ClientRuleJudge, count, GROWTH_MARGIN_MS, seconds, type RefusedRequest } from '../judge/client-rule-judge.ts';
+import { ClientRuleJudge, count, seconds, type RefusedRequest } from '../judge/client-rule-judge.ts';
 import { PLANNED, SCENARIO_TEXT, type Scenario } from './refusal-plan.ts';
 import { refusalWaits } from './refusal-waits.ts';
 import { exchangesByKey, type RecordedExchange } from './refusing-server.ts';
@@ -34,20 +34,6 @@ export interface CertificateOptions {
  */
 export const CROSSING_REAL_MS = 40;
 
-/**
- * What a loaded machine's timers add to a run of waits, in real ms: at a fast clock every real ms is `rate` ms of
- * the plan's, and a client that waits exactly each Retry-After was seen to "grow" by 2 s at rate 20 (got, one run
- * of the matrix in three). The margin by which a run's waits must grow is this at the clock's rate, from the
- * judge's GROWTH_MARGIN_MS up to twice it: a correct backoff's false warnings stay below 1 in 10,000 there
- * (test/clients/backoff-false-warnings.spec.ts), and beyond, a wandering timer can only excuse, never accuse.
- */
-const GROWTH_WANDER_REAL_MS = 200;
-
-/** How much a run's waits must grow at a clock rate (see GROWTH_WANDER_REAL_MS). */
-export function growthMarginAt(rate: number): number {
-  return Math.min(2 * GROWTH_MARGIN_MS, Math.max(GROWTH_MARGIN_MS, GROWTH_WANDER_REAL_MS * rate));
-}
-
 const [WAITS, BACKS_OFF] = CLIENT_RULES;
 const RULE_OF: Readonly<Record<Scenario, ClientRule>> = {
   'delta-seconds': WAITS,
@@ -67,7 +53,7 @@ export function clientCertificate(run: ClientRun, options: CertificateOptions): 
   if (!clockLost) {
     // One clock for both ends (the server's): no skew between them. A fast clock stretches the time a request may
     // cross a 429 (the client's event loop, in real milliseconds) as much as it shortens the waits.
-    const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate), true, growthMarginAt(run.clockRate));
+    const judge = new ClientRuleJudge(tallies, 0, Math.max(MEASURE_SLACK_MS, CROSSING_REAL_MS * run.clockRate), true);
     for (const exchange of run.exchanges) judge.add(exchange);
     judge.finish();
     refused = judge.refused;

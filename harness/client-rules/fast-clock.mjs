@@ -1,9 +1,10 @@
 /**
  * Loaded into a Node client under test with `node --import` (certify-client puts it in NODE_OPTIONS), it does two
  * things. At every rate, it records the client's own side of each exchange with the refusing server, so that
- * whether a request crossed a 429 on the wire is read from evidence (crossing.ts): each request carries the real
- * time it left (the CLIENT_SENT_HEADER), and each 429 that reaches the client is written, with the real time it
- * came, into PETSTORE_CLIENT_EVIDENCE. With --clock-rate N, it is also a fast clock:
+ * whether a request crossed a 429 on the wire is read from evidence (crossing.ts): into PETSTORE_CLIENT_EVIDENCE
+ * go the real time each request was written to its socket (named by the CLIENT_REQUEST_HEADER it carries; this
+ * project's raw-socket client carries the time itself, the CLIENT_SENT_HEADER) and the real time each 429
+ * reached the client. With --clock-rate N, it is also a fast clock:
  * Date, performance.now and every timer run PETSTORE_CLIENT_CLOCK_RATE times faster,
  * equal to the wall clock at PETSTORE_CLIENT_CLOCK_ANCHOR_MS, as the refusing server's clock does. A client
  * that waits "Retry-After: 30" then waits 30 seconds of that clock, a thirtieth of a second at rate 1000, and
@@ -24,42 +25,52 @@ const evidence = process.env.PETSTORE_CLIENT_EVIDENCE;
 if (evidence) {
   // Names shared with harness/client-rules/crossing.ts (this file stays plain JavaScript).
   const SENT = 'x-petstore-client-sent';
+  const REQUEST = 'x-petstore-client-request';
   const REFUSAL = 'x-petstore-refusal';
   const file = path.join(evidence, String(process.pid));
-  const received = (id) => {
+  const note = (what, id) => {
     try {
-      appendFileSync(file, `${id} ${realMs().toFixed(3)}\n`);
+      appendFileSync(file, `${what} ${id} ${realMs().toFixed(3)}\n`);
     } catch {
       // The run is over, or the folder is gone: nothing to tell.
     }
   };
-  // Node's http (got, axios) from 22.12 on; fetch and undici (ky, undici's RetryAgent) through undici's channels.
-  subscribe('http.client.request.created', ({ request }) => {
+  // A request is named as it is made and noted as sent when it is written to its socket: a request made while
+  // its pool's connections are busy waits, and may go out after a 429 its client had read meanwhile.
+  let made = 0;
+  const named = new WeakMap();
+  const name = (request, add) => {
+    const id = `${process.pid}.${++made}`;
     try {
-      request.setHeader(SENT, realMs().toFixed(3));
+      add(REQUEST, id);
+      named.set(request, id);
     } catch {
       // Headers already sent: this request goes without, and is read by the allowance.
     }
-  });
+  };
+  const written = (request) => {
+    const id = named.get(request);
+    if (id !== undefined) note('sent', id);
+  };
+  // Node's http (got, axios) from 22.12 on: 'start' comes as the request gets its socket and is written.
+  subscribe('http.client.request.created', ({ request }) => name(request, (header, value) => request.setHeader(header, value)));
+  subscribe('http.client.request.start', ({ request }) => written(request));
   subscribe('http.client.response.finish', ({ response }) => {
     const id = response?.headers?.[REFUSAL];
-    if (response?.statusCode === 429 && id !== undefined) response.once('end', () => received(id));
+    if (response?.statusCode === 429 && id !== undefined) response.once('end', () => note('received', id));
   });
-  subscribe('undici:request:create', ({ request }) => {
-    try {
-      request.addHeader(SENT, realMs().toFixed(3));
-    } catch {
-      // As above.
-    }
-  });
-  // This project's own raw-socket client (lib/http/client.ts: the load script, replay, the suite's bursts).
-  subscribe('petstore:http-client:request', (made) => {
-    const end = made.bytes.indexOf('\r\n');
-    if (end > 0) made.bytes = Buffer.concat([made.bytes.subarray(0, end + 2), Buffer.from(`${SENT}: ${realMs().toFixed(3)}\r\n`), made.bytes.subarray(end + 2)]);
+  // fetch and undici (ky, undici's RetryAgent): 'sendHeaders' comes just before the request is written.
+  subscribe('undici:request:create', ({ request }) => name(request, (header, value) => request.addHeader(header, value)));
+  subscribe('undici:client:sendHeaders', ({ request }) => written(request));
+  // This project's own raw-socket client (lib/http/client.ts: the load script, replay, the suite's bursts)
+  // publishes each request as it writes it, and lets the time be put in it.
+  subscribe('petstore:http-client:request', (request) => {
+    const end = request.bytes.indexOf('\r\n');
+    if (end > 0) request.bytes = Buffer.concat([request.bytes.subarray(0, end + 2), Buffer.from(`${SENT}: ${realMs().toFixed(3)}\r\n`), request.bytes.subarray(end + 2)]);
   });
   subscribe('petstore:http-client:response', ({ response }) => {
     const id = response?.headers?.[REFUSAL];
-    if (response?.status === 429 && id !== undefined) received(id);
+    if (response?.status === 429 && id !== undefined) note('received', id);
   });
   // A 429 has reached the client once its answer is complete (trailers: after the body), as the application sees it.
   const refusals = new WeakMap();
@@ -70,7 +81,7 @@ if (evidence) {
   });
   subscribe('undici:request:trailers', ({ request }) => {
     const id = refusals.get(request);
-    if (id !== undefined) received(id);
+    if (id !== undefined) note('received', id);
   });
 }
 

@@ -29,9 +29,9 @@ type Step = { admit: true } | { admit: false; scenario: Scenario; seconds: numbe
 export const CONSECUTIVE = 8;
 /**
  * How many times the consecutive case comes. A jittered backoff's run of eight looks flat by chance now and then,
- * and the judge warns only when none of a key's runs grew: three runs keep a correct client's false warnings far
- * below 1 in 10,000 (test/clients/backoff-false-warnings.spec.ts), while a client that does not back off is flat
- * in every run.
+ * and the judge warns only when a key's runs together do not grow, a stall's waits set aside
+ * (harness/judge/backoff-growth.ts): three runs keep a correct client's false warnings below 1 in 10,000, a stall
+ * or none (test/clients/backoff-false-warnings.spec.ts), while a client that does not back off is flat in every run.
  */
 export const CONSECUTIVE_STRETCHES = 3;
 /** Long enough that a retry sent at once is told from one sent on time whatever the client's timers do. */

@@ -14,7 +14,7 @@ import type { RateDecision, RateLimiter } from '../../reference-server/limiter.t
 import { createReferenceServer } from '../../reference-server/server.ts';
 import type { ClientExchange } from '../judge/client-exchange.ts';
 import type { CrossingEvidence } from '../judge/client-rule-judge.ts';
-import { CLIENT_SENT_HEADER, clientSentAt, REFUSAL_HEADER } from './crossing.ts';
+import { CLIENT_REQUEST_HEADER, CLIENT_SENT_HEADER, clientRequestName, clientSentAt, REFUSAL_HEADER } from './crossing.ts';
 import { KeyPlan, planSteps, type PlannedAnswer, type Scenario } from './refusal-plan.ts';
 
 /** The plans a client is given a key of; each key goes through the plan on its own. */
@@ -27,6 +27,8 @@ export interface RecordedExchange extends ClientExchange, CrossingEvidence {
   scenario: Scenario | undefined;
   /** The answer's headers, names in lower case. */
   responseHeaders: Record<string, string>;
+  /** The name the client's fast-clock.mjs gave the request, under which it noted when the request was written. */
+  clientRequest: string | undefined;
 }
 
 export interface RefusingServer {
@@ -70,6 +72,7 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
       connections.set(req.socket, connection);
     }
     const sentByClient = clientSentAt(req.headers[CLIENT_SENT_HEADER]);
+    const clientRequest = clientRequestName(req.headers[CLIENT_REQUEST_HEADER]);
     const token = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
     const plan = token === undefined ? undefined : byKey.get(`key ${token}`);
     if (plan === undefined) {
@@ -111,6 +114,7 @@ export async function startRefusingServer(options: { seed: number; clockRate: nu
         responseHeaders: headers,
         arrival,
         connection,
+        clientRequest,
         ...(sentByClient === undefined ? {} : { clientSentAt: clock.at(sentByClient) }),
       });
     });

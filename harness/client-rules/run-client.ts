@@ -25,7 +25,7 @@ export const CLIENT_SETTINGS: SettingsOfPart = {
   settings: [
     { name: 'PETSTORE_BASE_URL, API_BASE_URL, BASE_URL', default: 'always set', check: 'a URL', meaning: "The refusing server's base URL, `/v1` included." },
     { name: 'PETSTORE_API_KEY, API_KEY', default: 'always set', check: 'a key', meaning: 'The Free key (also in `PETSTORE_API_KEY_FREE`), for a client configured with one key; `_PRO` and `_BUSINESS` are set too.' },
-    { name: 'PETSTORE_CLIENT_EVIDENCE', default: 'always set', check: 'a folder', meaning: "Where each Node process of the client (fast-clock.mjs, loaded through NODE_OPTIONS at every rate) writes when each 429 reached it; it also stamps each request with the real time it left (`x-petstore-client-sent`), so that whether a request crossed a 429 is read from the client's own clock." },
+    { name: 'PETSTORE_CLIENT_EVIDENCE', default: 'always set', check: 'a folder', meaning: "Where each Node process of the client (fast-clock.mjs, loaded through NODE_OPTIONS at every rate) writes when each request was written to its socket (each named in `x-petstore-client-request`) and when each 429 reached it, so that whether a request crossed a 429 is read from the client's own clock." },
     { name: 'PETSTORE_CLIENT_CLOCK_RATE', default: 'unset at --clock-rate 1', check: 'a number', meaning: 'With `--clock-rate N`: how many times faster than real time the Node client\'s clock runs (fast-clock.mjs, loaded through NODE_OPTIONS).' },
     { name: 'PETSTORE_CLIENT_CLOCK_ANCHOR_MS', default: 'unset at --clock-rate 1', check: 'ms since the epoch', meaning: "With `--clock-rate N`: when the fast clock equals the wall clock, the server's own anchor, so both clocks agree." },
     { name: 'PETSTORE_CLIENT_CLOCK_PIDS', default: 'unset at --clock-rate 1', check: 'a folder', meaning: 'With `--clock-rate N`: where each process on the fast clock writes its id, so that each request can be traced to a process whose clock follows (a client on the real clock is not certified).' },
@@ -78,10 +78,12 @@ export async function runClient(options: ClientRunOptions): Promise<ClientRun> {
   try {
     const { exitCode, timedOut } = await spawnClient(options, clientEnv(server, options, followers, evidence));
     const clock = followers === undefined ? 'followed' : followers.following();
-    const received = evidence.received();
+    const { sent, received } = evidence.read();
     for (const exchange of server.exchanges) {
-      const at = exchange.status === 429 ? received.get(String(exchange.arrival)) : undefined;
-      if (at !== undefined) exchange.clientReceivedAt = server.clock.at(at);
+      const receivedAt = exchange.status === 429 ? received.get(String(exchange.arrival)) : undefined;
+      if (receivedAt !== undefined) exchange.clientReceivedAt = server.clock.at(receivedAt);
+      const sentAt = exchange.clientRequest === undefined ? undefined : sent.get(exchange.clientRequest);
+      if (sentAt !== undefined) exchange.clientSentAt = server.clock.at(sentAt);
     }
     return { exchanges: server.exchanges, strays: { ...server.strays }, exitCode, timedOut, durationMs: Date.now() - startedAt.getTime(), clockRate: options.clockRate, clockFollowed: clock, startedAt, baseUrl: server.baseUrl, keys: Object.values(server.keys) };
   } finally {

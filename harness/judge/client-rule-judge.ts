@@ -16,7 +16,8 @@
  *   first retries under the Retry-After each wait includes. So a run is judged only from GROWTH_RUN retries on,
  *   on what each retry waited beyond its Retry-After, summed per half: a backoff's later half waits well over
  *   twice its first (a doubling ceiling, jittered, gives some sixteen times), while a client that waits a fixed
- *   interval, or exactly each Retry-After, waits about the same in both, give or take its timers.
+ *   interval, or exactly each Retry-After, waits about the same in both, give or take its timers. A key's runs are
+ *   judged together, its longest waits set aside as a stalled machine's (backoff-growth.ts).
  *
  * Each rule is judged on the 429s and on the requests that came after them: those sent within a 429's wait
  * (both rules), and each retry that ended a 429's wait (ERR-4).
@@ -39,6 +40,7 @@ import { MEASURE_SLACK_MS, readRetryAfter, type RetryAfter } from '../../lib/rat
 import type { RuleTallies } from './rule-tally.ts';
 import { CLIENT_RULES, type ClientExchange, type ClientRule, type ClientStanding } from './client-exchange.ts';
 import { clientsPart } from './clients-part.ts';
+import { BackoffGrowth } from './backoff-growth.ts';
 
 const [WAITS, BACKS_OFF] = CLIENT_RULES;
 
@@ -47,7 +49,8 @@ const [WAITS, BACKS_OFF] = CLIENT_RULES;
 export const GROWTH_RUN = 8;
 /**
  * A run's waits grow when its later half waits, beyond Retry-After, at least twice its first half and this
- * much more: what timers that merely wander (a loaded machine, a fast clock) do not add up to.
+ * much more: what timers that merely wander (a loaded machine, a fast clock) do not add up to once a stall's
+ * waits are set aside (backoff-growth.ts).
  */
 export const GROWTH_MARGIN_MS = 2_000;
 /** A run of refusals is judged in pieces of at most this many retries, so a key refused all day keeps no more. */
@@ -141,8 +144,8 @@ interface KeyState {
   pending: Refusal | undefined;
   run: RunWait[];
   stretch: RefusedStretch | undefined;
-  /** Whether any run of the key's retries grew, and its runs that did not (judged once the capture ends). */
-  grew: boolean;
+  /** The key's runs of retries pooled (judged once the capture ends), and those that did not grow by themselves. */
+  growth: BackoffGrowth;
   flat: { runs: number; messages: string[]; worst: number };
 }
 
@@ -167,8 +170,6 @@ export class ClientRuleJudge {
      */
     private readonly crossingMs: number = MEASURE_SLACK_MS,
     private readonly keepRefused = false,
-    /** GROWTH_MARGIN_MS, or more where a fast clock magnifies how far a loaded machine's timers wander. */
-    private readonly growthMarginMs: number = GROWTH_MARGIN_MS,
   ) {}
 
   add(exchange: ClientExchange & CrossingEvidence): void {
@@ -251,7 +252,7 @@ export class ClientRuleJudge {
   private state(name: string): KeyState {
     let key = this.keys.get(name);
     if (!key) {
-      key = { standing: { key: name, requests: 0, refusals: 0, unwaited: 0, earlyRequests: 0, bursts: 0, flatRuns: 0, worst: {} }, worst: {}, recent: [], pending: undefined, run: [], stretch: undefined, grew: false, flat: { runs: 0, messages: [], worst: 0 } };
+      key = { standing: { key: name, requests: 0, refusals: 0, unwaited: 0, earlyRequests: 0, bursts: 0, flatRuns: 0, worst: {} }, worst: {}, recent: [], pending: undefined, run: [], stretch: undefined, growth: new BackoffGrowth(), flat: { runs: 0, messages: [], worst: 0 } };
       this.keys.set(name, key);
     }
     return key;
@@ -375,12 +376,10 @@ export class ClientRuleJudge {
     this.growthJudged = true;
     const half = Math.floor(run.length / 2);
     const beyond = run.map((wait) => Math.max(0, wait.ms - wait.askedMs));
+    key.growth.add(beyond);
     const firstHalf = sum(beyond.slice(0, half));
     const laterHalf = sum(beyond.slice(run.length - half));
-    if (laterHalf >= 2 * firstHalf + this.growthMarginMs) {
-      key.grew = true;
-      return;
-    }
+    if (laterHalf >= 2 * firstHalf + GROWTH_MARGIN_MS) return;
     const first = run[0] as RunWait;
     const last = run[run.length - 1] as RunWait;
     const message = `key ${name}: ${run.length} retries refused in a row (429s of exchanges ${first.refusal} to ${last.refusal}) waited ${listed(run.map((wait) => seconds(wait.ms)))}; beyond Retry-After, the last ${half} waited ${seconds(laterHalf)} in all and the first ${half} ${seconds(firstHalf)}: the waits do not grow, no backoff`;
@@ -389,18 +388,29 @@ export class ClientRuleJudge {
     if (key.flat.messages.length < FLAT_MESSAGES) key.flat.messages.push(message);
   }
 
-  /** A key breaks ERR-4 by its flat runs only when none of its runs grew: one flat run of a jittered backoff is luck. */
+  /**
+   * A key breaks ERR-4 when its runs together do not grow (backoff-growth.ts): one flat run of a jittered backoff
+   * is luck, and one stretched wait a stalled machine's.
+   */
   private judgeRuns(key: KeyState): void {
-    const { runs, messages, worst } = key.flat;
-    if (runs === 0) return;
-    if (key.grew) {
-      this.tallies.noted(BACKS_OFF, `key ${key.standing.key}: ${count(runs, 'run')} of retries refused in a row did not grow, but another did: a jittered backoff's run may look flat by chance, so the key is judged over all its runs, and backs off`);
+    const { growth, flat } = key;
+    if (growth.runs === 0) return;
+    const name = key.standing.key;
+    const pooled = `the key's ${growth.runs} runs together waited, beyond Retry-After, ${seconds(growth.laterMs)} in their later halves and ${seconds(growth.firstMs)} in their first, the longest ${growth.setAside === 1 ? 'wait' : `${growth.setAside} waits`} of each set aside (a stalled machine's)`;
+    if (growth.grows(GROWTH_MARGIN_MS)) {
+      if (flat.runs > 0) this.tallies.noted(BACKS_OFF, `key ${name}: ${count(flat.runs, 'run')} of retries refused in a row did not grow by ${flat.runs === 1 ? 'itself' : 'themselves'}, but ${pooled}: a jittered backoff's run may look flat by chance, so the key is judged over all its runs, and backs off`);
       return;
     }
-    key.standing.flatRuns += runs;
-    const none = runs > 1 ? `; none of the key's ${runs} runs grew` : '';
-    for (const message of messages) this.tallies.violated(BACKS_OFF, `${message}${none}`, undefined);
-    worse(key, BACKS_OFF, worst, `${messages[0] ?? ''}${none}`);
+    key.standing.flatRuns += growth.runs;
+    if (growth.runs === 1) {
+      for (const message of flat.messages) this.tallies.violated(BACKS_OFF, message, undefined);
+      worse(key, BACKS_OFF, flat.worst, flat.messages[0] ?? '');
+      return;
+    }
+    const together = `; over all its runs, ${pooled}: no growth either`;
+    const messages = flat.messages.length > 0 ? flat.messages.map((message) => `${message}${together}`) : [`key ${name}: its runs of retries refused in a row grew only by the waits set aside${together}`];
+    for (const message of messages) this.tallies.violated(BACKS_OFF, message, undefined);
+    worse(key, BACKS_OFF, flat.worst, messages[0] as string);
   }
 }
 

@@ -5,7 +5,10 @@
  * 429 can lead to a temporary ban").
  *
  * compliant: after a 429 it waits for Retry-After plus exponential backoff with full jitter (lib/backoff.ts),
- * skipping the arrivals that fall inside the wait, then sends one request (the retry) and resumes. It also
+ * skipping the arrivals that fall inside the wait, then sends one request (the retry), alone, and resumes once
+ * the retry is answered. Arrivals due while the retry is out are skipped too, and a pacer that comes late (a busy
+ * machine) resumes the schedule when it came, not where the wait ended: either way, requests sent together with
+ * the retry would meet its 429 queued behind it and go out into the refusal, a burst no client should send. It also
  * keeps no more requests in flight than the last X-RateLimit-Remaining allows, so it meets one 429 per
  * window rather than one per open connection.
  */
@@ -30,6 +33,8 @@ export class KeyDriver {
   inFlight = 0;
   private pausedUntil = 0;
   private pendingRetry: RetryInfo | undefined;
+  /** Whether the retry after a wait is still unanswered: nothing else goes until it is. */
+  private retrying = false;
   private attempts = 0;
   private budget: Budget | undefined;
 
@@ -62,18 +67,19 @@ export class KeyDriver {
     const out: Dispatch[] = [];
     if (this.pausedUntil > 0) {
       if (this.pausedUntil > now) return out;
-      this.heldBack += this.schedule.resumeAt(this.pausedUntil);
+      const intendedAt = this.pausedUntil;
+      this.heldBack += this.schedule.resumeAt(Math.max(intendedAt, now));
       const retry = this.pendingRetry;
       this.pausedUntil = 0;
       this.pendingRetry = undefined;
-      const at = this.schedule.take();
-      if (at === undefined) return out;
+      if (this.schedule.take() === undefined) return out;
       this.inFlight++;
-      out.push({ intendedAt: at, retry });
+      this.retrying = true;
+      out.push({ intendedAt, retry });
     }
     for (let at = this.schedule.peek(); at !== undefined && at <= now; at = this.schedule.peek()) {
       this.schedule.take();
-      if (this.behaviour === 'compliant' && !this.budgetAllows(epochOffsetMs + now)) {
+      if (this.behaviour === 'compliant' && (this.retrying || !this.budgetAllows(epochOffsetMs + now))) {
         this.heldBack++;
         continue;
       }
@@ -86,6 +92,7 @@ export class KeyDriver {
   /** Learns from an answered (or failed) request. */
   settled(observation: Observation): void {
     this.inFlight--;
+    if (observation.retry !== undefined) this.retrying = false;
     if (this.behaviour === 'naive') return;
     if (observation.outcome === 'admitted') {
       this.attempts = 0;

@@ -39,8 +39,9 @@ interface Pending {
 /**
  * For a tool that watches this client's traffic from inside its process, as node:http and undici publish theirs
  * (certify-client's fast-clock.mjs reads when each request left and when each answer came): each request's bytes
- * as it is made, which a subscriber may replace (`{ bytes }`), and each response once it is complete. Nothing is
- * published, and nothing costs, without a subscriber.
+ * as they are written to a socket, which a subscriber may replace (`{ bytes }`), and each response once it is
+ * complete. Written, not made: a request waits for a free connection, and may go out after an answer the client
+ * had read meanwhile. Nothing is published, and nothing costs, without a subscriber.
  */
 const REQUEST_CHANNEL = channel('petstore:http-client:request');
 const RESPONSE_CHANNEL = channel('petstore:http-client:response');
@@ -200,9 +201,7 @@ export class HttpClient {
   send(bytes: Buffer, writeNow = false): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new RequestError('the client is closed', 'ECLOSED'));
-      const made = { bytes };
-      if (REQUEST_CHANNEL.hasSubscribers) REQUEST_CHANNEL.publish(made);
-      this.dispatch({ resolve, reject, bytes: made.bytes, writeNow, startedAt: machineMs(), retryable: false });
+      this.dispatch({ resolve, reject, bytes, writeNow, startedAt: machineMs(), retryable: false });
     });
   }
 
@@ -241,12 +240,15 @@ export class HttpClient {
   }
 
   private write(socket: net.Socket, pending: Pending): void {
+    // A request sent again (its connection died unanswered) is published again, as it is written again.
+    const written = { bytes: pending.bytes };
+    if (REQUEST_CHANNEL.hasSubscribers) REQUEST_CHANNEL.publish(written);
     if (!this.options.batchWrites || pending.writeNow) {
-      socket.write(pending.bytes);
+      socket.write(written.bytes);
       return;
     }
     if (this.held.length === 0) setImmediate(() => this.flush());
-    this.held.push([socket, pending.bytes]);
+    this.held.push([socket, written.bytes]);
   }
 
   private flush(): void {

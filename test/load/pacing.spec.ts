@@ -65,7 +65,26 @@ test('a compliant client waits Retry-After plus jitter after a 429, skips the ar
   expect(retry).toHaveLength(1);
   expect(retry[0]).toEqual({ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } });
   expect(driver.heldBack).toBe(110);
-  expect(driver.due(1_115, 0)).toHaveLength(1);
+  // The retry goes alone: the arrivals due while it is out are skipped, until it is answered.
+  expect(driver.due(1_115, 0)).toEqual([]);
+  driver.settled(answer({ doneAt: 1_120, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }));
+  expect(driver.due(1_125, 0)).toHaveLength(1);
+  expect(driver.heldBack).toBe(111);
+});
+
+test('a compliant client whose pacer comes late after a wait sends the retry alone, never a catch-up burst behind it', () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(100, 0, 10_000), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, () => 0.5);
+  driver.due(0, 0);
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 5 }));
+  // The wait ended at 1,105; a busy machine runs the pacer 2 s late. The 200 arrivals it missed are not sent.
+  const late = driver.due(3_105, 0);
+  expect(late).toEqual([{ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }]);
+  // Refused again: the arrivals due meanwhile stayed back, so nothing went out into the refusal.
+  expect(driver.due(3_150, 0)).toEqual([]);
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 3_160, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }));
+  expect(driver.waiting).toBe(true);
+  expect(driver.due(3_500, 0)).toEqual([]);
+  expect(driver.inFlight).toBe(0);
 });
 
 test('consecutive refused retries back off exponentially; an admission resets the backoff', () => {

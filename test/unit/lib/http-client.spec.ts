@@ -186,7 +186,7 @@ test('with batchWrites, a request others wait for (writeNow) is written in the t
   }
 });
 
-test('a tool inside the process sees each request as it is made, may add to its bytes, and sees each complete response', async () => {
+test('a tool inside the process sees each request as it is written, not made, may add to its bytes, and sees each complete response', async () => {
   const server = http.createServer((req, res) => {
     res.statusCode = 429;
     res.setHeader('retry-after', '1');
@@ -196,18 +196,26 @@ test('a tool inside the process sees each request as it is made, may add to its 
   const { port } = server.address() as AddressInfo;
   const client = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 1, timeoutMs: 1_000 });
   const statuses: number[] = [];
+  const seen: string[] = [];
   const stamp = (made: unknown): void => {
+    seen.push('written');
     const request = made as { bytes: Buffer };
     const end = request.bytes.indexOf('\r\n');
     request.bytes = Buffer.concat([request.bytes.subarray(0, end + 2), Buffer.from('x-seen: yes\r\n'), request.bytes.subarray(end + 2)]);
   };
-  const answered = (message: unknown): void => void statuses.push((message as { response: { status: number } }).response.status);
+  const answered = (message: unknown): void => {
+    seen.push('answered');
+    statuses.push((message as { response: { status: number } }).response.status);
+  };
   diagnostics.subscribe('petstore:http-client:request', stamp);
   diagnostics.subscribe('petstore:http-client:response', answered);
   try {
-    const response = await client.send(Buffer.from('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
-    expect(response.body.toString()).toBe('yes');
-    expect(statuses).toEqual([429]);
+    // Made together, on one connection: the second waits for it, and is written once the first is answered.
+    const request = Buffer.from('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const responses = await Promise.all([client.send(request), client.send(request)]);
+    expect(responses.map((response) => response.body.toString())).toEqual(['yes', 'yes']);
+    expect(statuses).toEqual([429, 429]);
+    expect(seen).toEqual(['written', 'answered', 'written', 'answered']);
   } finally {
     diagnostics.unsubscribe('petstore:http-client:request', stamp);
     diagnostics.unsubscribe('petstore:http-client:response', answered);

@@ -2,14 +2,14 @@
 import { helpText as loadHelp, LOAD_FLAGS } from '../harness/load/cli.ts';
 import { RECORD_FLAGS, RECORD_USAGE } from '../harness/record/command.ts';
 import { REPLAY_FLAGS, REPLAY_USAGE } from '../harness/replay/command.ts';
-import type { CommandFlags } from '../lib/cli/vocabulary.ts';
+import type { CommandFlags, CommandName } from '../lib/cli/vocabulary.ts';
 import { CERTIFY_FLAGS, CERTIFY_HELP } from './certify.ts';
 import { CERTIFY_IMPLEMENTATIONS_FLAGS } from './certify-implementations.ts';
 import { JUDGE_FLAGS, JUDGE_HELP } from './judge.ts';
 import { CERTIFY_CLIENT_FLAGS, CERTIFY_CLIENT_HELP } from './certify-client.ts';
 import { SERVE_FLAGS, SERVE_HELP } from './serve.ts';
 import { WATCH_FLAGS, WATCH_HELP } from './watch.ts';
-import { COMMAND_RUNNERS, type CommandName } from './command-runners.ts';
+import { COMMAND_RUNNERS } from './command-runners.ts';
 
 export interface Command {
   summary: string;

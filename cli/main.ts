@@ -3,7 +3,8 @@
  * caller's working directory, so its reports land there, and exits with the part's own exit code.
  */
 import { SUITE_VERSION } from '../specs/support/suite-version.ts';
-import { COMMAND_NAMES, COMMAND_RUNNERS, isCommandName, type CommandName } from './command-runners.ts';
+import { COMMAND_RUNNERS, isCommandName } from './command-runners.ts';
+import { COMMAND_NAMES, type CommandName } from '../lib/cli/vocabulary.ts';
 import { USAGE_EXIT_CODE, UsageError } from './usage-error.ts';
 import { errorLine } from '../lib/cli/vocabulary.ts';
 import { EXIT } from '../lib/docs/exit-codes.ts';
@@ -33,11 +34,13 @@ async function main(args: readonly string[]): Promise<number> {
   if (name === 'help' && rest.length > 0) {
     if (rest.length > 1) throw new UsageError(`help takes one command, not "${rest.join(' ')}"`);
     const named = commandNamed(rest[0]!);
-    process.stdout.write(`${(await import('./commands.ts')).COMMANDS[named].help}\n`);
+    const { COMMANDS } = await import('./commands.ts');
+    process.stdout.write(`${COMMANDS[named].help}\n`);
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${(await import('./commands.ts')).HELP}\n`);
+    const { HELP } = await import('./commands.ts');
+    process.stdout.write(`${HELP}\n`);
     return 0;
   }
   const run = await COMMAND_RUNNERS[commandNamed(name)]();

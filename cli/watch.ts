@@ -142,7 +142,7 @@ export async function watch(args: readonly string[]): Promise<number> {
   const run = runFacts();
   let server: LiveServer;
   try {
-    server = await serveLive({ live: watcher.live, report: () => asTrafficEvidence(watcher.liveReport(run), baseUrl, label, options.shard), wording: { title: 'Pet Store conformance, watched live', judgedAs: 'the log grows' }, env }, options.host, options.port);
+    server = await serveLive({ live: watcher.live, report: () => asTrafficEvidence(watcher.liveReport(run), baseUrl, label, options.shard, watcher.live.read.period), wording: { title: 'Pet Store conformance, watched live', judgedAs: 'the log grows' }, env }, options.host, options.port);
   } catch (error) {
     process.stderr.write(`${PREFIX} cannot serve metrics on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     return TOOL_FAULT;
@@ -178,5 +178,5 @@ export async function watch(args: readonly string[]): Promise<number> {
   const { lines, exchanges } = watcher.counts;
   process.stdout.write(`watched ${lines.toLocaleString('en-US')} lines of ${source ? 'syslog' : path.basename(options.log)}, ${exchanges.toLocaleString('en-US')} exchanges judged\n`);
   const report = watcher.finish(run);
-  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label, options.shard), options, env);
+  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label, options.shard, watcher.live.read.period), options, env);
 }

@@ -11,6 +11,7 @@ import { CLIENT_RULES } from './client-exchange.ts';
 import { KeyBook } from './key-book.ts';
 import { LiveHistory, type LiveTotals } from './live-history.ts';
 import { LiveMetrics } from './live-metrics.ts';
+import { ReadPeriod } from './read-period.ts';
 import { judgeReport, REPORTED_RULES, type JudgeRun } from './report.ts';
 import { ownsKey, type Shard } from './shard.ts';
 import { TrafficJudge } from './traffic-judge.ts';
@@ -29,6 +30,8 @@ export class LiveJudge {
   readonly judge: TrafficJudge;
   readonly metrics: LiveMetrics;
   readonly history = new LiveHistory();
+  /** The traffic read, every key's (a shard's too). */
+  readonly read = new ReadPeriod();
   /** How far behind its source the judge was at the last refresh, in seconds. */
   lagS = 0;
   private lost = 0;
@@ -48,6 +51,7 @@ export class LiveJudge {
    */
   add(number: number, entry: unknown, file: string): void {
     const exchange = toJudgedExchange({ number, entry }, file, this.keys);
+    if (exchange) this.read.add(exchange.answeredAt);
     const pseudonym = typeof exchange?.key === 'object' ? exchange.key.pseudonym : undefined;
     if (!exchange || !ownsKey(this.options.shard, pseudonym)) return;
     if (pseudonym === undefined) return void this.judge.add(exchange);

@@ -142,10 +142,11 @@ export async function recordCommand(args: string[], given: NodeJS.ProcessEnv = p
     if (code === 'EADDRINUSE') throw new InputError(`port ${port} is in use; pass --port with another port, or --port 0 for a free one`);
     throw error;
   }
+  const running = proxy;
+  // Before the proxy is announced: a --live-port in use stops the recording before any client is pointed at it.
+  const served = judging && livePort !== undefined ? await serveLive(judging, livePort, () => recordedRun(judging, writer, upstream, capture), () => running.close().then(() => writer.close())) : undefined;
   process.stdout.write(`Recording proxy listening on ${proxy.baseUrl} -> ${safeUrl(upstream)}, writing ${capture}\n`);
   process.stdout.write(`Point clients at ${proxy.baseUrl}; stop with Ctrl-C.\n`);
-  const running = proxy;
-  const served = judging && livePort !== undefined ? await serveLive(judging, livePort, () => recordedRun(judging, writer, upstream, capture), () => running.close().then(() => writer.close())) : undefined;
   if (served) process.stdout.write(`The verdict so far on ${served.origin}/ and metrics on ${served.origin}/metrics\n`);
 
   await new Promise<void>((resolve) => {

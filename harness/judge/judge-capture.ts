@@ -46,7 +46,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
     if (exchange) read.add(exchange.answeredAt);
-    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt)) addInOrder(judge, exchange, file);
+    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt, raw.fingerprint)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {

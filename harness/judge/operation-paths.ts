@@ -9,18 +9,27 @@ import { operationBase } from '../../lib/capture/base.ts';
 const MAX_REMEMBERED = 16_384;
 
 export class OperationPaths {
-  private readonly byRequest = new Map<string, string | null>();
+  /** By method, then URL: not by the two joined, which would make a string per exchange. */
+  private readonly byMethod = new Map<string, Map<string, string | null>>();
+  private remembered = 0;
 
   /** `method` in upper case. Throws what `new URL` throws for a URL that cannot be read. */
   pathOf(method: string, url: string): string | undefined {
-    const request = `${method} ${url}`;
-    const known = this.byRequest.get(request);
+    let byUrl = this.byMethod.get(method);
+    if (!byUrl) {
+      byUrl = new Map();
+      this.byMethod.set(method, byUrl);
+    }
+    const known = byUrl.get(url);
     if (known !== undefined) return known ?? undefined;
     const parsed = new URL(url, 'http://capture.invalid');
     const base = operationBase(method, parsed);
     const path = base === undefined ? undefined : parsed.pathname.slice(base.length - parsed.origin.length) + parsed.search;
-    if (this.byRequest.size >= MAX_REMEMBERED) this.byRequest.clear();
-    this.byRequest.set(request, path ?? null);
+    if (++this.remembered > MAX_REMEMBERED) {
+      for (const urls of this.byMethod.values()) urls.clear();
+      this.remembered = 1;
+    }
+    byUrl.set(url, path ?? null);
     return path;
   }
 }

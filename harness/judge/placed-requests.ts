@@ -9,17 +9,28 @@ import { placeRequest, type PlacedRequest } from '../../lib/contract.ts';
 const MAX_REMEMBERED = 4_096;
 
 export class PlacedRequests {
-  /** null: a request to no operation of the contract. */
-  private readonly byRequest = new Map<string, PlacedRequest | null>();
+  /**
+   * By method, then path (null: a request to no operation of the contract). Not by the two joined: a path the
+   * judge remembered (operation-paths.ts) is the same string each time, whose hash is then already known.
+   */
+  private readonly byMethod = new Map<string, Map<string, PlacedRequest | null>>();
+  private remembered = 0;
 
   place(method: string, path: string, contentType: string | undefined, body: string | undefined): PlacedRequest | undefined {
     if (body !== undefined) return placeRequest({ method, path, ...(contentType ? { contentType } : {}), body });
-    const request = `${method} ${path}`;
-    const known = this.byRequest.get(request);
+    let byPath = this.byMethod.get(method);
+    if (!byPath) {
+      byPath = new Map();
+      this.byMethod.set(method, byPath);
+    }
+    const known = byPath.get(path);
     if (known !== undefined) return known ?? undefined;
     const placed = placeRequest({ method, path, ...(contentType ? { contentType } : {}) });
-    if (this.byRequest.size >= MAX_REMEMBERED) this.byRequest.clear();
-    this.byRequest.set(request, placed ?? null);
+    if (++this.remembered > MAX_REMEMBERED) {
+      for (const paths of this.byMethod.values()) paths.clear();
+      this.remembered = 1;
+    }
+    byPath.set(path, placed ?? null);
     return placed;
   }
 }

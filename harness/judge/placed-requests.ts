@@ -6,7 +6,7 @@
  */
 import { placeRequest, type PlacedRequest } from '../../lib/contract.ts';
 
-const MAX_REMEMBERED = 4_096;
+const MAX_REMEMBERED = 16_384;
 
 export class PlacedRequests {
   /**

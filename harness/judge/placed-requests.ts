@@ -5,32 +5,20 @@
  * body decides it). Bounded: past MAX_REMEMBERED paths the memory starts again.
  */
 import { placeRequest, type PlacedRequest } from '../../lib/contract.ts';
+import { TwoKeyMemory } from './two-key-memory.ts';
 
 const MAX_REMEMBERED = 16_384;
 
 export class PlacedRequests {
-  /**
-   * By method, then path (null: a request to no operation of the contract). Not by the two joined: a path the
-   * judge remembered (operation-paths.ts) is the same string each time, whose hash is then already known.
-   */
-  private readonly byMethod = new Map<string, Map<string, PlacedRequest | null>>();
-  private remembered = 0;
+  /** By method, then path; null: a request to no operation of the contract. */
+  private readonly remembered = new TwoKeyMemory<PlacedRequest | null>(MAX_REMEMBERED);
 
   place(method: string, path: string, contentType: string | undefined, body: string | undefined): PlacedRequest | undefined {
     if (body !== undefined) return placeRequest({ method, path, ...(contentType ? { contentType } : {}), body });
-    let byPath = this.byMethod.get(method);
-    if (!byPath) {
-      byPath = new Map();
-      this.byMethod.set(method, byPath);
-    }
-    const known = byPath.get(path);
+    const known = this.remembered.get(method, path);
     if (known !== undefined) return known ?? undefined;
     const placed = placeRequest({ method, path, ...(contentType ? { contentType } : {}) });
-    if (++this.remembered > MAX_REMEMBERED) {
-      for (const paths of this.byMethod.values()) paths.clear();
-      this.remembered = 1;
-    }
-    byPath.set(path, placed ?? null);
+    this.remembered.set(method, path, placed ?? null);
     return placed;
   }
 }

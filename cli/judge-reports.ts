@@ -9,7 +9,7 @@ import { junitXml } from '../harness/judge/junit.ts';
 import type { Shard } from '../harness/judge/shard.ts';
 import type { ConformanceReport } from '../lib/verdicts/model.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
-import { evidenceOfRows, evidenceTarget } from '../lib/verdicts/evidence.ts';
+import { evidenceOfRows, evidenceTarget, type TrafficPeriod } from '../lib/verdicts/evidence.ts';
 import { exitCodeFor } from '../specs/reporter/exit-code.ts';
 import { jobSummary } from '../specs/reporter/job-summary.ts';
 import { redactDeep, reportRedactor } from '../specs/reporter/report-redaction.ts';
@@ -36,10 +36,13 @@ export function writeJudgeReports(raw: ConformanceReport, places: ReportPlaces, 
   return exitCodeFor(report.verdict.state, 'passed', env);
 }
 
-/** A report of judged traffic as evidence a certificate counts: of --base-url's target when given, under `label`. */
-export function asTrafficEvidence(report: ConformanceReport, baseUrl: string | undefined, label: string, shard?: Shard): CertifiedReport {
+/**
+ * A report of judged traffic as evidence a certificate counts: of --base-url's target when given, under `label`,
+ * covering `period` of the traffic when known.
+ */
+export function asTrafficEvidence(report: ConformanceReport, baseUrl: string | undefined, label: string, shard?: Shard, period?: TrafficPeriod): CertifiedReport {
   const target = evidenceTarget(baseUrl ?? report.target.url);
-  const evidence = evidenceOfRows(report, 'judge', label, target, 'traffic');
+  const evidence = { ...evidenceOfRows(report, 'judge', label, target, 'traffic'), ...(period ? { period } : {}) };
   return {
     ...report,
     target: { ...report.target, ...(baseUrl ? { url: baseUrl, baseUrl } : {}) },

@@ -111,8 +111,8 @@ export async function judge(args: readonly string[]): Promise<number> {
   }
   try {
     const env = { ...process.env, ...options.keys };
-    const { report } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, ...(options.shard ? { shard: options.shard } : {}), run: runFacts() });
-    return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label, options.shard), options, env);
+    const { report, period } = await judgeCapture(options.capture, { env, clockSkewMs: options.clockSkewMs, format: options.format, ...(options.shard ? { shard: options.shard } : {}), run: runFacts() });
+    return writeJudgeReports(asTrafficEvidence(report, options.baseUrl, options.label, options.shard, period), options, env);
   } catch (error) {
     if (error instanceof CaptureInputError) throw new UsageError(`judge: ${error.message}`);
     if (error instanceof Error && /PETSTORE_/.test(error.message)) throw new UsageError(`judge: ${error.message}`);

@@ -3,7 +3,6 @@
  * lines as they come, serves what it found on /metrics (OpenMetrics), and at exit (SIGTERM, Ctrl-C) writes the
  * judged period as the judge's report, whose exit code it returns.
  */
-import { createServer } from 'node:http';
 import path from 'node:path';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
@@ -17,8 +16,7 @@ import { keysFileFlag, parseFlags } from './flags.ts';
 import { runFacts } from './judge.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
-import { watchPage } from './watch-page.ts';
-import { redactDeep, reportRedactor } from '../specs/reporter/report-redaction.ts';
+import { serveLive, type LiveServer } from './live-server.ts';
 
 export const WATCH_FLAGS = commandFlags('watch', ['base-url', 'keys-file', 'output', 'summary', 'port', 'host', 'state', 'max-keys', 'syslog', 'clock-skew', 'label', 'shard', 'help']);
 
@@ -142,22 +140,14 @@ export async function watch(args: readonly string[]): Promise<number> {
   const watcher = new Watcher({ log: options.log, ...(source ? { source } : {}), stateFile: options.state, env: { ...process.env, ...options.keys }, clockSkewMs: options.clockSkewMs, maxKeys: options.maxKeys, warn: (line) => void process.stderr.write(`${line}\n`), ...(options.shard ? { shard: options.shard } : {}) });
   const env = { ...process.env, ...options.keys };
   const run = runFacts();
-  const redactor = reportRedactor(env);
-  const server = createServer((request, response) => {
-    if (request.url === '/metrics') return void watcher.metrics.text().then((text) => response.writeHead(200, { 'content-type': watcher.metrics.contentType }).end(text));
-    if (request.url !== '/' && request.url !== '/conformance.json') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('see / (the verdict so far), /conformance.json or /metrics\n');
-    const report = redactDeep(asTrafficEvidence(watcher.liveReport(run), baseUrl, label, options.shard), redactor);
-    if (request.url === '/conformance.json') return void response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(redactor.text(`${JSON.stringify(report, null, 2)}\n`));
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(redactor.text(watchPage(report, watcher.totals, watcher.lagS, watcher.history.minutes(), Date.now())));
-  });
+  let server: LiveServer;
   try {
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
+    server = await serveLive({ live: watcher.live, report: () => asTrafficEvidence(watcher.liveReport(run), baseUrl, label, options.shard, watcher.live.read.period), wording: { title: 'Pet Store conformance, watched live', judgedAs: 'the log grows' }, env }, options.host, options.port);
   } catch (error) {
     process.stderr.write(`${PREFIX} cannot serve metrics on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     return TOOL_FAULT;
   }
-  const address = server.address();
-  const origin = `http://${options.host}:${typeof address === 'object' && address ? address.port : options.port}`;
+  const origin = server.origin;
   const watching = source ? `syslog on ${source.address.host}:${source.address.port}` : options.log;
   process.stdout.write(`watching ${watching}; the verdict so far on ${origin}/ and metrics on ${origin}/metrics\n`);
   const stopped = new Promise<string>((resolve) => {
@@ -179,7 +169,7 @@ export async function watch(args: readonly string[]): Promise<number> {
   tick();
   await stopped;
   clearTimeout(timer);
-  server.close();
+  await server.close();
   if (failed) {
     process.stderr.write(`${PREFIX} cannot read ${options.log}: ${failed.message}\n`);
     return TOOL_FAULT;
@@ -188,5 +178,5 @@ export async function watch(args: readonly string[]): Promise<number> {
   const { lines, exchanges } = watcher.counts;
   process.stdout.write(`watched ${lines.toLocaleString('en-US')} lines of ${source ? 'syslog' : path.basename(options.log)}, ${exchanges.toLocaleString('en-US')} exchanges judged\n`);
   const report = watcher.finish(run);
-  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label, options.shard), options, env);
+  return writeJudgeReports(asTrafficEvidence(report, baseUrl, label, options.shard, watcher.live.read.period), options, env);
 }

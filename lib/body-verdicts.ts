@@ -17,8 +17,11 @@ export interface BodyVerdict {
 const MAX_REMEMBERED_LENGTH = 16_384;
 
 export class BodyVerdicts {
-  /** By operation and status, then by the text itself (a body's own string hashes once; a joined key would be copied). */
-  private readonly byAnswer = new Map<string, Map<string, BodyVerdict>>();
+  /**
+   * By operation, status, then the text itself (a body's own string hashes once; a joined key would be copied, and
+   * joining the operation and status made a string per answer).
+   */
+  private readonly byAnswer = new Map<OperationId, Map<number, Map<string, BodyVerdict>>>();
   /**
    * In the order remembered, for forgetting the oldest from `head` on: shift() on an array this long copies
    * it whole each time (a large array cannot be trimmed in place), so the forgotten are cut off in batches.
@@ -31,11 +34,15 @@ export class BodyVerdicts {
 
   verdict(operation: OperationId, status: number, text: string, judge: () => BodyVerdict): BodyVerdict {
     if (text.length > MAX_REMEMBERED_LENGTH) return judge();
-    const answer = `${operation} ${status}`;
-    let byText = this.byAnswer.get(answer);
+    let byStatus = this.byAnswer.get(operation);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.byAnswer.set(operation, byStatus);
+    }
+    let byText = byStatus.get(status);
     if (!byText) {
       byText = new Map();
-      this.byAnswer.set(answer, byText);
+      byStatus.set(status, byText);
     }
     const known = byText.get(text);
     if (known) return known;

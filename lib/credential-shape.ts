@@ -114,34 +114,40 @@ export interface CarriedParts {
  */
 export function credentialsCarried(parts: CarriedParts): string[] {
   const found: string[] = [];
-  const keep = (value: string): void => {
-    if (worthReplacing(value)) found.push(value);
-  };
-  const take = (name: string, value: string): void => {
-    if (isKeyLikeName(name) && (name.toLowerCase() !== 'key' || looksLikeKey(value))) keep(value);
-  };
   if (parts.url !== undefined) {
     const query = parts.url.indexOf('?');
-    if (query >= 0) for (const [name, value] of new URLSearchParams(parts.url.slice(query + 1))) take(name, value);
+    if (query >= 0) for (const [name, value] of new URLSearchParams(parts.url.slice(query + 1))) takeNamed(found, name, value);
   }
-  for (const [name, value] of Object.entries(parts.headers ?? {})) {
+  const headers = parts.headers ?? {};
+  // Names one by one, not Object.entries: this runs for every exchange a judge reads, with every header.
+  for (const name in headers) {
+    const value = headers[name] as string;
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization') continue;
     if (lower === 'cookie' || lower === 'set-cookie') {
       for (const pair of value.split(/[;,]/)) {
         const at = pair.indexOf('=');
-        if (at > 0 && (isKeyLikeName(pair.slice(0, at).trim()) || looksLikeKey(pair.slice(at + 1).trim()))) keep(pair.slice(at + 1).trim());
+        if (at > 0 && (isKeyLikeName(pair.slice(0, at).trim()) || looksLikeKey(pair.slice(at + 1).trim()))) keepWorthReplacing(found, pair.slice(at + 1).trim());
       }
-    } else take(name, value);
+    } else takeNamed(found, name, value);
   }
   if (parts.body !== undefined && /^\s*[[{]/.test(parts.body)) {
     try {
-      collectMembers(JSON.parse(parts.body) as unknown, take);
+      collectMembers(JSON.parse(parts.body) as unknown, found);
     } catch {
       // Not JSON: the masks by position and shape still apply to it as text.
     }
   }
   return found;
+}
+
+/** A value under a name: kept when the name is key-like (a bare "key" only when its value looks like one). */
+function takeNamed(found: string[], name: string, value: string): void {
+  if (isKeyLikeName(name) && (name.toLowerCase() !== 'key' || looksLikeKey(value))) keepWorthReplacing(found, value);
+}
+
+function keepWorthReplacing(found: string[], value: string): void {
+  if (worthReplacing(value)) found.push(value);
 }
 
 /**
@@ -153,12 +159,12 @@ function worthReplacing(value: string): boolean {
   return value.length >= 8 && !/^[A-Za-z]+$/.test(value);
 }
 
-function collectMembers(value: unknown, take: (name: string, value: string) => void): void {
-  if (Array.isArray(value)) for (const item of value) collectMembers(item, take);
+function collectMembers(value: unknown, found: string[]): void {
+  if (Array.isArray(value)) for (const item of value) collectMembers(item, found);
   else if (value !== null && typeof value === 'object') {
     for (const [name, inner] of Object.entries(value)) {
-      if (typeof inner === 'string') take(name, inner);
-      else collectMembers(inner, take);
+      if (typeof inner === 'string') takeNamed(found, name, inner);
+      else collectMembers(inner, found);
     }
   }
 }

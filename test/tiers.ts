@@ -51,6 +51,7 @@ export const FIELD_TESTS: readonly string[] = [
   'judge/planted-keys.spec.ts',
   'watch/production-field.spec.ts',
   'watch/syslog-field.spec.ts',
+  'judge/record-live.spec.ts',
 ];
 
 export type Tier = 'quick' | 'field' | 'all';

@@ -8,7 +8,6 @@
  * entry without an answer (HAR status 0, nginx's 444 and 499) is kept, marked `noAnswer`, for RESP-3 alone.
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
-import { operationBase } from '../../lib/capture/base.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
@@ -16,6 +15,7 @@ import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity, NoAnswer } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
 import { noAnswerOf } from './unanswered.ts';
+import { OperationPaths } from './operation-paths.ts';
 
 interface LooseHarEntry {
   startedDateTime?: unknown;
@@ -149,24 +149,25 @@ interface Parts {
   noAnswer: NoAnswer | undefined;
 }
 
+/** Shared by every capture read in this process: where a URL lands depends on the URL alone. */
+const operationPaths = new OperationPaths();
+
 function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
-  let parsed: URL;
+  const upper = method.toUpperCase();
+  let path: string | undefined;
   try {
-    parsed = new URL(url, 'http://capture.invalid');
+    path = operationPaths.pathOf(upper, url);
   } catch {
     return bad(where, `has a URL that cannot be read: ${JSON.stringify(keys.redactor.text(url).slice(0, 80))}`);
   }
-  const upper = method.toUpperCase();
-  const base = operationBase(upper, parsed);
-  if (base === undefined) return undefined;
-  const basePathLength = base.length - parsed.origin.length;
+  if (path === undefined) return undefined;
   const credential = credentialOf(parts, keys);
   keys.redactor.learnCarried({ url, headers: parts.requestHeaders, ...(parts.requestBody !== undefined ? { body: parts.requestBody } : {}) });
   keys.redactor.learnCarried({ headers: parts.responseHeaders });
   return {
     number,
     method: upper,
-    path: parsed.pathname.slice(basePathLength) + parsed.search,
+    path,
     answeredAt: parts.answeredAt,
     sentAt: parts.sentAt,
     status: parts.status,

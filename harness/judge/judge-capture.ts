@@ -10,11 +10,13 @@ import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
+import { ReadPeriod } from './read-period.ts';
 import { RepeatedLines } from './repeated-lines.ts';
 import { ownsKey, shardText, type Shard } from './shard.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
 import { TrafficJudge } from './traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import type { TrafficPeriod } from '../../lib/verdicts/evidence.ts';
 
 /** .ndjson, .jsonl and .log hold one exchange per line (a gateway's access log is a .log); anything else is HAR. */
 export function judgeFormat(path: string): CaptureFormat {
@@ -27,6 +29,8 @@ export interface CaptureJudgement {
   keys: number;
   /** Lines that repeated one already read (logs shipped at least once, a batch re-sent), dropped. */
   repeatsDropped: number;
+  /** The traffic read, every key's (a shard's too): undefined for a capture with no exchange. */
+  period: TrafficPeriod | undefined;
 }
 
 export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; shard?: Shard; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
@@ -38,9 +42,11 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   // A HAR none of whose entries carries Authorization was sanitized: whether its requests carried a key is unknown.
   const reading = { harAuthorization: await harCarriesAuthorization(path) };
   const repeated = new RepeatedLines();
+  const read = new ReadPeriod();
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
-    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt)) addInOrder(judge, exchange, file);
+    if (exchange) read.add(exchange.answeredAt);
+    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt, raw.fingerprint)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {
@@ -51,7 +57,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
     durationMs: Date.now() - started.getTime(),
     enterpriseQuota: enterpriseText(judge),
   }, keys.redactor);
-  return { report, exchanges, keys: keyCount, repeatsDropped: repeated.dropped };
+  return { report, exchanges, keys: keyCount, repeatsDropped: repeated.dropped, period: read.period };
 }
 
 /** How many lines repeated one already read (the same request, time and answer), and were counted once. */

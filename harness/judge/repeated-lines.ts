@@ -23,9 +23,11 @@ export class RepeatedLines {
    * time it is remembered. The text is the line itself, not the entry parsed and written again: a repeat is a line
    * shipped twice as it was written, and writing each entry out once more cost the judge a tenth of its time.
    * Whitespace around it is not the line: a shipper may re-send it with a CRLF ending, or as a file's last line.
+   * `taken`: the SHA-1 (base64) of the line's bytes, where the reader took it already (a HAR's entry has no
+   * whitespace around it); the same as that of the text's.
    */
-  repeats(text: string, at: number): boolean {
-    const fingerprint = hash('sha1', text.trim(), 'base64');
+  repeats(text: string, at: number, taken?: string): boolean {
+    const fingerprint = taken ?? hash('sha1', text.trim(), 'base64');
     if (this.seen.has(fingerprint)) {
       this.dropped++;
       return true;

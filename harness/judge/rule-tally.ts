@@ -51,15 +51,15 @@ export class RuleTallies {
   }
 
   /**
-   * One exchange's findings, of `key`: each violation's message says `where` it was seen, and carries the exchange as
-   * evidence (made only for a violation kept as evidence).
+   * One exchange's findings, of `key`: each violation's message says which exchange it was seen in, and carries it
+   * as `evidence` (made only for a violation kept as evidence). Nothing is made for an exchange that breaks nothing.
    */
-  record(findings: ExchangeFindings, key: string | undefined, where: string, evidence: () => Omit<Evidence, 'rule'>): void {
+  record<Exchange extends { number: number }>(findings: ExchangeFindings, key: string | undefined, exchange: Exchange, evidence: (exchange: Exchange) => Omit<Evidence, 'rule'>): void {
     for (const rule of findings.judged) this.judged(rule, key);
     for (const { rule, reason } of findings.unchecked) this.unchecked(rule, reason);
     for (const violation of findings.violations) {
       const tally = this.tally(violation.rule);
-      this.violated(violation.rule, `${violation.message} (${where})`, tally.evidence.length < MAX_EVIDENCE ? evidence() : undefined);
+      this.violated(violation.rule, `${violation.message} (exchange ${exchange.number}${key ? `, key ${key}` : ''})`, tally.evidence.length < MAX_EVIDENCE ? evidence(exchange) : undefined);
     }
     for (const { rule, what } of findings.observed) this.observed(rule, what);
   }

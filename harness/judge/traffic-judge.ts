@@ -7,7 +7,7 @@
 import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
-import { placeRequest, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
+import type { OperationId, PlacedRequest } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
@@ -20,6 +20,7 @@ import { AdmissionsInASpan } from './admissions-in-a-span.ts';
 import { CreatedPets } from './created-pets.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
+import { PlacedRequests } from './placed-requests.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
 import { UnansweredRequests } from './unanswered.ts';
 
@@ -66,6 +67,7 @@ export class TrafficJudge {
   private readonly clients: ClientRuleJudge;
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
   private readonly createdPets: CreatedPets;
+  private readonly placed = new PlacedRequests();
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -97,7 +99,7 @@ export class TrafficJudge {
   }
 
   add(exchange: JudgedExchange): void {
-    const placed = placeRequest({ method: exchange.method, path: exchange.path, ...(exchange.requestContentType ? { contentType: exchange.requestContentType } : {}), ...(exchange.requestBody !== undefined ? { body: exchange.requestBody } : {}) });
+    const placed = this.placed.place(exchange.method, exchange.path, exchange.requestContentType, exchange.requestBody);
     if (!placed) return;
     const operation = placed.operation.id;
     this.exchanges++;
@@ -107,10 +109,13 @@ export class TrafficJudge {
     // A request without an answer shows nothing of any rule but RESP-3, judged when the capture ends.
     if (exchange.noAnswer) return this.unanswered.add(operation, exchange, exchange.noAnswer, keyName);
     this.unanswered.answered(operation, keyName);
-    this.tallies.record(this.findingsOf(exchange, placed, plan), keyName, `exchange ${exchange.number}${keyName ? `, key ${keyName}` : ''}`, () => evidenceOf(exchange));
+    this.tallies.record(this.findingsOf(exchange, placed, plan), keyName, exchange, evidenceOf);
     if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
     this.account(exchange, keyName, plan);
-    if (keyName !== undefined) this.clients.add({ ...exchange, key: keyName, retryAfter: exchange.responseHeaders['retry-after'], date: exchange.responseHeaders.date });
+    if (keyName !== undefined) {
+      const { number, method, path, sentAt, answeredAt, status, responseHeaders } = exchange;
+      this.clients.add({ number, key: keyName, method, path, sentAt, answeredAt, status, retryAfter: responseHeaders['retry-after'], date: responseHeaders.date });
+    }
   }
 
   /**

@@ -85,7 +85,15 @@ export class HarEntryScanner {
 
   /** Feeds the next chunk of the file's bytes; returns the JSON texts of the entries it completed. */
   push(chunk: Uint8Array): string[] {
-    const out: string[] = [];
+    return this.pushBytes(chunk).map(decoded);
+  }
+
+  /**
+   * Feeds the next chunk of the file's bytes; returns the UTF-8 bytes of the entries it completed, each as the pieces
+   * it came in (one, unless it straddled chunks). A piece may be a view of `chunk`: use it before the next push.
+   */
+  pushBytes(chunk: Uint8Array): Uint8Array[][] {
+    const out: Uint8Array[][] = [];
     let i = 0;
     const n = chunk.length;
     while (i < n) {
@@ -204,7 +212,7 @@ export class HarEntryScanner {
     if (this.frames.length === 0) this.finished = true;
   }
 
-  private continueValue(chunk: Uint8Array, start: number, out: string[]): number {
+  private continueValue(chunk: Uint8Array, start: number, out: Uint8Array[][]): number {
     const value = this.value;
     if (!value) return start;
     let { depth, inString, escape } = value;
@@ -235,7 +243,7 @@ export class HarEntryScanner {
       this.value = undefined;
       if (value.keep) {
         this.entryCount++;
-        out.push(decoded(value.pieces));
+        out.push(value.pieces);
       }
     } else {
       Object.assign(value, { depth, inString, escape });

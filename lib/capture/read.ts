@@ -5,8 +5,10 @@
  * Either way memory stays that of one entry, however long the capture.
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
+import { FINGERPRINT_BYTES, harEntryBytesInWorker, type EntryBytes } from './har-in-worker.ts';
 
 export type CaptureFormat = 'har' | 'ndjson';
 
@@ -27,14 +29,25 @@ export interface RawEntry {
 /** An entry as read from a file: with its text as written, what tells a line written twice. */
 export interface ReadEntry extends RawEntry {
   text: string;
+  /** The SHA-1 of the entry's bytes as written (base64), where the reader took it already. */
+  fingerprint: string | undefined;
 }
 
 const CHUNK_BYTES = 1 << 20;
 
-/** Every entry of the capture, parsed as plain JSON (bodies are strings in HAR, so no number is rounded). */
-export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path)): AsyncGenerator<ReadEntry> {
+/**
+ * From this size on, a HAR's entries are found by a worker thread while this one parses and judges (har-in-worker.ts):
+ * starting the thread costs about a fifth of a second, which a small capture would not win back.
+ */
+export const HAR_IN_WORKER_BYTES = 32 << 20;
+
+/**
+ * Every entry of the capture, parsed as plain JSON (bodies are strings in HAR, so no number is rounded).
+ * `harInWorkerFrom`: the size in bytes from which a HAR's entries are found on a worker thread.
+ */
+export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES): AsyncGenerator<ReadEntry> {
   const name = basename(path);
-  const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path);
+  const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path, harInWorkerFrom);
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
@@ -47,7 +60,7 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
           throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
         }
         if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
-        yield { number: batch.number(index), entry, text };
+        yield { number: batch.number(index), entry, text, fingerprint: batch.fingerprint(index) };
       }
     }
   } catch (error) {
@@ -68,6 +81,8 @@ interface Batch {
   /** Where the entry is, for messages: "entry 3" in a HAR document, "line 17" in NDJSON. */
   where(index: number): string;
   text(index: number): string;
+  /** The SHA-1 of the entry's bytes (base64), if the reader took it. */
+  fingerprint(index: number): string | undefined;
 }
 
 class TextBatch implements Batch {
@@ -90,6 +105,44 @@ class TextBatch implements Batch {
 
   text(index: number): string {
     return this.texts[index] ?? '';
+  }
+
+  fingerprint(): undefined {
+    return undefined;
+  }
+}
+
+/** A HAR's entries as a worker thread found them: decoded one by one as their turn comes, as LineBatch does. */
+class EntryBytesBatch implements Batch {
+  private readonly bytes: Buffer;
+  private readonly fingerprints: Buffer;
+
+  constructor(
+    private readonly entries: EntryBytes,
+    private readonly first: number,
+  ) {
+    this.bytes = Buffer.from(entries.bytes.buffer, entries.bytes.byteOffset, entries.bytes.length);
+    this.fingerprints = Buffer.from(entries.fingerprints.buffer, entries.fingerprints.byteOffset, entries.fingerprints.length);
+  }
+
+  get size(): number {
+    return this.entries.ends.length;
+  }
+
+  number(index: number): number {
+    return this.first + index;
+  }
+
+  where(index: number): string {
+    return `entry ${this.number(index)}`;
+  }
+
+  text(index: number): string {
+    return this.bytes.toString('utf8', index === 0 ? 0 : this.entries.ends[index - 1], this.entries.ends[index]);
+  }
+
+  fingerprint(index: number): string {
+    return this.fingerprints.toString('base64', index * FINGERPRINT_BYTES, (index + 1) * FINGERPRINT_BYTES);
   }
 }
 
@@ -122,17 +175,38 @@ class LineBatch implements Batch {
   text(index: number): string {
     return this.bytes.toString('utf8', this.spans[index * 4], this.spans[index * 4 + 1]);
   }
+
+  fingerprint(): undefined {
+    return undefined;
+  }
 }
 
-async function* harEntries(path: string): AsyncGenerator<Batch> {
-  const scanner = new HarEntryScanner();
+async function* harEntries(path: string, inWorkerFrom: number): AsyncGenerator<Batch> {
   let number = 0;
+  if ((await sizeOf(path)) >= inWorkerFrom) {
+    for await (const entries of harEntryBytesInWorker(path)) {
+      const batch = new EntryBytesBatch(entries, number + 1);
+      yield batch;
+      number += batch.size;
+    }
+    return;
+  }
+  const scanner = new HarEntryScanner();
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
     const texts = scanner.push(chunk as Buffer);
     yield new TextBatch(texts, number + 1);
     number += texts.length;
   }
   scanner.end();
+}
+
+/** The file's size; 0 when it cannot be read, so that reading it here says why. */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
 }
 
 const NEWLINE = 0x0a;

@@ -28,6 +28,7 @@ export const FLAGS = {
   baseline: { type: 'string', meaning: 'an earlier report to list the changes since', forms: 'a matrix.json or conformance.json' },
   'update-expectations': { type: 'boolean', meaning: "rewrite each implementation's expectations file" },
   port: { type: 'string', meaning: 'the port this command listens on', forms: 'a port number from 0 to 65535 (0 picks a free one)' },
+  'live-port': { type: 'string', meaning: 'the port the live verdict page and /metrics are served on, beside what the command serves itself', forms: 'a port number from 0 to 65535 (0 picks a free one)' },
   host: { type: 'string', meaning: 'the address this command listens on', forms: 'an address, e.g. 127.0.0.1' },
   judge: { type: 'boolean', meaning: 'judge the traffic as it passes' },
   format: { type: 'string', meaning: "the capture's format when its file name does not say", forms: 'har or ndjson' },

@@ -40,6 +40,12 @@ export interface EvidenceTarget {
 
 export type EvidenceSource = 'certify' | 'judge' | 'load';
 
+/** A span of traffic's own clock, as ISO 8601 instants. */
+export interface TrafficPeriod {
+  from: string;
+  to: string;
+}
+
 export interface ReportEvidence {
   source: EvidenceSource;
   /** Which run this was, in a certificate's words: "nightly run", "production run" (PETSTORE_RUN_LABEL). */
@@ -48,6 +54,8 @@ export interface ReportEvidence {
   startedAt: string;
   /** One of `count` processes over the same traffic, each judging its share of the keys (shard-evidence.ts). */
   shard?: { index: number; count: number };
+  /** For judged traffic: the period it covers, the first to the last answer read (shards merge only within one). */
+  period?: TrafficPeriod;
   specVersion: string;
   parts: PartEvidence[];
 }

@@ -20,12 +20,12 @@ const RUN = { suiteVersion: 'test', rulesHash: 'test', gitCommit: 'test' };
 
 /** The report of judging `capture` (as `shard`, if given) written to a folder of its own, as judge writes it. */
 async function judgedInto(capture: string, shard?: Shard): Promise<string> {
-  const { report } = await judgeCapture(capture, { env: {}, clockSkewMs: 1_000, ...(shard ? { shard } : {}), run: RUN });
+  const { report, period } = await judgeCapture(capture, { env: {}, clockSkewMs: 1_000, ...(shard ? { shard } : {}), run: RUN });
   const dir = tempDir(`shard-${shard ? `${shard.index}-of-${shard.count}` : 'whole'}`);
   const quiet = process.stdout.write;
   process.stdout.write = () => true;
   try {
-    writeJudgeReports(asTrafficEvidence(report, BASE_URL, 'production traffic', shard), { outputDir: dir, summaryFile: undefined }, {});
+    writeJudgeReports(asTrafficEvidence(report, BASE_URL, 'production traffic', shard, period), { outputDir: dir, summaryFile: undefined }, {});
   } finally {
     process.stdout.write = quiet;
   }
@@ -59,6 +59,9 @@ for (const [name, path] of [['the nginx gateway log', NGINX_CAPTURE], ['the reco
       const merged = readEvidence(shards, '/');
       expect(merged, fault).toHaveLength(1);
       expect(merged[0]?.evidence.shard, 'the merged report is no shard').toBeUndefined();
+      // Every shard read all of the traffic: the merged report covers the period one process judged.
+      expect(merged[0]?.evidence.period, fault).toEqual(whole!.evidence.period);
+      expect(whole!.evidence.period, fault).toBeDefined();
       expect(results(merged[0]!.evidence), `${fault}: the merged shards against one process`).toEqual(results(whole!.evidence));
       if (Object.values(results(whole!.evidence)).includes('fail')) failedSomewhere++;
     }
@@ -69,6 +72,6 @@ for (const [name, path] of [['the nginx gateway log', NGINX_CAPTURE], ['the reco
 test('a shard missing, or one given twice, is refused naming it: its keys would otherwise go unjudged, or count twice', async () => {
   const first = await judgedInto(NGINX_CAPTURE, { index: 1, count: 2 });
   expect(() => readEvidence([first], '/')).toThrow(EvidenceInputError);
-  expect(() => readEvidence([first], '/')).toThrow(/shard 2\/2 of "production traffic" of https:\/\/api\.example\.test\/v1 missing/);
+  expect(() => readEvidence([first], '/')).toThrow(/shard 2\/2 of "production traffic" of https:\/\/api\.example\.test\/v1 for the traffic from [\d-]+ [\d:]+ to [\d-]+ [\d:]+ UTC missing/);
   expect(() => readEvidence([first, first], '/')).toThrow(/shard 1\/2 .* is given twice/);
 });

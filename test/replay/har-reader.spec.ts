@@ -1,4 +1,5 @@
 /** Reading captures: the streaming HAR reader gives the same entries as JSON.parse whatever the chunking, and says what is wrong with a bad file. */
+import { hash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -108,4 +109,33 @@ test('a bad line of an NDJSON capture is named by its line number', async () => 
     for await (const raw of readCapture(path)) void raw;
   };
   await expect(read()).rejects.toThrow(/bad\.har\.ndjson: line 3 is not valid JSON/);
+});
+
+test('a HAR read on a worker thread gives the same entries, numbers and errors as one read here, with each entry fingerprinted as its text is', async () => {
+  const dir = tempDir('har-worker');
+  // Entries that straddle the worker's chunks of 4 MiB, one of them across a whole chunk, with characters beyond ASCII.
+  const straddling = JSON.stringify({ log: { entries: [3_000_000, 5_000_000, 10, 2_500_000].map((length, n) => ({ n, text: `ü${'x'.repeat(length)}✓` })) } }, null, 2);
+  const documents: Array<[string, string]> = [['several', DOCUMENT], ['marked', `\uFEFF${DOCUMENT}`], ['straddling', straddling], ...BROKEN.map(([what, text]): [string, string] => [what, text])];
+  for (const [what, text] of documents) {
+    const path = join(dir, `${what.replaceAll(' ', '-')}.har`);
+    writeFileSync(path, text);
+    const outcome = async (inWorkerFrom: number): Promise<unknown> => {
+      const read: Array<{ number: number; entry: unknown; fingerprint: string | undefined; text: string }> = [];
+      try {
+        for await (const raw of readCapture(path, 'har', inWorkerFrom)) read.push(raw);
+      } catch (error) {
+        return `${(error as Error).name}: ${(error as Error).message}`;
+      }
+      return read;
+    };
+    const here = await outcome(Number.POSITIVE_INFINITY);
+    const inWorker = await outcome(0);
+    if (typeof here === 'string') {
+      expect(inWorker, what).toBe(here);
+      continue;
+    }
+    const entries = inWorker as Array<{ number: number; entry: unknown; fingerprint: string | undefined; text: string }>;
+    expect(entries.map(({ number, entry }) => ({ number, entry })), what).toEqual((here as typeof entries).map(({ number, entry }) => ({ number, entry })));
+    for (const raw of entries) expect(raw.fingerprint, `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
+  }
 });

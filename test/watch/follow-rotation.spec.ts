@@ -56,7 +56,7 @@ for (const mode of ['create', 'copytruncate'] as const) {
     expect(judged.reduce((sum, { exchanges }) => sum + exchanges, 0)).toBe(lines.length);
     expect(warnings).toEqual([]);
 
-    const metrics = await (watchers[0] as Watcher).metrics.text();
+    const metrics = await (watchers[0] as Watcher).live.metrics.text();
     expect(metrics).toContain(`petstore_watch_exchanges_judged_total{rule="RESP-1"} ${judged[0]?.exchanges}`);
     expect(metrics).toContain('petstore_watch_lines_lost_total 0');
     expect(metrics).toContain('petstore_watch_unreadable_lines_total 0');
@@ -85,7 +85,7 @@ test('a rotated file gone before its rest was read (compressed while the watcher
   watcher.poll();
   expect(watcher.counts.lines).toBe(100);
   expect(warnings).toEqual([expect.stringMatching(/^petstore-conformance watch: a rotated file of access\.log was gone/)]);
-  expect(await watcher.metrics.text()).toContain('petstore_watch_lines_lost_total 1');
+  expect(await watcher.live.metrics.text()).toContain('petstore_watch_lines_lost_total 1');
 });
 
 test('a renamed file its writer still writes (nginx between logrotate\'s rename and its USR1) is read on: no line written late to it is lost', () => {

@@ -35,7 +35,7 @@ test('a hammering client is named by pseudonym up to the cap, the rest counted a
   writeFileSync(log, hammeringLog());
   const watcher = new Watcher({ log, stateFile: undefined, env: {}, clockSkewMs: 1_000, maxKeys: 1, warn: () => {} });
   while (watcher.poll() > 0);
-  const metrics = await watcher.metrics.text();
+  const metrics = await watcher.live.metrics.text();
   expect(metrics).toMatch(/petstore_watch_client_breaches_total\{key="pro-1",rule="ERR-3"\} [1-9]/);
   expect(metrics).toMatch(/petstore_watch_client_breaches_total\{key="other",rule="ERR-3"\} [1-9]/);
   expect(metrics).not.toContain('key="pro-2"');

@@ -1,5 +1,5 @@
 /**
- * What the watcher's judge has found, as Prometheus metrics (OpenMetrics text, through prom-client), read from
+ * What a live judge (the watcher's, the recorder's) has found, as Prometheus metrics (OpenMetrics text, through prom-client), read from
  * the judge's own tallies after each batch of lines: nothing is judged a second way here, only counted.
  * Labels stay bounded: rules and plans are the spec's, keys are pseudonyms (never a key), the first `maxKeys`
  * by name and every later one under key="other".
@@ -11,8 +11,8 @@
 import { Counter, Gauge, Registry, openMetricsContentType, type OpenMetricsContentType } from 'prom-client';
 import { QUOTA_RULES } from '../../lib/checks/registry.ts';
 import { catalogue } from '../../lib/rules.ts';
-import { CLIENT_RULES } from '../judge/client-exchange.ts';
-import type { RuleTallies } from '../judge/rule-tally.ts';
+import { CLIENT_RULES } from './client-exchange.ts';
+import type { RuleTallies } from './rule-tally.ts';
 
 /** The rules a window over quota breaks, and the plan each is of. */
 const PLAN_OF_QUOTA_RULE: Readonly<Record<string, string>> = Object.fromEntries(QUOTA_RULES.map((rule) => [rule, rule.split('-')[1]!.toLowerCase()]));
@@ -24,7 +24,11 @@ interface Seen {
   partly: number;
 }
 
-export class WatchMetrics {
+/**
+ * The names keep the watcher's prefix (petstore_watch_), whoever judges: the shipped alerting rules read these
+ * series, and a recorder judging as it passes is watched by the same rules.
+ */
+export class LiveMetrics {
   readonly registry = openMetricsRegistry();
   private readonly judged = this.counter('petstore_watch_exchanges_judged_total', 'Exchanges, and windows, that put the rule to the test', ['rule']);
   private readonly failures = this.counter('petstore_watch_rule_failures_total', 'Exchanges or windows that contradict the rule', ['rule', 'level']);

@@ -1,17 +1,27 @@
 /**
- * The watcher's page (GET /): the verdict so far as the judge's HTML report, with no window closed, and above
- * the rules what the watcher judged minute by minute over the last hours, charted in the reports' style.
+ * The live page (GET /) of a judge run live, the watcher's or the recorder's: the verdict so far as the judge's
+ * HTML report, with no window closed, and above the rules what was judged minute by minute over the last hours,
+ * charted in the reports' style.
  */
 import { formatNumber, lineChart, stackedChart, STATUS_COLOURS } from '../lib/charts.ts';
 import { html } from '../lib/html.ts';
 import type { CertifiedReport } from '../lib/verdicts/certificate.ts';
 import { renderReport } from '../specs/reporter/report-html.ts';
-import { HISTORY_MINUTES, type MinuteBucket, type WatchTotals } from '../harness/watch/watch-history.ts';
+import { HISTORY_MINUTES } from '../harness/judge/live-history.ts';
+import type { LiveJudge } from '../harness/judge/live-judge.ts';
 
 const MINUTE_S = 60;
 
-export function watchPage(report: CertifiedReport, totals: WatchTotals, lagS: number, minutes: readonly MinuteBucket[], now: number): string {
-  const at = (bucket: MinuteBucket): number => (bucket.at - now) / 1000;
+/** How the page names what it watches: its title, and what is judged as it comes ("the log grows"). */
+export interface LiveWording {
+  title: string;
+  judgedAs: string;
+}
+
+export function livePage(report: CertifiedReport, live: LiveJudge, wording: LiveWording, now: number): string {
+  const { totals, lagS } = live;
+  const minutes = live.history.minutes();
+  const at = (bucket: { at: number }): number => (bucket.at - now) / 1000;
   const clock = (seconds: number): string => new Date(now + seconds * 1000).toISOString().slice(11, 16);
   const x = { label: 'UTC, minute by minute', format: clock };
   const buckets = minutes.map(at);
@@ -25,7 +35,7 @@ export function watchPage(report: CertifiedReport, totals: WatchTotals, lagS: nu
   ];
   const section = html`
 <h2>Live: the last ${HISTORY_MINUTES / 60} hours</h2>
-<p class="muted">Judged as the log grows; windows still open are not judged yet. Behind the source: ${lagS.toFixed(1)} s. Refresh for the latest; the report of the whole period is written at exit.</p>
+<p class="muted">Judged as ${wording.judgedAs}; windows still open are not judged yet. Behind the source: ${lagS.toFixed(1)} s. Refresh for the latest; the report of the whole period is written at exit.</p>
 <dl class="facts">${figures.map(([term, value]) => html`<div><dt>${term}</dt><dd>${formatNumber(value)}</dd></div>`)}</dl>
 <div class="charts">
   ${stackedChart({ title: 'Exchanges judged a minute', x, y: { label: 'exchanges' }, buckets, bucketWidth: MINUTE_S, kind: 'bar', series: [{ name: 'exchanges', colour: STATUS_COLOURS.info, values: minutes.map((bucket) => bucket.exchanges) }] })}
@@ -45,5 +55,5 @@ export function watchPage(report: CertifiedReport, totals: WatchTotals, lagS: nu
   })}
   ${lineChart({ title: 'Behind the source', x, y: { label: 'seconds behind, most in the minute', min: 0 }, series: [{ name: 'lag', points: minutes.map((bucket) => [at(bucket), bucket.lagS] as const), step: true }] })}
 </div>`;
-  return renderReport(report, { title: 'Pet Store conformance, watched live', section });
+  return renderReport(report, { title: wording.title, section });
 }

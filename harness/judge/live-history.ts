@@ -1,12 +1,12 @@
 /**
- * What the watcher judged, minute by minute (of the wall clock, when it judged it), for the last hours: the
+ * What a live judge (the watcher, the recorder) judged, minute by minute (of the wall clock, when it judged it), for the last hours: the
  * charts of its page. Bounded: one bucket a minute, the last HISTORY_MINUTES of them.
  */
 export const HISTORY_MINUTES = 6 * 60;
 const MINUTE_MS = 60_000;
 
-/** Running totals the watcher keeps; a bucket holds what each grew by within its minute. */
-export interface WatchTotals {
+/** Running totals a live judge keeps; a bucket holds what each grew by within its minute. */
+export interface LiveTotals {
   exchanges: number;
   /** Exchanges or windows that contradicted a rule the judge reports (MUST and SHOULD). */
   failures: number;
@@ -16,21 +16,21 @@ export interface WatchTotals {
   unreadable: number;
 }
 
-export interface MinuteBucket extends WatchTotals {
+export interface MinuteBucket extends LiveTotals {
   /** Start of the minute, ms since the epoch. */
   at: number;
-  /** The most the watcher was behind its source within the minute, in seconds. */
+  /** The most the judge was behind its source within the minute, in seconds (a recorder judges as it passes: 0). */
   lagS: number;
 }
 
-const ZERO: WatchTotals = { exchanges: 0, failures: 0, overQuota: 0, breaches: 0, lost: 0, unreadable: 0 };
+const ZERO: LiveTotals = { exchanges: 0, failures: 0, overQuota: 0, breaches: 0, lost: 0, unreadable: 0 };
 
-export class WatchHistory {
+export class LiveHistory {
   private readonly buckets: MinuteBucket[] = [];
-  private last: WatchTotals = ZERO;
+  private last: LiveTotals = ZERO;
 
   /** Adds what the totals grew by since the last call to the minute of `now`. */
-  record(totals: WatchTotals, lagS: number, now: number): void {
+  record(totals: LiveTotals, lagS: number, now: number): void {
     const at = Math.floor(now / MINUTE_MS) * MINUTE_MS;
     let bucket = this.buckets.at(-1);
     if (!bucket || bucket.at !== at) {
@@ -38,7 +38,7 @@ export class WatchHistory {
       this.buckets.push(bucket);
       while (this.buckets.length > 0 && (this.buckets[0] as MinuteBucket).at <= at - HISTORY_MINUTES * MINUTE_MS) this.buckets.shift();
     }
-    for (const name of Object.keys(ZERO) as Array<keyof WatchTotals>) bucket[name] += totals[name] - this.last[name];
+    for (const name of Object.keys(ZERO) as Array<keyof LiveTotals>) bucket[name] += totals[name] - this.last[name];
     bucket.lagS = Math.max(bucket.lagS, lagS);
     this.last = { ...totals };
   }

@@ -19,7 +19,7 @@
  * long before its answer.
  */
 import { RESET_RESOLUTION_S } from '../../lib/rate-limiter/reading.ts';
-import type { Contradiction } from './key-windows.ts';
+import type { Contradiction } from './contradiction.ts';
 
 export interface SpanAdmission {
   /** The exchange's position in the capture. */

@@ -29,7 +29,6 @@
  * What is kept per key is its open windows, the latest answer per Limit, a bounded sample of pairs (pair-sample.ts)
  * and a few candidates: never the exchanges.
  */
-import type { CheckName } from '../../lib/checks/registry.ts';
 import { classOf, type WindowClass } from '../../lib/rate-limiter/account.ts';
 import { KIND_MEANING, type LimiterKind } from '../../lib/rate-limiter/kinds.ts';
 import { PairSample } from '../../lib/rate-limiter/pair-sample.ts';
@@ -41,6 +40,8 @@ import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal
 import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
 import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
+import { AdmissionsInASpan } from './admissions-in-a-span.ts';
+import type { Contradiction } from './contradiction.ts';
 
 /**
  * One answer that carried all three headers, `id` its position in the capture; `sentAt` undefined when the capture
@@ -67,14 +68,6 @@ export interface KeyWindowsListeners {
   /** What a rule could not be judged on, and why: the order of answers, or the rounding, would decide it. */
   unchecked(check: 'remaining-steps' | 'reset-stable', reason: string): void;
   closed(window: ClosedWindow): void;
-}
-
-export interface Contradiction {
-  /** The check it breaks (lib/checks/registry.ts); for minute-max the caller names the plan's rule. */
-  check: Extract<CheckName, 'minute-max' | 'reset-stable' | 'remaining-steps' | 'refusal-says-left'>;
-  message: string;
-  /** The exchanges that prove it, by their position in the capture. */
-  exchanges: number[];
 }
 
 export interface ClosedWindow {
@@ -165,12 +158,14 @@ export class KeyWindows {
   private readonly promises = new WeakMap<AccountedWindow<Answer>, readonly [Answer, Answer]>();
   /** Limits whose refusal already proved an overstated Remaining: one is enough. */
   private readonly overstated = new Set<number>();
+  /** Per Limit, its admissions judged as a set where the capture cannot order them (admissions-in-a-span.ts). */
+  private readonly spans = new Map<number, AdmissionsInASpan>();
   private readonly slackMs: number;
   private readonly clockSkewMs: number;
 
   constructor(
     private readonly plan: PlanId | undefined,
-    options: KeyWindowsOptions,
+    private readonly options: KeyWindowsOptions,
     private readonly listeners: KeyWindowsListeners,
   ) {
     this.slackMs = options.slackMs;
@@ -187,6 +182,16 @@ export class KeyWindows {
   /** Takes one answer that carried all three headers; throws OutOfOrderAnswer when it goes back beyond the buffer. */
   add(answer: Answer): void {
     this.accountant.add(answer);
+    if (answer.outcome === 'admitted') this.spanOf(answer.limit).add(answer);
+  }
+
+  private spanOf(limit: number): AdmissionsInASpan {
+    let span = this.spans.get(limit);
+    if (!span) {
+      span = new AdmissionsInASpan(limit, this.options, this.listeners.found);
+      this.spans.set(limit, span);
+    }
+    return span;
   }
 
   /**
@@ -195,6 +200,7 @@ export class KeyWindows {
    */
   finish(): LimiterSeen[] {
     this.accountant.finish();
+    for (const span of this.spans.values()) span.finish();
     return [...this.tracks].map(([limit, track]) => this.judgeLimit(limit, track, this.listeners.found));
   }
 

@@ -15,8 +15,8 @@ import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import { checkResponse } from '../../lib/response-checks.ts';
 import { ClientRuleJudge } from './client-rule-judge.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
-import { describeLimiter, KeyWindows, type ClosedWindow, type Contradiction } from './key-windows.ts';
-import { AdmissionsInASpan } from './admissions-in-a-span.ts';
+import type { Contradiction } from './contradiction.ts';
+import { describeLimiter, KeyWindows, type ClosedWindow } from './key-windows.ts';
 import { CreatedPets } from './created-pets.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
@@ -62,8 +62,6 @@ export class TrafficJudge {
   readonly tallies = new RuleTallies();
   private readonly standardFields = new StandardFieldsSeen(this.tallies);
   private readonly keys = new Map<string, { plan: PlanId | undefined; windows: KeyWindows }>();
-  /** Per key and Limit, its admissions answered well before their Reset (admissions-in-a-span.ts). */
-  private readonly spans = new Map<string, AdmissionsInASpan>();
   private readonly clients: ClientRuleJudge;
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
   private readonly createdPets: CreatedPets;
@@ -205,7 +203,6 @@ export class TrafficJudge {
         if (limiter.unjudged) this.tallies.unchecked(RULE['remaining-steps'], limiter.unjudged);
       }
     }
-    for (const span of this.spans.values()) span.finish();
     this.standardFields.finish();
     this.clients.finish();
     this.unanswered.finish();
@@ -233,17 +230,6 @@ export class TrafficJudge {
     const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
     const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
     key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
-    if (outcome === 'admitted') this.spanOf(keyName, headers.limit).add({ id: exchange.number, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt });
-  }
-
-  private spanOf(keyName: string, limit: number): AdmissionsInASpan {
-    const id = `${keyName}\n${limit}`;
-    let span = this.spans.get(id);
-    if (!span) {
-      span = new AdmissionsInASpan(limit, { slackMs: this.slackMs, clockSkewMs: this.clockSkewMs, reorderMs: REORDER_MS + this.clockSkewMs }, (contradiction) => this.contradiction(contradiction, keyName, RULE['remaining-steps']));
-      this.spans.set(id, span);
-    }
-    return span;
   }
 
   /** `quota`: the rule the key's windows admitting past their limit break (quotaRule). */

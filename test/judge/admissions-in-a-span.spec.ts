@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { AdmissionsInASpan, type SpanAdmission } from '../../harness/judge/admissions-in-a-span.ts';
-import type { Contradiction } from '../../harness/judge/key-windows.ts';
+import type { Contradiction } from '../../harness/judge/contradiction.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 6, 6, 9, 300);
 const OPTIONS = { slackMs: 2_000, clockSkewMs: 1_000, reorderMs: 11_000 };

@@ -381,6 +381,37 @@ export function placeRequest(request: Omit<RequestToClassify, 'operation'>): Pla
   return { operation: matched.operation, classification: classifyAt({ ...request, operation: matched.operation.id }, matched.pathParams) };
 }
 
+/**
+ * Where a request without a body stands against the contract, remembered by its method and path: a capture asks
+ * the same few things again and again (the same page listed, the same pet fetched), and matching the operation
+ * and reading the query cost the judge about a tenth of its time. A request with a body is placed each time (its
+ * body decides it). Bounded: past MAX_PLACEMENTS_REMEMBERED paths the memory starts again.
+ */
+const MAX_PLACEMENTS_REMEMBERED = 16_384;
+
+export class PlacedRequests {
+  /** By method, then path; null: a request to no operation of the contract. */
+  private readonly remembered = new Map<string, Map<string, PlacedRequest | null>>();
+  private size = 0;
+
+  place(method: string, path: string, contentType: string | undefined, body: string | undefined): PlacedRequest | undefined {
+    const request = { method, path, ...(contentType ? { contentType } : {}) };
+    if (body !== undefined) return placeRequest({ ...request, body });
+    let byPath = this.remembered.get(method);
+    const known = byPath?.get(path);
+    if (known !== undefined) return known ?? undefined;
+    const placed = placeRequest(request);
+    if (++this.size > MAX_PLACEMENTS_REMEMBERED) {
+      this.remembered.clear();
+      this.size = 1;
+      byPath = undefined;
+    }
+    if (!byPath) this.remembered.set(method, (byPath = new Map()));
+    byPath.set(path, placed ?? null);
+    return placed;
+  }
+}
+
 /** A path below the base URL without its query. */
 function pathOf(path: string): string {
   const at = path.indexOf('?');

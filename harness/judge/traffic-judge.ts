@@ -7,7 +7,7 @@
 import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
-import type { OperationId, PlacedRequest } from '../../lib/contract.ts';
+import { PlacedRequests, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
@@ -20,7 +20,6 @@ import { describeLimiter, KeyWindows, type ClosedWindow } from './key-windows.ts
 import { CreatedPets } from './created-pets.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
-import { PlacedRequests } from './placed-requests.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
 import { UnansweredRequests } from './unanswered.ts';
 

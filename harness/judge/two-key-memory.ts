@@ -1,5 +1,5 @@
 /**
- * Values remembered by two keys (a method, then a path or a URL), at most `limit` in all: past that the memory
+ * Values remembered by two keys (a method, then a URL), at most `limit` in all: past that the memory
  * starts again. Kept in two levels, not under the keys joined: joining would make a string per lookup, where a
  * key the judge already holds (a remembered path) is the same string each time, its hash already known.
  */

@@ -6,11 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { HarFormatError } from './entry-scanner.ts';
-import type { EntryBytes, FromHarReader } from './har-reading-worker.ts';
-
-export type { EntryBytes };
-/** The length of an entry's SHA-1 in EntryBytes.fingerprints. */
-export const FINGERPRINT_BYTES = 20;
+import type { EntryBytes, FromHarReader } from './har-entry-bytes.ts';
 
 export async function* harEntryBytesInWorker(path: string): AsyncGenerator<EntryBytes> {
   const worker = new Worker(new URL('./har-reading-worker.mjs', import.meta.url), { workerData: path });

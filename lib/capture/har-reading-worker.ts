@@ -7,25 +7,8 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
-import { FINGERPRINT_BYTES } from './har-in-worker.ts';
+import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader } from './har-entry-bytes.ts';
 
-/**
- * What the worker posts: a chunk's entries (their UTF-8 bytes one after another, and where each ends), the end of
- * the document, or why reading stopped. Bytes are handed over, not copied; the judging thread decodes each entry
- * as its turn comes (strings posted would each be copied again on arrival, which cost it more than finding them).
- */
-export type FromHarReader = { entries: EntryBytes } | { done: true } | { failed: { format: boolean; message: string; code: string | undefined } };
-
-export interface EntryBytes {
-  bytes: Uint8Array<ArrayBuffer>;
-  /** Each entry's end in `bytes`; it starts where the one before ends. */
-  ends: Uint32Array;
-  /**
-   * Each entry's SHA-1 (FINGERPRINT_BYTES each, in order): what tells an entry written twice (repeated-lines.ts), taken
-   * here from the bytes as written rather than on the judging thread.
-   */
-  fingerprints: Uint8Array<ArrayBuffer>;
-}
 /** Chunks posted and not yet taken, at most. */
 const AHEAD = 3;
 /**

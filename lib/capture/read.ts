@@ -8,7 +8,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
-import { FINGERPRINT_BYTES, harEntryBytesInWorker, type EntryBytes } from './har-in-worker.ts';
+import { FINGERPRINT_BYTES, type EntryBytes } from './har-entry-bytes.ts';
+import { harEntryBytesInWorker } from './har-in-worker.ts';
 
 export type CaptureFormat = 'har' | 'ndjson';
 

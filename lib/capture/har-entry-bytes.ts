@@ -1,0 +1,25 @@
+/**
+ * What passes between the thread judging a large HAR and the worker reading it (har-in-worker.ts,
+ * har-reading-worker.ts): one file, so each side imports the other's words without importing the other.
+ */
+
+/** The length of an entry's SHA-1 in EntryBytes.fingerprints. */
+export const FINGERPRINT_BYTES = 20;
+
+/**
+ * What the worker posts: a chunk's entries (their UTF-8 bytes one after another, and where each ends), the end of
+ * the document, or why reading stopped. Bytes are handed over, not copied; the judging thread decodes each entry
+ * as its turn comes (strings posted would each be copied again on arrival, which cost it more than finding them).
+ */
+export type FromHarReader = { entries: EntryBytes } | { done: true } | { failed: { format: boolean; message: string; code: string | undefined } };
+
+export interface EntryBytes {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Each entry's end in `bytes`; it starts where the one before ends. */
+  ends: Uint32Array;
+  /**
+   * Each entry's SHA-1 (FINGERPRINT_BYTES each, in order): what tells an entry written twice (repeated-lines.ts), taken by the worker
+   * from the bytes as written rather than on the judging thread.
+   */
+  fingerprints: Uint8Array<ArrayBuffer>;
+}

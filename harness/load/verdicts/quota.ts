@@ -33,6 +33,13 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
 }
 
 /**
+ * Why a refusal under one Reset is no window's count from sums once a generator was admitted after its own refusal:
+ * the limiter gave quota back, and a sliding log's Reset moves as its oldest request leaves, a bucket's as tokens
+ * come back, so one Reset's admissions are not all it had admitted when it refused.
+ */
+const GAVE_BACK = `a generator was admitted again after its own refusal, so the limiter gives quota back (a sliding log, a sliding counter, a bucket) and its Reset may move as it does: the admissions under one Reset are not all it had admitted when it refused, so how many came before the first 429 needs their order (${SUMS_INPUT})`;
+
+/**
  * From a generator's sums, a window seen from its start that refused: all it admitted is the most the target can
  * have admitted before its first refusal, whatever their order, so fewer than the limit is an early refusal; in a
  * fixed window nothing is admitted after the first refusal, so more than the limit is a late one.
@@ -40,6 +47,7 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
 export function firstRefusalFromSums(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   const saidLeft = window.refusalsSaidLeft ? `, a 429 saying ${window.refusalsSaidLeft} were left` : '';
   const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset${saidLeft}`;
+  if (model === 'sliding') return { status: 'not-checked', message: `${what}: ${GAVE_BACK}` };
   if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
   if (refusedLate(window, model)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
   return { status: 'pass', message: `${what}` };
@@ -145,7 +153,9 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
   const rules = rulesOf('first-refusal', plan);
-  const judged = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
+  const ranOut = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
+  const judged = ranOut.filter((window) => !(window.fromSums && model === 'sliding'));
+  if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out; ${GAVE_BACK}.`);
   if (judged.length === 0) {
     const refusedAtAll = windows.some((window) => window.refused > 0);
     return verdict(

@@ -25,14 +25,17 @@ export function judge(result: KeyResult, startedAtEpochMs = SIMULATION_START): J
 }
 
 /**
- * The same key's verdicts through the Locust engine's path: its answers summed as one generator ships them
- * (sumsOfAnswers), read back as the sums they are (runFromResult), and judged from those sums.
+ * The same key's verdicts through the Locust engine's path: its answers summed as `generators` generators ship them
+ * (sumsOfAnswers; with several, the requests dealt out in turn, each generator summing its own), read back as the
+ * sums they are (runFromResult), and judged from those sums.
  */
-export function judgeSummed(result: KeyResult, startedAtEpochMs = SIMULATION_START): Judged {
-  const { windows, loose, latency } = sumsOfAnswers(result.observations, startedAtEpochMs);
+export function judgeSummed(result: KeyResult, startedAtEpochMs = SIMULATION_START, generators = 1): Judged {
+  const names = Array.from({ length: generators }, (_, index) => `generator ${index + 1}`);
+  const sums = names.map((_, generator) => sumsOfAnswers(result.observations.filter((_, index) => index % generators === generator), startedAtEpochMs));
+  const [windows, loose, latency] = [sums.flatMap((sum) => sum.windows), sums.flatMap((sum) => sum.loose), sums.flatMap((sum) => sum.latency)];
   const durationS = Math.ceil((result.observations.at(-1)?.doneAt ?? 0) / 1000);
   const plan = { scenario: 'summed', baseUrl: 'http://127.0.0.1:1/v1', durationS, usersPerKey: 1, timeScale: 1, seed: 1, client: clientPlan(), keys: [] };
-  const run = runFromResult({ format: RESULT_FORMAT, generators: ['one'], heldBack: [], windows, loose, latency }, [result.spec], plan);
+  const run = runFromResult({ format: RESULT_FORMAT, generators: names, heldBack: [], windows, loose, latency }, [result.spec], plan);
   const key = run.keys[0]!;
   const account = key.summed!.account;
   const { verdicts } = judgeKey(key, account, key.summed!.days, { freshKeys: true, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs });

@@ -92,8 +92,10 @@ export function kindOfPairs(pairs: ReadonlyArray<readonly [Reading, Reading]>, w
     const change = `Remaining ${previous.remaining} → ${next.remaining}, Reset ${previous.reset} → ${next.reset}`;
     const spent = next.reset! > previous.reset! && !(roundedApart && sameEndRounded(next.reset!, previous.reset!)) && next.remaining! <= previous.remaining! && fullAtReset(previous, windowMs) && fullAtReset(next, windowMs);
     if (spent) refilling ??= `${change}: Reset moved forward as tokens were spent, each time to when a bucket of ${next.limit} would be full again`;
-    if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveEnded(previous.reset!, next.sentAt)) risingWithin ??= `${change}: Remaining rose before Reset`;
-    if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveEnded(previous.reset!, next.sentAt)) {
+    // Decided between its sending and its answer, as stepBetween reads it: Reset may have come if it may by the answer.
+    const mayHaveCome = mayHaveEnded(previous.reset!, next.receivedAt);
+    if (step === 'same-window' && next.remaining! > previous.remaining! && !mayHaveCome) risingWithin ??= `${change}: Remaining rose before Reset`;
+    if (step === 'new-window' && !spent && next.reset! > previous.reset! && mayHaveCome) {
       if (next.remaining === next.limit! - 1) refilledAtReset ??= `${change}: the whole quota came back once Reset had come (as a fixed window's does, or a sliding log's whose requests all left together)`;
       else partlyAtReset ??= `${change}: only part of the quota came back once Reset had come`;
     }

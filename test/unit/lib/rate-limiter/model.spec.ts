@@ -114,6 +114,27 @@ test.describe('each legitimate kind is recognised, and its headers hold by what 
     expect(recogniseLimiter(disagreeing, OPTIONS).kind).toBe('unknown');
   });
 
+  test('a sliding log answering slowly: a request sent before Reset and decided after it tells what came back, as its step does', () => {
+    // A window's worth one at a time, all leaving together: the whole quota back after them. Then another, and one
+    // request sent 0.45 s before the next Reset's second, decided 1.5 s later (a server queueing it): by then only the
+    // first of that window had left, so only part came back. A fixed window gives back all or nothing.
+    const limiter = new SlidingWindowLimiter();
+    const slowAt = T0 + 120_250;
+    const readings = [...every(60, 10), ...every(60, 30, T0 + 61_000), slowAt].map((at) => {
+      const decidedAt = at === slowAt ? at + 1_500 : at + 2;
+      const decision = limiter.take('key', FREE, decidedAt);
+      return { status: decision.admitted ? 200 : 429, limit: decision.limit, remaining: decision.remaining, reset: decision.reset, sentAt: at, receivedAt: decidedAt + 5 };
+    });
+    const [before, slow] = readings.slice(-2) as [Reading, Reading];
+    expect(slow.sentAt).toBeLessThan((before.reset! - 1) * 1000);
+    expect(stepBetween(before, slow, MINUTE_WINDOW_MS)).toBe('new-window');
+    expect(slow.remaining).toBeGreaterThan(0);
+    expect(slow.remaining).toBeLessThan(59);
+    expect(recogniseLimiter(readings, OPTIONS)).toMatchObject({ kind: 'sliding-log', evidence: [expect.stringContaining(`Remaining 0 → ${slow.remaining}`)] });
+    // Without it, nothing but the whole quota coming back was seen: as a fixed window's.
+    expect(recogniseLimiter(readings.slice(0, -1), OPTIONS).kind).toBe('fixed-first-use');
+  });
+
   test('a minute and a day limiter stacked: both Limits seen, each naming its own window', () => {
     const readings = drive(new MinuteAndDayLimiters(), every(70, 10));
     expect(recogniseLimiter(readings, OPTIONS).stacked).toBe(true);

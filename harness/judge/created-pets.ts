@@ -9,6 +9,8 @@
  * "Sent after" is order.ts's: a request sent within the clock skew of the creation's answer may have been decided first
  * on two clocks (merged captures), and one without its request's time at any time before its answer; neither is
  * judged, and the report says so. What is kept is the latest creations' answers, a bounded number: never the exchanges.
+ * An id that createPet hands out a second time shows the store was reset within the capture: the pets created before
+ * are not judged from then on, and the report says why.
  */
 import { RULE } from '../../lib/checks/registry.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
@@ -46,6 +48,7 @@ const REMEMBERED = 2_000;
 const GONE = new Set([404, 410]);
 const MAYBE_BEFORE = "requests sent within the clock skew after a pet's creation was answered: two clocks may have put them first";
 const UNTIMED = "requests about a created pet without their request's time (a log without duration): they may have been decided before the creation";
+const STORE_RESET = 'pets created before createPet handed out an id it had handed out already: the store was reset within the capture (a staging store), so what became of them is unknown';
 /** Missing pets named in one finding: enough to follow it. */
 const MAX_NAMED = 5;
 
@@ -55,12 +58,14 @@ const ADDED_IS_LISTED = RULE['added-is-listed'];
 
 export class CreatedPets {
   private readonly pets = new Map<string, Created>();
+  /** Ids of pets created before a reset of the store the capture showed, not created again since (as many as REMEMBERED). */
+  private readonly beforeReset = new Set<string>();
 
   constructor(private readonly clockSkewMs: number) {}
 
   /** What one answered exchange shows: a creation is remembered; a getPet of a remembered pet is judged. */
   add(exchange: JudgedExchange, operation: string, body: JsonBody | undefined, findings: ExchangeFindings): void {
-    if (operation === 'createPet' && exchange.status === 201) this.remember(exchange, body);
+    if (operation === 'createPet' && exchange.status === 201) this.remember(exchange, body, findings);
     if (operation === 'getPet') this.judgeGet(exchange, body, findings);
     if (operation === 'listPets' && exchange.status === 200 && body !== undefined) this.judgeList(exchange, body, findings);
   }
@@ -96,19 +101,36 @@ export class CreatedPets {
     findings.violations.push({ rule: ADDED_IS_LISTED, message: `expected every ${status} pet created (201) before this list was sent in it, since it is not full (${pets.length} of at most ${limit}); missing ${named}` });
   }
 
-  private remember(exchange: JudgedExchange, body: JsonBody | undefined): void {
+  private remember(exchange: JudgedExchange, body: JsonBody | undefined, findings: ExchangeFindings): void {
     const pet = body?.value;
     if (pet === undefined || pet === null || typeof pet !== 'object' || Array.isArray(pet)) return;
     const id = idText((pet as Fields).id);
     if (id === undefined) return;
+    if (this.pets.has(id)) this.forgetBeforeReset(findings);
+    this.beforeReset.delete(id);
     const fields = new Map(Object.entries(pet as Fields).map(([name, value]) => [name, textOf(value)]));
     this.pets.delete(id);
     this.pets.set(id, { fields, status: typeof (pet as Fields).status === 'string' ? ((pet as Fields).status as string) : undefined, exchange: exchange.number, answeredAt: exchange.answeredAt });
     if (this.pets.size > REMEMBERED) this.pets.delete(this.pets.keys().next().value!);
   }
 
+  /**
+   * An id handed out twice: the interface removes no animal, so the store the capture ran against was reset in
+   * between, and every pet created before may be gone or another animal now. They are not judged from here on.
+   */
+  private forgetBeforeReset(findings: ExchangeFindings): void {
+    for (const id of this.pets.keys()) this.beforeReset.add(id);
+    this.pets.clear();
+    while (this.beforeReset.size > REMEMBERED) this.beforeReset.delete(this.beforeReset.values().next().value!);
+    for (const rule of [GET_AS_CREATED, GETPET_WORKS, ADDED_IS_LISTED]) findings.unchecked.push({ rule, reason: STORE_RESET });
+  }
+
   private judgeGet(exchange: JudgedExchange, body: JsonBody | undefined, findings: ExchangeFindings): void {
     const id = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
+    if (id !== undefined && this.beforeReset.has(decodeURIComponent(id))) {
+      for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: STORE_RESET });
+      return;
+    }
     const created = id === undefined ? undefined : this.pets.get(decodeURIComponent(id));
     if (!created || (exchange.status !== 200 && !GONE.has(exchange.status))) return;
     const rules = [GET_AS_CREATED, GETPET_WORKS];

@@ -2,7 +2,8 @@
  * What the judge holds the service to about a pet the capture saw created (harness/judge/created-pets.ts): getPet of it
  * answers it as created (GET-1) and keeps working (DEP-1), a list by its status that is not full holds it (LIST-7);
  * and what it leaves alone: fields the target adds, a full list or one without a status filter, and requests that
- * may have been decided before the creation (within the clock skew, or without their request's time).
+ * may have been decided before the creation (within the clock skew, or without their request's time), and pets created
+ * before a reset of the store the capture shows (an id handed out twice).
  */
 import { expect, test } from '@playwright/test';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
@@ -73,4 +74,36 @@ test('requests that may have been decided before the creation fail nothing, and 
   const list = findingsOf({ operation: 'listPets', path: '/pets?status=available', status: 200, body: '[]', sentAfterMs: 300 });
   expect(rulesOf(list)).toEqual({ judged: [], failed: [], unchecked: ['LIST-7'] });
   expect(list.unchecked[0]!.reason).toContain('two clocks may have put them first');
+});
+
+test('a store reset within the capture (createPet handing out an id again, for another pet) leaves the pets created before it unjudged, and says why; without a reset, getPet answering another pet still fails GET-1', () => {
+  const none = (): ExchangeFindings => ({ judged: [], violations: [], unchecked: [], observed: [] });
+  const pet = (id: number, name: string): string => `{"id":${id},"name":"${name}","categoryId":1,"status":"available"}`;
+  /** The findings of each step, each sent 1.5 s after the one before was answered. */
+  const run = (steps: ReadonlyArray<readonly [Step['operation'], string, number, string | undefined]>): ExchangeFindings[] => {
+    const pets = new CreatedPets(1_000);
+    return steps.map(([operation, path, status, body], index) => {
+      const findings = none();
+      const sentAt = T0 + index * 2_000;
+      pets.add({ number: index + 1, method: operation === 'createPet' ? 'POST' : 'GET', path, status, sentAt, answeredAt: sentAt + 5, responseBody: body } as JudgedExchange, operation, body === undefined ? undefined : new JsonBody(body), findings);
+      return findings;
+    });
+  };
+  const before = [['createPet', '/pets', 201, pet(1, 'Rex')], ['createPet', '/pets', 201, pet(2, 'Mia')]] as const;
+  // Ids restart at 1 for another pet: pet 2 is gone and pet 1 is Tom now, and neither is a failure.
+  const reset = run([...before, ['createPet', '/pets', 201, pet(1, 'Tom')], ['getPet', '/pets/1', 200, pet(1, 'Tom')], ['getPet', '/pets/2', 404, '{"code":"not_found","message":"no pet","status":404}'], ['listPets', '/pets?status=available', 200, `[${pet(1, 'Tom')}]`]]);
+  expect(reset.map(rulesOf)).toEqual([
+    { judged: [], failed: [], unchecked: [] },
+    { judged: [], failed: [], unchecked: [] },
+    { judged: [], failed: [], unchecked: ['DEP-1', 'GET-1', 'LIST-7'] },
+    { judged: ['DEP-1', 'GET-1'], failed: [], unchecked: [] },
+    { judged: [], failed: [], unchecked: ['DEP-1', 'GET-1'] },
+    { judged: ['LIST-7'], failed: [], unchecked: [] },
+  ]);
+  expect(reset[4]!.unchecked[0]!.reason).toContain('the store was reset within the capture');
+  // Pet 1 answered as the pet created after the reset is judged against that one: Rex now fails.
+  expect(rulesOf(run([...before, ['createPet', '/pets', 201, pet(1, 'Tom')], ['getPet', '/pets/1', 200, pet(1, 'Rex')]])[3]!).failed).toEqual(['GET-1']);
+  // No id handed out twice: getPet of pet 1 answering pet 2, or 404, fails.
+  expect(rulesOf(run([...before, ['getPet', '/pets/1', 200, pet(2, 'Mia')]])[2]!).failed).toEqual(['GET-1']);
+  expect(rulesOf(run([...before, ['getPet', '/pets/2', 404, '{"code":"not_found","message":"no pet","status":404}']])[2]!).failed).toEqual(['DEP-1', 'GET-1']);
 });

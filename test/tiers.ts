@@ -37,6 +37,7 @@ export const FIELD_TESTS: readonly string[] = [
   'load/sums-of-answers.spec.ts',
   'load/last-reports.spec.ts',
   'load/many-keys.spec.ts',
+  'load/closed-loop-retry.spec.ts',
   'load/many-machines.spec.ts',
   'load/end-to-end.spec.ts',
   'load/broken-targets.spec.ts',

@@ -10,7 +10,8 @@
  * machine) resumes the schedule when it came, not where the wait ended: either way, requests sent together with
  * the retry would meet its 429 queued behind it and go out into the refusal, a burst no client should send. It also
  * keeps no more requests in flight than the last X-RateLimit-Remaining allows, so it meets one 429 per
- * window rather than one per open connection.
+ * window rather than one per open connection. A closed loop ("max" rate, a sender per connection slot) follows the
+ * same rule: when a wait ends, one slot sends the retry and the others wait for its answer (loopTurn).
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../../lib/backoff.ts';
 import type { ArrivalSchedule } from './arrival-schedule.ts';
@@ -21,6 +22,9 @@ export interface Dispatch {
   intendedAt: number;
   retry: RetryInfo | undefined;
 }
+
+/** What one closed-loop sender does now: send, wait `waitMs`, or wait until the retry after a wait is answered. */
+export type LoopTurn = { send: Dispatch } | { waitMs: number } | { untilAnswered: Promise<void> };
 
 interface Budget {
   remaining: number;
@@ -35,6 +39,9 @@ export class KeyDriver {
   private pendingRetry: RetryInfo | undefined;
   /** Whether the retry after a wait is still unanswered: nothing else goes until it is. */
   private retrying = false;
+  /** Resolves when the retry is answered: what closed-loop senders held back by it wait for. */
+  private retryAnswered: Promise<void> = Promise.resolve();
+  private answerRetry: () => void = () => {};
   private attempts = 0;
   private budget: Budget | undefined;
 
@@ -50,11 +57,24 @@ export class KeyDriver {
     return this.pausedUntil > 0 ? this.pausedUntil : this.schedule.peek();
   }
 
-  /** How long a closed-loop sender must still wait (0 when it may send); ends the wait once it is over. */
-  pausedFor(now: number): number {
-    if (this.pausedUntil > now) return this.pausedUntil - now;
-    this.pausedUntil = 0;
-    return 0;
+  /**
+   * The turn of one closed-loop sender at `now` (one of several, each sending as soon as its last answer came):
+   * while a 429's wait lasts, it waits; the first to come once it is over sends the retry, alone; the others wait
+   * until that is answered, then go on (or wait again, if it was refused). What it sends is counted in flight.
+   */
+  loopTurn(now: number): LoopTurn {
+    if (this.pausedUntil > now) return { waitMs: this.pausedUntil - now };
+    if (this.pausedUntil > 0) {
+      const send = { intendedAt: this.pausedUntil, retry: this.pendingRetry };
+      this.pausedUntil = 0;
+      this.pendingRetry = undefined;
+      this.startRetry();
+      this.inFlight++;
+      return { send };
+    }
+    if (this.retrying) return { untilAnswered: this.retryAnswered };
+    this.inFlight++;
+    return { send: { intendedAt: now, retry: undefined } };
   }
 
   /** True while the client waits out a 429. */
@@ -74,7 +94,7 @@ export class KeyDriver {
       this.pendingRetry = undefined;
       if (this.schedule.take() === undefined) return out;
       this.inFlight++;
-      this.retrying = true;
+      this.startRetry();
       out.push({ intendedAt, retry });
     }
     for (let at = this.schedule.peek(); at !== undefined && at <= now; at = this.schedule.peek()) {
@@ -92,7 +112,10 @@ export class KeyDriver {
   /** Learns from an answered (or failed) request. */
   settled(observation: Observation): void {
     this.inFlight--;
-    if (observation.retry !== undefined) this.retrying = false;
+    if (observation.retry !== undefined) {
+      this.retrying = false;
+      this.answerRetry();
+    }
     if (this.behaviour === 'naive') return;
     if (observation.outcome === 'admitted') {
       this.attempts = 0;
@@ -110,6 +133,13 @@ export class KeyDriver {
       this.pausedUntil = until;
       this.pendingRetry = { waitedMs: wait, retryAfterMs: observation.retryAfterMs };
     }
+  }
+
+  private startRetry(): void {
+    // Senders still held back by an earlier retry look again, and wait for this one.
+    this.answerRetry();
+    this.retrying = true;
+    this.retryAnswered = new Promise((resolve) => (this.answerRetry = resolve));
   }
 
   private budgetAllows(nowEpochMs: number): boolean {

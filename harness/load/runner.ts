@@ -311,14 +311,10 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
     const slots = Math.max(1, Math.floor(options.concurrency / maxKeys.length) + (index < options.concurrency % maxKeys.length ? 1 : 0));
     return Array.from({ length: slots }, async () => {
       while (!stopped && clock() < endAt) {
-        const pause = state.driver.pausedFor(clock());
-        if (pause > 0) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(pause, endAt - clock())));
-          continue;
-        }
-        const now = clock();
-        state.driver.inFlight++;
-        await launch(state, { intendedAt: now, retry: undefined });
+        const turn = state.driver.loopTurn(clock());
+        if ('send' in turn) await launch(state, turn.send);
+        else if ('untilAnswered' in turn) await turn.untilAnswered;
+        else await new Promise((resolve) => setTimeout(resolve, Math.min(turn.waitMs, endAt - clock())));
       }
     });
   });

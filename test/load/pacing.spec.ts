@@ -119,3 +119,36 @@ test('a compliant client keeps no more requests in flight than X-RateLimit-Remai
   // Once the window has reset by the target's clock, the budget no longer holds anything back.
   expect(driver.due(20, 2_000_000_000_000)).toHaveLength(10);
 });
+
+test('closed-loop senders of one key ("max" rate) after a 429\'s wait: one sends the retry, the others wait for its answer, and resume only once it is admitted', async () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(1, 0, 0), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, () => 0.5);
+  const slots = [0, 1, 2];
+  expect(slots.map(() => driver.loopTurn(0))).toEqual(slots.map(() => ({ send: { intendedAt: 0, retry: undefined } })));
+  for (const doneAt of [5, 6, 7]) driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt }));
+  expect(driver.inFlight).toBe(0);
+  expect(slots.map(() => driver.loopTurn(500))).toEqual(slots.map(() => ({ waitMs: 607 })));
+
+  const retry = { waitedMs: 1_100, retryAfterMs: 1_000 };
+  const turnsAt = (now: number): ReturnType<KeyDriver['loopTurn']>[] => slots.map(() => driver.loopTurn(now));
+  const [first, ...others] = turnsAt(1_107);
+  expect(first).toEqual({ send: { intendedAt: 1_107, retry } });
+  let resumed = 0;
+  for (const turn of others) void ('untilAnswered' in turn ? turn.untilAnswered.then(() => resumed++) : expect(turn).toHaveProperty('untilAnswered'));
+  await Promise.resolve();
+  expect(resumed).toBe(0);
+  expect(driver.inFlight).toBe(1);
+
+  // Refused again: the others wake to a new wait, and nothing of theirs went out into the refusal.
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 1_120, retry }));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(resumed).toBe(2);
+  expect(driver.loopTurn(1_130)).toHaveProperty('waitMs');
+
+  // Admitted: the others send again, as closed loops do.
+  const [second, ...held] = turnsAt(5_000);
+  expect(second).toHaveProperty('send.retry.retryAfterMs', 1_000);
+  expect(held.every((turn) => 'untilAnswered' in turn)).toBe(true);
+  driver.settled(answer({ doneAt: 5_010, retry: { waitedMs: 0, retryAfterMs: 1_000 } }));
+  expect(turnsAt(5_020)).toEqual(slots.map(() => ({ send: { intendedAt: 5_020, retry: undefined } })));
+  expect(driver.inFlight).toBe(3);
+});

@@ -175,6 +175,12 @@ export interface KeyAccount {
    * of any kind then admits its Limit per window), once at least a Limit's worth was admitted so.
    */
   refillWindowMs: number | undefined;
+  /**
+   * The shortest window over which a bucket of the minute Limit can refill for every admitted minute answer's Reset to
+   * be when it is full again (bucketWindowBounds), or undefined when none fits them: the most such a bucket can give
+   * back, so a bucket that may be one is held to no less.
+   */
+  shortestBucketWindowMs: number | undefined;
 }
 
 /** Which quota an X-RateLimit-Limit value names. Enterprise is custom: its smallest limit is taken as the minute's. */
@@ -284,26 +290,27 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const minuteLimit = plans[plan].documented?.perMinute ?? smallest(observedLimits);
   const refillWindowMs = refillWindowOf(observations, minuteLimit);
   const readings = withHeaders.filter(({ index }) => !banLike.has(index)).map(({ observation }) => readingOf(observation, startedAtEpochMs));
-  const bucketWindowMs = bucketWindowOf(readings, minuteLimit, refillWindowMs);
+  const bucketBounds = bucketBoundsOf(readings, minuteLimit);
+  const bucketWindowMs = bucketBounds && (refillWindowMs !== undefined && refillWindowMs >= bucketBounds.atLeastMs && refillWindowMs <= bucketBounds.atMostMs ? refillWindowMs : bucketBounds.atLeastMs);
   const limiter = recogniseLimiter(readings, {
     windowOf: (limit) => (limit === minuteLimit ? (bucketWindowMs ?? refillWindowMs ?? estimateMs) : undefined),
     minuteLimit,
     ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
   });
-  return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs };
+  return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs, shortestBucketWindowMs: bucketBounds?.atLeastMs };
 }
 
 /**
- * The window a bucket of the minute Limit refills over, when every admitted minute answer's Reset is when such a
- * bucket would be full again for some window no longer than the documented minute (a time scale only shortens it):
- * the one learned from what was admitted while refused, if it fits, else the shortest that fits (the most refill,
- * so a legitimate bucket is never held to less than it gives back).
+ * The windows a bucket of the minute Limit may refill over, when every admitted minute answer's Reset is when such a
+ * bucket would be full again for some window no longer than the documented minute (a time scale only shortens it).
+ * The account takes the one learned from what was admitted while refused, if it fits, else the shortest that fits;
+ * what may come back at most is judged with the shortest (the most refill, so a legitimate bucket is never held to
+ * less than it gives back).
  */
-function bucketWindowOf(readings: readonly Reading[], minuteLimit: number, refillWindowMs: number | undefined): number | undefined {
+function bucketBoundsOf(readings: readonly Reading[], minuteLimit: number): { atLeastMs: number; atMostMs: number } | undefined {
   const admitted = readings.filter((reading) => reading.status !== 429 && reading.limit === minuteLimit);
   const bounds = admitted.length < 2 ? undefined : bucketWindowBounds(admitted, MINUTE_WINDOW_MS);
-  if (!bounds || bounds.atLeastMs <= 0) return undefined;
-  return refillWindowMs !== undefined && refillWindowMs >= bounds.atLeastMs && refillWindowMs <= bounds.atMostMs ? refillWindowMs : bounds.atLeastMs;
+  return !bounds || bounds.atLeastMs <= 0 ? undefined : bounds;
 }
 
 /** An answer as the model of a limiter reads it, on the Unix clock; status 0 for no answer. */

@@ -142,6 +142,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       undocumentedLimits,
       limiter: { kind: 'unknown', stacked: false, evidence: [`${SUMS_INPUT}, and the kind of limiter shows in answers decided one after the other`] },
       refillWindowMs: undefined,
+      shortestBucketWindowMs: undefined,
     },
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),

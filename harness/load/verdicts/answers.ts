@@ -23,6 +23,14 @@ export function minuteWindowMs(account: KeyAccount): number {
 }
 
 /**
+ * The shortest window the minute Limit may come back over: where the most that can come back is judged, a window
+ * learned from the run no longer than a bucket's the Resets allow, so no rounding of them is held against the target.
+ */
+export function shortestRefillWindowMs(account: KeyAccount): number {
+  return Math.min(minuteWindowMs(account), account.shortestBucketWindowMs ?? Infinity);
+}
+
+/**
  * Admitted answers of one Limit, one right after the other with nothing else of the key in flight from the first's
  * sending to the second's answer (no refusal, no error the limiter may have counted): the limiter decided them in
  * that order and nothing between, so what the second says follows from the first.

@@ -8,7 +8,7 @@
 import { plans, type PlanId } from '../../../lib/plans.ts';
 import type { DaySegment } from '../days.ts';
 import type { KeyResult } from '../runner.ts';
-import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
+import type { KeyAccount, QuotaWindow } from '../windows.ts';
 import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
 import { answersOf } from './answers.ts';
 import { headersOnEveryAnswer, refusalVerdicts } from './headers.ts';
@@ -35,7 +35,7 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
   const gradual = GRADUAL_KINDS.includes(account.limiter.kind);
   // What comes back bit by bit has no window of one Reset that holds its count: its quota is its capacity from empty.
-  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account.model)));
+  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account)));
   const verdicts: Verdict[] = [];
   const answers = answersOf(result, context);
   const reset = result.summed ? resetFromSums(result.summed) : resetStable(account, answers);
@@ -58,7 +58,8 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   return { verdicts, windowChecks };
 }
 
-function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): WindowCheck[] {
+function judgeWindow(window: QuotaWindow, plan: PlanId, account: KeyAccount): WindowCheck[] {
+  const { model } = account;
   const checks: WindowCheck[] = [];
   if (window.windowClass === 'minute' && plans[plan].documented) {
     checks.push({ check: 'minute-max', ...overAdmission(window, model) });
@@ -76,6 +77,6 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, model: WindowModel): Win
       );
     }
   }
-  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model) });
+  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model, account.shortestBucketWindowMs) });
   return checks;
 }

@@ -7,7 +7,7 @@ import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from '../windows.ts';
 import { bucketCapacity } from '../../../lib/rate-limiter/bucket-capacity.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
-import { minuteWindowMs, type Answer } from './answers.ts';
+import { shortestRefillWindowMs, type Answer } from './answers.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
@@ -270,7 +270,7 @@ export function customQuota(plan: PlanId, account: KeyAccount, result: KeyResult
  */
 export function capacityQuota(plan: PlanId, account: KeyAccount, answers: readonly Answer[]): Verdict[] {
   const limit = plans[plan].documented?.perMinute ?? 0;
-  const windowMs = minuteWindowMs(account);
+  const windowMs = shortestRefillWindowMs(account);
   const rules = rulesOf('minute-max', plan);
   const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
   const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);

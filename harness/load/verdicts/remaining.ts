@@ -6,17 +6,23 @@ import type { KeyAccount, QuotaWindow, WindowModel } from '../windows.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
 import { mayHaveEnded } from '../../../lib/rate-limiter/reading.ts';
 import { remainingStepProblem, stepBetween } from '../../../lib/rate-limiter/steps.ts';
+import { refillAllowance } from '../../../lib/rate-limiter/refill.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
-import { minuteWindowMs, sequentialPairs, type Answer } from './answers.ts';
+import { shortestRefillWindowMs, sequentialPairs, type Answer } from './answers.ts';
 import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStatus } from './verdict.ts';
 
-/** Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts). */
-export function remainingStatus(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
+/**
+ * Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts).
+ * `bucketWindowMs`: the shortest window a bucket of the Limit may refill over, its Resets allowing one (see bucketBreak).
+ */
+export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketWindowMs?: number): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
   const whole = countdownWords(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
   if (model === 'unseen') return unseenKind(window, whole, shown);
+  const asBucket = bucketWindowMs === undefined ? undefined : bucketBreak(window, whole, bucketWindowMs);
+  if (asBucket) return asBucket;
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
   if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
@@ -24,6 +30,22 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel): { stat
   const early = countdownWords(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
+}
+
+/**
+ * A countdown broken where every Reset may be a bucket's (when it is full again), though no pair decided one after the
+ * other showed it was one (requests always in flight together): a bucket hands a Remaining out again once a token came
+ * back, and its Reset moves on as tokens are spent, so the values it skips here went to answers under the next Reset.
+ * Only more repeats than the shortest window the Resets allow gives back over the window's answers, or an admission
+ * saying more is left than the limit, is evidence.
+ */
+function bucketBreak(window: QuotaWindow, whole: string, bucketWindowMs: number): { status: VerdictStatus; message: string } | undefined {
+  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit') return undefined;
+  const repeats = window.remaining.length - new Set(window.remaining).size;
+  const spanMs = window.lastDoneAt - window.firstSentAt;
+  const back = refillAllowance(window.limit, bucketWindowMs, spanMs);
+  if (repeats > back) return undefined;
+  return { status: 'not-checked', message: `${whole}; every Reset may be a bucket's, which gives up to ${back} of ${window.limit} back in the ${describeDuration(spanMs)} of this window's answers (${describeDuration(bucketWindowMs)} a window at the shortest), and its Reset moves on as tokens are spent` };
 }
 
 /**
@@ -52,7 +74,7 @@ export function remainingUnplaced(): Verdict {
 
 export function remainingSteps(account: KeyAccount): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
-  const statuses = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model) }));
+  const statuses = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model, account.shortestBucketWindowMs) }));
   const judged = statuses.filter(({ status }) => status !== 'not-checked');
   // Windows left unjudged for what their input cannot show, not for too few answers: why, in the windows' words.
   const unshown = statuses.filter(({ window }) => !window.merged && window.remaining.length >= 2);
@@ -68,7 +90,7 @@ export function remainingSteps(account: KeyAccount): Verdict {
 /** A limiter that gives its quota back over time: Remaining falls by one, or rises by no more than can come back between two answers. */
 export function refilledRemainingSteps(account: KeyAccount, answers: readonly Answer[]): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request, and rises only as the quota comes back';
-  const windowMs = minuteWindowMs(account);
+  const windowMs = shortestRefillWindowMs(account);
   // Once Reset may have come, the quota may be back whole, whatever the limiter's kind.
   const pairs = sequentialPairs(answers).filter(([previous, next]) => stepBetween(previous.reading, next.reading, windowMs) !== 'new-window' && !mayHaveEnded(previous.reading.reset!, next.reading.receivedAt));
   const problems = pairs.flatMap(([previous, next]) => {

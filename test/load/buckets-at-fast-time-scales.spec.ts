@@ -1,0 +1,56 @@
+/**
+ * At a fast time scale a refill interval is a few milliseconds, so a round trip spans several tokens and requests are
+ * always in flight together: no pair decided one after the other shows the kind of limiter, and Reset's whole-second
+ * rounding is as long as the window. A bucket (GCRA, a sliding counter) must still pass every verdict there, and the
+ * broken limiters must still fail the rule each breaks, across rates over the limit and short and long latencies.
+ */
+import { expect, test } from '@playwright/test';
+import type { RateLimiter } from '../../reference-server/limiter.ts';
+import { GcraLimiter } from '../support/gcra-limiter.ts';
+import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
+import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
+import { RepeatingRemainingLimiter } from '../judge/repeating-remaining.ts';
+import type { CheckId } from '../../harness/load/verdicts/verdict.ts';
+import { EarlyRefusingLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { judge } from './support/judge.ts';
+import { simulate } from './support/simulate.ts';
+
+const SCALES = [60, 20] as const;
+const RATES = [75, 90, 150, 300] as const;
+const LATENCIES_MS = [3, 40] as const;
+
+function sweep(limiter: (timeScale: number) => RateLimiter, each: (failed: CheckId[], where: string, details: string) => void): void {
+  for (const timeScale of SCALES) {
+    for (const perSecond of RATES) {
+      for (const latencyMs of LATENCIES_MS) {
+        const judged = judge(simulate({ limiter: limiter(timeScale), plan: 'free', behaviour: 'compliant', perSecond, durationMs: 6_000, latencyMs, stepMs: 2 }));
+        const details = JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1);
+        each(judged.failed, `time scale ${timeScale}, ${perSecond}/s, ${latencyMs} ms`, details);
+      }
+    }
+  }
+}
+
+const legitimate = [
+  ['a token bucket', (timeScale: number) => new TokenBucketLimiter(timeScale)],
+  ['GCRA', (timeScale: number) => new GcraLimiter(timeScale)],
+  ['a sliding counter', (timeScale: number) => new SlidingCounterLimiter(timeScale)],
+] as const;
+
+for (const [name, limiter] of legitimate) {
+  test(`${name} passes at fast time scales, whatever the rate and latency`, () => {
+    sweep(limiter, (failed, where, details) => expect(failed, `${where}: ${details}`).toEqual([]));
+  });
+}
+
+const broken = [
+  ['admitting one more than the limit', 'minute-max', (timeScale: number) => new OverAdmittingLimiter(timeScale)],
+  ['refusing before the quota is spent', 'first-refusal', (timeScale: number) => new EarlyRefusingLimiter(timeScale)],
+  ['saying a Remaining twice in a fixed window', 'remaining-steps', (timeScale: number) => new RepeatingRemainingLimiter(timeScale)],
+] as const;
+
+for (const [name, check, limiter] of broken) {
+  test(`a limiter ${name} still fails ${check} at fast time scales`, () => {
+    sweep(limiter, (failed, where) => expect(failed, where).toContain(check));
+  });
+}

@@ -152,8 +152,9 @@ export function minuteLengthOf(seen: readonly MinuteWindowSeen[]): WindowLength 
  * fixed: nothing was ever admitted in a window after it refused, as with fixed windows; every window seen from
  * its start must then admit at most its limit. sliding: something was (requests aged out), so counts are
  * compared with the limit only where nothing can have aged out yet. unseen: no window refused, and the input
- * holds no pair decided one after the other to tell the kind by (a generator's sums): fixed windows, a sliding
- * log and a bucket would all have answered so, and only what contradicts every one of them is evidence.
+ * holds no pair decided one after the other to tell the kind by (a generator's sums, or answers always in flight
+ * together): fixed windows, a sliding log and a bucket would all have answered so, and only what contradicts every
+ * one of them is evidence.
  */
 export type WindowModel = 'fixed' | 'sliding' | 'unseen';
 
@@ -177,8 +178,8 @@ export interface KeyAccount {
   refillWindowMs: number | undefined;
   /**
    * The shortest window over which a bucket of the minute Limit can refill for every admitted minute answer's Reset to
-   * be when it is full again (bucketWindowBounds), or undefined when none fits them: the most such a bucket can give
-   * back, so a bucket that may be one is held to no less.
+   * be when it is full again (bucketWindowBounds; 0 when the Resets set no floor), or undefined when none fits them:
+   * the most such a bucket can give back, so a target that may be one is held to no less.
    */
   shortestBucketWindowMs: number | undefined;
 }
@@ -286,31 +287,32 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     });
   }
 
-  const model: WindowModel = admittedAfterRefusal ? 'sliding' : 'fixed';
   const minuteLimit = plans[plan].documented?.perMinute ?? smallest(observedLimits);
   const refillWindowMs = refillWindowOf(observations, minuteLimit);
   const readings = withHeaders.filter(({ index }) => !banLike.has(index)).map(({ observation }) => readingOf(observation, startedAtEpochMs));
   const bucketBounds = bucketBoundsOf(readings, minuteLimit);
-  const bucketWindowMs = bucketBounds && (refillWindowMs !== undefined && refillWindowMs >= bucketBounds.atLeastMs && refillWindowMs <= bucketBounds.atMostMs ? refillWindowMs : bucketBounds.atLeastMs);
+  const bucketWindowMs = bucketBounds === undefined || bucketBounds.atLeastMs <= 0 ? undefined : refillWindowMs !== undefined && refillWindowMs >= bucketBounds.atLeastMs && refillWindowMs <= bucketBounds.atMostMs ? refillWindowMs : bucketBounds.atLeastMs;
   const limiter = recogniseLimiter(readings, {
     windowOf: (limit) => (limit === minuteLimit ? (bucketWindowMs ?? refillWindowMs ?? estimateMs) : undefined),
     minuteLimit,
     ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
   });
+  // Never refused, and no answers decided one after the other showed the kind (always in flight together): as on sums.
+  const model: WindowModel = admittedAfterRefusal ? 'sliding' : windows.some((window) => window.refused > 0) || !limiter.unordered ? 'fixed' : 'unseen';
   return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs, shortestBucketWindowMs: bucketBounds?.atLeastMs };
 }
 
 /**
  * The windows a bucket of the minute Limit may refill over, when every admitted minute answer's Reset is when such a
  * bucket would be full again for some window no longer than the documented minute (a time scale only shortens it).
- * The account takes the one learned from what was admitted while refused, if it fits, else the shortest that fits;
+ * The account takes the one learned from what was admitted while refused, if it fits, else the shortest that fits
+ * (once the Resets set it a floor);
  * what may come back at most is judged with the shortest (the most refill, so a legitimate bucket is never held to
  * less than it gives back).
  */
 function bucketBoundsOf(readings: readonly Reading[], minuteLimit: number): { atLeastMs: number; atMostMs: number } | undefined {
   const admitted = readings.filter((reading) => reading.status !== 429 && reading.limit === minuteLimit);
-  const bounds = admitted.length < 2 ? undefined : bucketWindowBounds(admitted, MINUTE_WINDOW_MS);
-  return !bounds || bounds.atLeastMs <= 0 ? undefined : bounds;
+  return admitted.length < 2 ? undefined : bucketWindowBounds(admitted, MINUTE_WINDOW_MS);
 }
 
 /** An answer as the model of a limiter reads it, on the Unix clock; status 0 for no answer. */

@@ -22,4 +22,6 @@ export interface RecognisedLimiter {
   /** Minute and day limiters stacked, each naming itself in X-RateLimit-Limit when it binds. */
   stacked: boolean;
   evidence: string[];
+  /** No two admitted answers it is told by were decided one after the other (always in flight together): none could show it. */
+  unordered?: true;
 }

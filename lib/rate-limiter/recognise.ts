@@ -33,10 +33,10 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
   const admitted = admittedOf(told);
   if (windowMs === undefined || admitted.length < 2) return { kind: 'unknown', stacked, evidence: [...evidence, 'too few admitted answers of one window to tell its kind'] };
   const found = kindOf(admitted, windowMs);
-  return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence] };
+  return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence], ...(found.unordered ? { unordered: true } : {}) };
 }
 
-function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[] } {
+function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[]; unordered?: true } {
   // Requests in flight at once may have been decided in either order: only one after another, with nothing else in
   // flight from the first's leaving to the second's answer, tell a story (another may have been decided between).
   const pairs: Array<readonly [Reading, Reading]> = [];
@@ -52,6 +52,7 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
       if (afterBurst) pairs.push(afterBurst);
     }
   }
+  if (pairs.length === 0) return { kind: 'unknown', evidence: ['no two admitted answers were decided one after the other, with nothing else in flight, to show the kind'], unordered: true };
   return kindOfPairs(pairs, windowMs);
 }
 

@@ -1,13 +1,15 @@
 /**
  * At a fast time scale a refill interval is a few milliseconds, so a round trip spans several tokens and requests are
  * always in flight together: no pair decided one after the other shows the kind of limiter, and Reset's whole-second
- * rounding is as long as the window. A bucket (GCRA, a sliding counter) must still pass every verdict there, and the
- * broken limiters must still fail the rule each breaks, across rates over the limit and short and long latencies.
+ * rounding is as long as the window. A bucket (GCRA, a sliding counter, a sliding log) must still pass every verdict
+ * there, over the limit and under it, and the broken limiters must still fail the rule each breaks over it, with short
+ * and long latencies.
  */
 import { expect, test } from '@playwright/test';
 import type { RateLimiter } from '../../reference-server/limiter.ts';
 import { GcraLimiter } from '../support/gcra-limiter.ts';
 import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { RepeatingRemainingLimiter } from '../judge/repeating-remaining.ts';
 import type { CheckId } from '../../harness/load/verdicts/verdict.ts';
@@ -16,12 +18,14 @@ import { judge } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';
 
 const SCALES = [60, 20] as const;
-const RATES = [75, 90, 150, 300] as const;
+/** Over the limit at time scale 60 (a bucket of 60 a second), and one rate under it. */
+const OVER = [75, 90, 150, 300] as const;
+const UNDER = 45;
 const LATENCIES_MS = [3, 40] as const;
 
-function sweep(limiter: (timeScale: number) => RateLimiter, each: (failed: CheckId[], where: string, details: string) => void): void {
+function sweep(limiter: (timeScale: number) => RateLimiter, rates: readonly number[], each: (failed: CheckId[], where: string, details: string) => void): void {
   for (const timeScale of SCALES) {
-    for (const perSecond of RATES) {
+    for (const perSecond of rates) {
       for (const latencyMs of LATENCIES_MS) {
         const judged = judge(simulate({ limiter: limiter(timeScale), plan: 'free', behaviour: 'compliant', perSecond, durationMs: 6_000, latencyMs, stepMs: 2 }));
         const details = JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1);
@@ -35,11 +39,12 @@ const legitimate = [
   ['a token bucket', (timeScale: number) => new TokenBucketLimiter(timeScale)],
   ['GCRA', (timeScale: number) => new GcraLimiter(timeScale)],
   ['a sliding counter', (timeScale: number) => new SlidingCounterLimiter(timeScale)],
+  ['a sliding log', (timeScale: number) => new SlidingWindowLimiter(timeScale)],
 ] as const;
 
 for (const [name, limiter] of legitimate) {
   test(`${name} passes at fast time scales, whatever the rate and latency`, () => {
-    sweep(limiter, (failed, where, details) => expect(failed, `${where}: ${details}`).toEqual([]));
+    sweep(limiter, [UNDER, ...OVER], (failed, where, details) => expect(failed, `${where}: ${details}`).toEqual([]));
   });
 }
 
@@ -51,6 +56,6 @@ const broken = [
 
 for (const [name, check, limiter] of broken) {
   test(`a limiter ${name} still fails ${check} at fast time scales`, () => {
-    sweep(limiter, (failed, where) => expect(failed, where).toContain(check));
+    sweep(limiter, OVER, (failed, where) => expect(failed, where).toContain(check));
   });
 }

@@ -1,6 +1,7 @@
 /** A key's answers as the model of a rate limiter reads them, and the pairs of them the limiter decided one after the other. */
 import type { KeyResult } from '../runner.ts';
-import type { KeyAccount } from '../windows.ts';
+import { SUMS_INPUT } from '../summed.ts';
+import type { KeyAccount, QuotaWindow } from '../windows.ts';
 import { readingOf } from '../../../lib/rate-limiter/account.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
 import { isAdmitted, MINUTE_WINDOW_MS, type Reading } from '../../../lib/rate-limiter/reading.ts';
@@ -27,7 +28,17 @@ export function minuteWindowMs(account: KeyAccount): number {
  * learned from the run no longer than a bucket's the Resets allow, so no rounding of them is held against the target.
  */
 export function shortestRefillWindowMs(account: KeyAccount): number {
-  return Math.min(minuteWindowMs(account), account.shortestBucketWindowMs ?? Infinity);
+  const shortest = account.shortestBucketWindowMs;
+  // Resets that set no floor leave the bucket's refill unbounded: the window learned from the run is then the best there is.
+  return Math.min(minuteWindowMs(account), shortest !== undefined && shortest > 0 ? shortest : Infinity);
+}
+
+/**
+ * Why a window's input shows no order to tell the kind of limiter by (model unseen): a generator's sums, or answers
+ * always in flight together.
+ */
+export function unorderedInput(window: QuotaWindow): string {
+  return window.fromSums ? SUMS_INPUT : 'no two admitted answers were decided one after the other, with nothing else in flight';
 }
 
 /**

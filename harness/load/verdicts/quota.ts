@@ -7,7 +7,7 @@ import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from '../windows.ts';
 import { bucketCapacity } from '../../../lib/rate-limiter/bucket-capacity.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
-import { shortestRefillWindowMs, type Answer } from './answers.ts';
+import { shortestRefillWindowMs, unorderedInput, type Answer } from './answers.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
@@ -26,7 +26,7 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
-  if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${SUMS_INPUT})` };
+  if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${unorderedInput(window)})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };

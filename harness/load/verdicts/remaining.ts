@@ -8,7 +8,7 @@ import { mayHaveEnded } from '../../../lib/rate-limiter/reading.ts';
 import { remainingStepProblem, stepBetween } from '../../../lib/rate-limiter/steps.ts';
 import { refillAllowance } from '../../../lib/rate-limiter/refill.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
-import { shortestRefillWindowMs, sequentialPairs, type Answer } from './answers.ts';
+import { shortestRefillWindowMs, sequentialPairs, unorderedInput, type Answer } from './answers.ts';
 import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStatus } from './verdict.ts';
 
 /**
@@ -55,7 +55,7 @@ function bucketBreak(window: QuotaWindow, whole: string, bucketWindowMs: number)
  */
 function unseenKind(window: QuotaWindow, whole: string, shown: string): { status: VerdictStatus; message: string } {
   if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit') return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}, which no kind of limiter says of an admission` };
-  return { status: 'not-checked', message: `${whole}; no window refused, so nothing showed whether the limiter gives quota back within a window (a bucket or a sliding log does), and which came first is not known: ${SUMS_INPUT}` };
+  return { status: 'not-checked', message: `${whole}; no window refused, so nothing showed whether the limiter gives quota back within a window (a bucket or a sliding log does), and which came first is not known: ${unorderedInput(window)}` };
 }
 
 /**

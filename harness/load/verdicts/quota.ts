@@ -47,7 +47,7 @@ const GAVE_BACK = `a generator was admitted again after its own refusal, so the 
 export function firstRefusalFromSums(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   const saidLeft = window.refusalsSaidLeft ? `, a 429 saying ${window.refusalsSaidLeft} were left` : '';
   const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset${saidLeft}`;
-  if (model === 'sliding') return { status: 'not-checked', message: `${what}: ${GAVE_BACK}` };
+  if (earlyOnceGivenBack(window, model)) return { status: 'not-checked', message: `${what}: ${GAVE_BACK}` };
   if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
   if (refusedLate(window, model)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
   return { status: 'pass', message: `${what}` };
@@ -125,6 +125,14 @@ export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): str
  * decided before it) falls short of the limit. Requests in flight together reach the target in any order, so the
  * order they were sent in proves nothing.
  */
+/**
+ * A window of sums that refused early, under a limiter that gives quota back: one Reset's admissions are then not all
+ * it had admitted when it refused (GAVE_BACK), so the early refusal is no evidence. Refusing on time still counts.
+ */
+function earlyOnceGivenBack(window: QuotaWindow, model: WindowModel): boolean {
+  return window.fromSums === true && model === 'sliding' && refusedEarly(window);
+}
+
 export function refusedEarly(window: QuotaWindow): boolean {
   return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing < window.limit;
 }
@@ -154,8 +162,10 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
   const rules = rulesOf('first-refusal', plan);
   const ranOut = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
-  const judged = ranOut.filter((window) => !(window.fromSums && model === 'sliding'));
-  if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out; ${GAVE_BACK}.`);
+  const judged = ranOut.filter((window) => !earlyOnceGivenBack(window, model));
+  const setAside = ranOut.length - judged.length;
+  const setAsideNote = setAside > 0 ? ` ${count(setAside, 'window')} that refused before ${limit} under one Reset not judged: ${GAVE_BACK}.` : '';
+  if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out;${setAsideNote}`);
   if (judged.length === 0) {
     const refusedAtAll = windows.some((window) => window.refused > 0);
     return verdict(
@@ -180,7 +190,7 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
       [...early, ...late].map((window) => `${describeWindow(window)}: ${window.fromSums ? firstRefusalFromSums(window, model).message : `first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`}`),
     );
   }
-  return verdict('first-refusal', rules, 'pass', title, `In all ${count(judged.length, 'window')} that ran out, exactly ${limit} were admitted and request ${limit + 1} got 429.`);
+  return verdict('first-refusal', rules, 'pass', title, `In all ${count(judged.length, 'window')} that ran out, exactly ${limit} were admitted and request ${limit + 1} got 429.${setAsideNote}`);
 }
 
 export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account: KeyAccount, context: JudgeContext, result: KeyResult): Verdict {

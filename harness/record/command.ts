@@ -126,8 +126,8 @@ export async function recordCommand(args: string[], given: NodeJS.ProcessEnv = p
         byClass.set(name, (byClass.get(name) ?? 0) + 1);
         if (judging) {
           judging.live.add(writer.count, entry, 'proxy');
-          // Judged as it passes: never behind its source.
-          judging.live.refresh(0);
+          // Judged as it passes, never behind its source; the metrics and charts only matter where they are served.
+          if (livePort !== undefined) judging.live.refresh(0);
         }
         status.update(judging ? () => `${counts()}; ${liveSummary(judging.live.judge)}` : counts);
       },

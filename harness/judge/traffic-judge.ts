@@ -203,6 +203,7 @@ export class TrafficJudge {
       }
     }
     this.standardFields.finish();
+    this.createdPets.finish(this.tallies);
     this.clients.finish();
     this.unanswered.finish();
     return this.tallies;

@@ -99,7 +99,7 @@ const CAUGHT_BY_ITS_RULE: Readonly<Record<string, string>> = {
 const CAUGHT_IN_ORDER: Readonly<Record<string, string>> = {
   'get-renames-pet': 'getPet of pets 7 to 10 answers another name than their creations did',
   'get-pet-removed': 'getPet of pets 7 to 10 answers 404, as if the operation were gone',
-  'list-frozen-at-start': 'the lists by status after the creations, not full, leave pets 7, 9 and 10 out',
+  'list-frozen-at-start': 'the lists by status after the creations, not full, leave pets 7, 9 and 10 out, and getPet of each, sent after the lists came, still answers the status it was created with',
 };
 
 /** Faults whose own rule a recording cannot show (which base path or which operations are deployed), caught by the rules their answers break. */

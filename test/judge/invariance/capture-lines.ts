@@ -75,6 +75,8 @@ export interface LineView {
   setHeader(line: Line, name: string, value: string | undefined): void;
   /** Removes what a sanitizer removes from a request: its Authorization. */
   sanitize(line: Line): void;
+  /** The answer's body, undefined where the capture holds none. */
+  responseBody(line: Line): string | undefined;
   /** Replaces the answer's body, where the capture holds one. */
   setBody(line: Line, text: string): void;
   /** The request's body, '' when none was sent or logged. */
@@ -115,6 +117,7 @@ const nginx: LineView = {
     if (headers.authorization !== '') headers.authorization = '<redacted>';
   },
   // The how-to's log holds no answer's body.
+  responseBody: () => undefined,
   setBody: () => {},
   requestBody: (line) => String((line.entry as unknown as NginxLike & { requestBody?: string }).requestBody ?? ''),
 };
@@ -155,6 +158,7 @@ const har: LineView = {
     const request = (line.entry as unknown as HarLike).request;
     request.headers = request.headers.filter((header) => header.name.toLowerCase() !== 'authorization');
   },
+  responseBody: (line) => (line.entry as unknown as HarLike).response.content?.text,
   setBody: (line, text) => {
     const response = (line.entry as unknown as HarLike).response;
     response.content = { size: Buffer.byteLength(text), mimeType: 'application/json', text };

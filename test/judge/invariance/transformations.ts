@@ -5,16 +5,19 @@
  * - exact: they add no doubt, so every verdict must stay as it was: lines written twice (at-least-once shipping), a
  *   batch re-sent seconds or a minute later, a rotated log read as `cat petstore.log.1 petstore.log` with the lines
  *   around the cut in both, two nodes' lines concatenated within the judge's reorder buffer;
- * - uncertain: they hide when or in which order things happened, so a verdict may become partly checked, never
- *   failed: answers of several nodes overtaking each other (a slower answer; two requests in flight together
- *   decided in the other order), Reset written per node from one window end rounded the other way, a node's clock
- *   off within the clock skew, lines without their duration, sampling, a rotated log read from its cut, a sanitizer's
- *   removed Authorization.
+ * - uncertain: they hide when or in which order things happened, or change what a correct service may answer, so a
+ *   verdict may become partly checked, never failed: answers of several nodes overtaking each other (a slower answer;
+ *   two requests in flight together decided in the other order), Reset written per node from one window end rounded
+ *   the other way, a node's clock off within the clock skew, created pets moved to another status by another client
+ *   (the spec shows no transitions), lines without their duration, sampling, a rotated log read from its cut, a
+ *   sanitizer's removed Authorization.
  *
  * Each is a name (printed with a counterexample) and an edit of a copy of the lines.
  */
 import fc from 'fast-check';
-import { copyLine, viewOf, type Capture, type Line } from './capture-lines.ts';
+import { idText, stringifyLossless, tryParseLossless, type LosslessValue } from '../../../lib/lossless-json.ts';
+import { PET_STATUSES } from '../../../reference-server/pet.ts';
+import { copyLine, viewOf, type Capture, type Line, type LineView } from './capture-lines.ts';
 
 export interface Transformation {
   /** Which of the field's transformations: each is applied at most once on a path (twice would not be the field's). */
@@ -232,13 +235,87 @@ const sanitized = fc.constant<Transformation>({
   },
 });
 
+/**
+ * Another client (an admin, the store-orders area) moves a few created pets to another status at a moment after their
+ * creation: every answer decided after it, taken as decided when it came, shows the pet so (getPet, a list's entry),
+ * a list by its old status leaves it out and one by its new status with room holds it. A correct service, whose pets'
+ * status the spec lets change (STATE-GAP-1).
+ */
+const movedByAnotherClient = fc.record({ pets: fc.integer({ min: 1, max: 3 }), seed: fc.integer() }).map(({ pets, seed }): Transformation => ({
+  kind: 'movedByAnotherClient',
+  name: `${pets} created pet${pets === 1 ? '' : 's'} moved to another status by another client some time after its creation (seed ${seed})`,
+  exact: false,
+  apply: (capture) => {
+    const view = viewOf(capture.kind);
+    const next = chooser(seed);
+    const lines = copied(capture);
+    const lastAnswer = Math.max(...lines.lines.map((line) => view.answeredAt(line)));
+    const creations = lines.lines.filter((line) => view.method(line) === 'POST' && view.status(line) === 201 && petIn(view.responseBody(line)) !== undefined);
+    const moves = new Map<string, { at: number; status: string }>();
+    for (let count = 0; count < pets && creations.length > 0; count++) {
+      const creation = creations.splice(Math.floor(next() * creations.length), 1)[0]!;
+      const pet = petIn(view.responseBody(creation))!;
+      const others = PET_STATUSES.filter((status) => status !== pet.status);
+      const createdAt = view.answeredAt(creation);
+      moves.set(idText(pet.id) ?? '', { at: createdAt + next() * (lastAnswer - createdAt), status: others[Math.floor(next() * others.length)]! });
+    }
+    for (const line of lines.lines) {
+      const text = view.responseBody(line);
+      if (view.method(line) !== 'GET' || view.status(line) !== 200 || text === undefined) continue;
+      const movedBy = (pet: LosslessValue): { at: number; status: string } | undefined => {
+        const move = isPet(pet) ? moves.get(idText(pet.id) ?? '') : undefined;
+        return move !== undefined && view.answeredAt(line) > move.at ? move : undefined;
+      };
+      const moved = (pet: LosslessValue): LosslessValue => (movedBy(pet) ? { ...(pet as Record<string, LosslessValue>), status: movedBy(pet)!.status } : pet);
+      const body = tryParseLossless(text);
+      if (body === undefined) continue;
+      if (!Array.isArray(body)) {
+        if (movedBy(body)) view.setBody(line, stringifyLossless(moved(body)));
+        continue;
+      }
+      const query = new URL(view.path(line), 'http://capture').searchParams;
+      const filter = query.get('status');
+      let listed = body.map(moved).filter((pet) => filter === null || !movedBy(pet) || (pet as Record<string, LosslessValue>).status === filter);
+      // A list by the new status with room holds the moved pets it did not.
+      const limit = Number(query.get('limit') ?? 20);
+      for (const [id, move] of moves) {
+        if (filter !== move.status || view.answeredAt(line) <= move.at || listed.length >= limit || listed.some((pet) => isPet(pet) && idText(pet.id) === id)) continue;
+        const created = creationOf(lines, view, id);
+        if (created !== undefined) listed = [...listed, { ...created, status: move.status }];
+      }
+      if (listed.length !== body.length || listed.some((pet, index) => pet !== body[index])) view.setBody(line, stringifyLossless(listed));
+    }
+    return lines;
+  },
+}));
+
+function isPet(value: LosslessValue | undefined): value is Record<string, LosslessValue> {
+  return value !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The Pet a creation's answer carries, if its body holds one with an id. */
+function petIn(text: string | undefined): Record<string, LosslessValue> | undefined {
+  const value = text === undefined ? undefined : tryParseLossless(text);
+  return isPet(value) && idText(value.id) !== undefined ? value : undefined;
+}
+
+/** The Pet created with `id`, as its creation answered it. */
+function creationOf(capture: Capture, view: LineView, id: string): Record<string, LosslessValue> | undefined {
+  for (const line of capture.lines) {
+    const pet = view.method(line) === 'POST' && view.status(line) === 201 ? petIn(view.responseBody(line)) : undefined;
+    if (pet !== undefined && idText(pet.id) === id) return pet;
+  }
+  return undefined;
+}
+
 /** What leaves every verdict as it was. */
 export const EXACT = [duplicates, resentBatch, rotatedAndCatenated, catenatedNodes];
 /**
- * What a fleet's nodes do: answers in another order or time, Reset rounded another way. It blurs order and time
- * but leaves what the capture shows of a fault: a fault planted after it is still there to see.
+ * What a fleet's nodes do: answers in another order or time, Reset rounded another way; and what other clients do to
+ * the store: pets moved to another status. It blurs order and time, and changes what a correct service answers, but
+ * leaves what the capture shows of a fault: a fault planted after it is still there to see.
  */
-export const SERVICE = [slowerAnswers, decidedTheOtherWay, resetRoundedByNode, clockOffset];
+export const SERVICE = [slowerAnswers, decidedTheOtherWay, resetRoundedByNode, clockOffset, movedByAnotherClient];
 /** What the log keeps of them: lines without duration, a sample, the part after a rotation. A fault may vanish with them. */
 export const WRITTEN = [withoutDuration, sampled, readFromRotation];
 /** What shipping and reading the log does to its lines: repeats, re-sent batches, files catenated, a sanitizer. */

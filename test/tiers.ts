@@ -18,6 +18,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/enterprise.spec.ts',
   'suite/hostile-target.spec.ts',
   'suite/suite-as-client.spec.ts',
+  'suite/pets-moved-by-others.spec.ts',
   'judge/invariance-field.spec.ts',
   'suite/continuous-buckets-with-days.spec.ts',
   'suite/key-budget.spec.ts',

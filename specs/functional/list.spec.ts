@@ -1,6 +1,6 @@
 /** GET /pets (listPets): the status filter, the page size and the shape of a list. */
 import { RULE } from '../../lib/checks/registry.ts';
-import { answer, errorCode, idOf, isObject, newPet, PET_STATUSES, petsIn, show, statusGist } from '../support/pets.ts';
+import { answer, errorCode, idOf, isObject, newPet, objectIn, PET_STATUSES, petsIn, show, statusGist } from '../support/pets.ts';
 import { ensurePets, growStore } from '../support/store-growth.ts';
 import { CREATES, rule, test } from '../support/test.ts';
 
@@ -73,6 +73,7 @@ test(...rule('LIST-7', 'an animal just created is in every list by its status th
   // fills up; only when every status is full is the rule left unchecked, with what to do.
   const checked: string[] = [];
   const full: string[] = [];
+  const moved: string[] = [];
   for (const status of PET_STATUSES) {
     const before = petsIn(await api.listPets({ status, limit: MAX_PAGE }));
     if (before !== undefined && before.length >= MAX_PAGE) {
@@ -89,9 +90,22 @@ test(...rule('LIST-7', 'an animal just created is in every list by its status th
       full.push(status);
       continue;
     }
+    if (pets.some((pet) => idOf(pet) === id)) {
+      checked.push(status);
+      continue;
+    }
+    // Left out: evidence only while the pet still has its status. Transitions are not shown (STATE-GAP-1): another
+    // party may have moved it between its creation and the list, which getPet after the list tells.
+    const after = await api.getPet(id!);
+    const now = after.response.status === 200 ? objectIn(after)?.status : undefined;
+    if (now !== status) {
+      moved.push(`pet ${id}, created ${status}, left out of the list of ${pets.length} ${status} animals and fetched after it ${after.response.status === 200 ? `with status ${show(now)}` : `as ${answer(after)}`}`);
+      continue;
+    }
     checked.push(status);
-    check.expect(pets.some((pet) => idOf(pet) === id), `expected pet ${id}, created ${status}, in the list of ${pets.length} ${status} animals (fewer than the limit ${MAX_PAGE}), but it is not there`, { evidence: list });
+    check.expect(false, `expected pet ${id}, created ${status}, in the list of ${pets.length} ${status} animals (fewer than the limit ${MAX_PAGE}), but it is not there, and getPet after the list still answers it ${status}`, { evidence: list });
   }
+  if (moved.length > 0) check.unchecked(`that a created animal is listed by its status where its status may have changed: ${moved.join('; ')}; status transitions are a gap of the spec (STATE-GAP-1): another party may have moved it`);
   if (full.length === 0) return;
   const fullText = `${full.length === PET_STATUSES.length ? 'every status' : full.join(' and ')} fill${full.length === 1 ? 's' : ''} a page of ${MAX_PAGE}, so a new animal may rightly be on another page`;
   if (checked.length > 0) check.observe(`checked on the ${checked.join(' and ')} list${checked.length === 1 ? '' : 's'}; the animals ${fullText}, where the rule does not bind`);

@@ -314,3 +314,38 @@ export function otherClients(baseUrl: string, key: string, everyMs = 40): { stop
     },
   };
 }
+
+/**
+ * Another party (an admin, the store-orders area) sells every pet the moment its creation has been answered: the
+ * creation's 201 shows the status sent, and every answer after it shows the pet sold. getPet answers it sold, a list
+ * by its old status leaves it out, one by sold holds it where the page has room, and one without a filter shows it
+ * sold. The spec shows no transitions (STATE-GAP-1), so a server whose pets are moved so conforms.
+ */
+export function soldByAnotherParty(): ExchangeTransform {
+  /** Every pet created through this server, as created but sold, by id. */
+  const sold = new Map<string, JsonObject>();
+  const asSold = (pet: LosslessValue): LosslessValue => (isObject(pet) && sold.has(idText(pet.id) ?? '') ? { ...pet, status: 'sold' } : pet);
+  return {
+    response(response, request) {
+      const operation = operationOf(request);
+      if (operation === 'createPet' && response.status === 201) {
+        const pet = tryParseLossless(response.body);
+        const id = isObject(pet) ? idText(pet.id) : undefined;
+        if (id !== undefined) sold.set(id, { ...(pet as JsonObject), status: 'sold' });
+        return response;
+      }
+      if (response.status !== 200 || (operation !== 'getPet' && operation !== 'listPets')) return response;
+      return editJsonBody(response, (body) => {
+        if (!Array.isArray(body)) return asSold(body);
+        const query = queryOf(request);
+        const status = query.get('status');
+        const listed = body.map(asSold).filter((pet) => status === null || !isObject(pet) || !sold.has(idText(pet.id) ?? '') || pet.status === status);
+        if (status !== 'sold') return listed;
+        const limit = Number(query.get('limit') ?? 20);
+        const shown = new Set(listed.map((pet) => (isObject(pet) ? idText(pet.id) : undefined)));
+        for (const [id, pet] of sold) if (listed.length < limit && !shown.has(id)) listed.push(pet);
+        return listed;
+      });
+    },
+  };
+}

@@ -1,7 +1,9 @@
 /**
  * No missing result counts as success in a generated property: a value whose judging throws (fast-check takes the
  * throw for a failure, and no judged value explains it) leaves the property's rule partly checked with the cause
- * and the seed, as a request without an answer does; a property whose every value is judged leaves no note.
+ * and the seed, as a request without an answer does; what values say they could not check (a pet's status another
+ * party may have moved) leaves its rule partly checked, said once; a property whose every value is judged leaves no
+ * note.
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
@@ -13,11 +15,11 @@ import type { Exchange } from '../../../specs/support/exchange.ts';
 import { checkProperty, type Checked } from '../../../specs/support/generated/property.ts';
 import { RuleJudge } from '../../../specs/support/judge.ts';
 
-/** A judge that keeps its unchecked notes instead of annotating this test. */
+/** A judge that keeps its unchecked notes (with their rule, where it is not the test's) instead of annotating this test. */
 class NotingJudge extends RuleJudge {
   readonly notes: string[] = [];
-  override unchecked(what: string): void {
-    this.notes.push(what);
+  override unchecked(what: string, rule?: string): void {
+    this.notes.push(rule === undefined ? what : `[${rule}] ${what}`);
   }
 }
 
@@ -60,4 +62,14 @@ test('a property whose every value is judged leaves no note', async () => {
   const { notes, sent } = await run(async (value) => ({ exchange: answered(value), problems: [] }));
   expect(notes).toEqual([]);
   expect(sent).toBe(30);
+});
+
+test('what values say they could not check leaves each rule partly checked once, with how many values said so', async () => {
+  const { notes, sent } = await run(async (value) => ({
+    exchange: answered(value),
+    problems: [],
+    ...(value % 2 === 0 ? { unchecked: [{ rule: 'GET-1', message: `that pet ${value} keeps its status: status transitions are a gap of the spec (STATE-GAP-1)` }] } : {}),
+  }));
+  expect(sent).toBe(30);
+  expect(notes).toEqual([expect.stringMatching(/^\[GET-1\] listPets: limit: that pet \d+ keeps its status: status transitions are a gap of the spec \(STATE-GAP-1\) \(and \d+ more like it\)$/)]);
 });

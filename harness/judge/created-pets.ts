@@ -180,6 +180,7 @@ export class CreatedPets {
     if (!Number.isInteger(limit) || limit < PAGE_SIZE.minimum || limit > PAGE_SIZE.maximum || pets.length >= limit) return;
     const listed = new Set(pets.map((pet) => (isFields(pet) ? idText(pet.id) : undefined)));
     const orders = new Set<Order>();
+    const list: Miss['list'] = { exchange: exchange.number, answeredAt: exchange.answeredAt, length: pets.length, limit };
     let moved = false;
     for (const [id, created] of this.pets) {
       const seen = created.seen.find((each) => each.status === status);
@@ -191,7 +192,7 @@ export class CreatedPets {
         moved = true;
         continue;
       }
-      const miss: Miss = { id, status, list: { exchange: exchange.number, answeredAt: exchange.answeredAt, length: pets.length, limit }, before, after: undefined, unjudged: undefined };
+      const miss: Miss = { id, status, list, before, after: undefined, unjudged: undefined };
       created.misses.push(miss);
       this.misses.push(miss);
     }

@@ -282,10 +282,12 @@ export class CreatedPets {
       for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: STORE_RESET });
       return;
     }
-    const created = id === undefined ? undefined : this.pets.get(decodeURIComponent(id));
+    const asked = id === undefined ? undefined : decodeURIComponent(id);
+    const created = asked === undefined ? undefined : this.pets.get(asked);
     if (!created || (exchange.status !== 200 && !GONE.has(exchange.status))) return;
     const got = body?.value;
-    if (exchange.status === 200 && isFields(got)) this.witness(decodeURIComponent(id!), got, exchange);
+    // Another pet in its place (GET-1's to fail) shows nothing of this one's status.
+    if (exchange.status === 200 && isFields(got) && idText(got.id) === asked) this.witness(asked, got, exchange);
     const rules = [GET_AS_CREATED, GETPET_WORKS];
     const order = decidedAfter({ receivedAt: created.answeredAt }, { sentAt: exchange.sentAt }, this.clockSkewMs);
     if (order !== 'after') {

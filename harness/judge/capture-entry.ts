@@ -102,6 +102,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   const status = wholeNumberOf(entry.status);
   if (status === undefined || status < 100 || status > 599) bad(where, `has a "status" that is not an HTTP status from 100 to 599: ${JSON.stringify(entry.status)}`);
   const answeredAt = timeOf(entry.time) ?? bad(where, `has a "time" that is neither Unix seconds nor an ISO 8601 date: ${JSON.stringify(entry.time)}`);
+  if (answeredAt >= LATEST_TIME_MS) bad(where, `has a "time" of ${JSON.stringify(entry.time)}, after the year 5000 if read as Unix seconds: milliseconds or finer? "time" is Unix seconds, fractions allowed (nginx: $msec)`);
   const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
   if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
   const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
@@ -245,6 +246,14 @@ function wholeNumberOf(value: unknown): number | undefined {
   const number = secondsOf(value);
   return number !== undefined && Number.isInteger(number) ? number : undefined;
 }
+
+/**
+ * The latest capture time read as one: 10^11 Unix seconds, the year 5138. Beyond it the number is a logger's
+ * milliseconds, microseconds or nanoseconds since the epoch (Kong's logs write started_at in milliseconds), never
+ * seconds: read as seconds, every Reset the target sent would be thousands of years in the past, and the target
+ * would be failed (RL-7) for the capture's unit.
+ */
+const LATEST_TIME_MS = 1e11 * 1000;
 
 /** Milliseconds since the epoch from Unix seconds (a number or its text, fractions allowed) or an ISO 8601 date. */
 function timeOf(value: unknown): number | undefined {

@@ -150,3 +150,13 @@ test("two gateways' answers 10 ms apart mid-window, the one saying more left log
   expect(failures(report)).toEqual({});
   expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).not.toContain('sliding-counter');
 });
+
+test("a log whose time counts milliseconds (as Kong's started_at does) is refused, exit 2, naming the entry and the unit, rather than failing the target's Resets as thousands of years past; the same lines in seconds fail nothing", async () => {
+  const seconds = [line(START, 200, 299), line(START + 100, 200, 298)];
+  const inMilliseconds = seconds.map((entry) => ({ ...entry, time: String(Math.round(Number(entry.time) * 1000)) }));
+  const file = join(tempDir('ms'), 'kong.log');
+  writeFileSync(file, inMilliseconds.map((entry) => JSON.stringify(entry)).join('\n'));
+  for (const entry of inMilliseconds) expect(validLine(entry), 'the schema refuses a time in milliseconds too').toBe(false);
+  await expect(judged(file, ENV)).rejects.toThrow(/kong\.log: entry 1 has a "time" of "\d{13}", after the year 5000 if read as Unix seconds: milliseconds or finer\?/);
+  expect(failures(await judged(capture(seconds), ENV))).toEqual({});
+});

@@ -24,6 +24,8 @@ interface LooseHarEntry {
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown }; _error?: unknown };
   /** A browser's cause for a request without a response (Chrome: net::ERR_CONNECTION_RESET). */
   _error?: unknown;
+  /** Chrome's mark of an answer its own cache gave ("memory", "disk"): the request never reached the target. */
+  _fromCache?: unknown;
 }
 
 interface LooseExchange {
@@ -67,6 +69,9 @@ function bad(where: Where, what: string): never {
 }
 
 function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where, authorizationCaptured: boolean): JudgedExchange | undefined {
+  // The browser's copy of an earlier answer, its headers as the target sent them then: judged as the target's, it
+  // would count the admission twice in its window and name a Reset long past.
+  if (typeof entry._fromCache === 'string' && entry._fromCache !== '') return undefined;
   const request = entry.request ?? bad(where, 'has no "request"');
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');

@@ -11,6 +11,7 @@ import { captureTimeMs } from '../../lib/capture-time.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
+import { CONDITIONAL_HEADERS, NOT_MODIFIED } from '../../lib/response-checks.ts';
 import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity, NoAnswer } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
@@ -98,6 +99,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     signalsNotLogged: [],
     authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
     noAnswer,
+    conditional: response.status === NOT_MODIFIED && CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined) ? true : undefined,
   });
 }
 
@@ -135,6 +137,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
     noAnswer: noAnswerOf(status as number, duration === undefined ? undefined : duration * 1000, undefined),
+    conditional: status === NOT_MODIFIED ? conditionalLogged(entry.requestHeaders, requestHeaders) : undefined,
   });
 }
 
@@ -153,6 +156,14 @@ interface Parts {
   authorizationKnown: boolean;
   signalsNotLogged: readonly string[];
   noAnswer: NoAnswer | undefined;
+  conditional: true | 'not-logged' | undefined;
+}
+
+/** Whether a log line's 304 answered a conditional request: 'not-logged' where the line writes neither header, not even empty. */
+function conditionalLogged(logged: unknown, requestHeaders: Record<string, string>): true | 'not-logged' | undefined {
+  if (CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined)) return true;
+  const names = typeof logged === 'object' && logged !== null ? Object.keys(logged).map((name) => name.toLowerCase()) : [];
+  return CONDITIONAL_HEADERS.some((name) => names.includes(name)) ? undefined : 'not-logged';
 }
 
 /** Shared by every capture read in this process: where a URL lands depends on the URL alone. */
@@ -186,6 +197,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     responseBody: parts.responseBody,
     ...(parts.signalsNotLogged.length > 0 ? { signalsNotLogged: parts.signalsNotLogged } : {}),
     ...(parts.noAnswer ? { noAnswer: parts.noAnswer } : {}),
+    ...(parts.conditional ? { conditional: parts.conditional } : {}),
   };
 }
 

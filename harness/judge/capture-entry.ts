@@ -118,7 +118,8 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   if (typeof entry.key === 'string' && entry.key !== '') {
     let plan: PlanId | undefined;
     try {
-      plan = typeof entry.plan === 'string' && entry.plan !== '' ? parsePlanId(entry.plan) : undefined;
+      const loggedPlan = loggedValue(entry.plan);
+      plan = loggedPlan === undefined ? undefined : parsePlanId(loggedPlan);
     } catch (error) {
       bad(where, `has a "plan" that ${(error as Error).message.replace(/^unknown plan/, 'is not a plan:')}`);
     }
@@ -129,10 +130,10 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     sentAt: duration === undefined ? undefined : answeredAt - duration * 1000,
     status: status as number,
     requestHeaders,
-    requestBody: typeof entry.requestBody === 'string' && entry.requestBody !== '' ? entry.requestBody : undefined,
+    requestBody: loggedValue(entry.requestBody),
     requestContentType: requestHeaders['content-type'],
     responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
-    responseBody: typeof entry.responseBody === 'string' && entry.responseBody !== '' ? entry.responseBody : undefined,
+    responseBody: loggedValue(entry.responseBody),
     named,
     signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
@@ -223,8 +224,19 @@ function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key:
 }
 
 /**
+ * What nginx writes for a variable without a value (a header the message did not have, no body) in a log_format
+ * without escape=json: a log line's "-" is absent, as its "" is.
+ */
+const NGINX_NO_VALUE = '-';
+
+/** A log line's text field, undefined where it holds none: "" or nginx's "-". */
+function loggedValue(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' && value !== NGINX_NO_VALUE ? value : undefined;
+}
+
+/**
  * Headers as a record with lower-case names, from HAR's [{name, value}] or the exchange format's object.
- * `emptyIsAbsent`: a gateway's log writes "" for a header the message did not have.
+ * `emptyIsAbsent`: a gateway's log writes "" (or nginx's "-") for a header the message did not have.
  */
 function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = false): Record<string, string> {
   const record: Record<string, string> = {};
@@ -247,7 +259,7 @@ function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = f
 
 /** A repeated header joins the first, as a proxy may combine them. */
 function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
-  if (emptyIsAbsent && text === '') return;
+  if (emptyIsAbsent && loggedValue(text) === undefined) return;
   const lower = name.toLowerCase();
   record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
 }

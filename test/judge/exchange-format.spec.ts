@@ -160,3 +160,34 @@ test("a log whose time counts milliseconds (as Kong's started_at does) is refuse
   await expect(judged(file, ENV)).rejects.toThrow(/kong\.log: entry 1 has a "time" of "\d{13}", after the year 5000 if read as Unix seconds: milliseconds or finer\?/);
   expect(failures(await judged(capture(seconds), ENV))).toEqual({});
 });
+
+/** A gateway's log of a correct run (test/judge/invariance/captures), as the how-to's recipe writes it. */
+const TWO_WINDOWS = join(ROOT, 'test', 'judge', 'invariance', 'captures', 'nginx-two-windows.log');
+
+/** Every "" of a line as nginx writes it without escape=json: "-". */
+function dashed(value: unknown): unknown {
+  if (value === '') return '-';
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, each]) => [name, dashed(each)]));
+}
+
+test("a log whose format lacks escape=json, nginx's \"-\" for every variable without a value, gets the verdict of the same log written with \"\": no Deprecation or Sunset on listPets, a request without Authorization is one without a key; a listPets answer that carries Deprecation still fails VER-3", async () => {
+  const lines = readFileSync(TWO_WINDOWS, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
+  const first = lines[0] as { time: string; responseHeaders: Record<string, string> };
+  const withoutKey = { ...first, key: '', plan: '', status: '401', requestHeaders: { authorization: '', 'content-type': '' }, responseHeaders: { ...first.responseHeaders, 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' } };
+  const run = [withoutKey, ...lines];
+  const written = (name: string, entries: readonly unknown[]): string => {
+    const file = join(tempDir('dashes'), name);
+    writeFileSync(file, entries.map((entry) => JSON.stringify(entry)).join('\n'));
+    return file;
+  };
+  const ruleVerdicts = (report: Awaited<ReturnType<typeof judged>>): Record<string, string> => Object.fromEntries(report.rules.map((rule) => [rule.id, rule.verdict]));
+  const asJson = await judged(written('escape-json.log', run));
+  const withDashes = await judged(written('escape-default.log', run.map(dashed)));
+  expect(failures(withDashes)).toEqual({});
+  expect(verdictOf(withDashes, 'AUTH-1')).toBe('pass');
+  expect(ruleVerdicts(withDashes)).toEqual(ruleVerdicts(asJson));
+
+  const deprecated = run.map((line, index) => (index === 10 ? { ...line, responseHeaders: { ...(line.responseHeaders as Record<string, string>), deprecation: '@1700000000' } } : line));
+  expect(Object.keys(failures(await judged(written('deprecated.log', deprecated.map(dashed)))))).toEqual(['VER-3']);
+});

@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { assertMatchesSchema } from '../support/report-schemas.ts';
 import { ROOT } from '../replay/support.ts';
+import { dashed } from './invariance/transformations.ts';
 import { failures, judged, tempDir, verdictOf } from './support.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -163,13 +164,6 @@ test("a log whose time counts milliseconds (as Kong's started_at does) is refuse
 
 /** A gateway's log of a correct run (test/judge/invariance/captures), as the how-to's recipe writes it. */
 const TWO_WINDOWS = join(ROOT, 'test', 'judge', 'invariance', 'captures', 'nginx-two-windows.log');
-
-/** Every "" of a line as nginx writes it without escape=json: "-". */
-function dashed(value: unknown): unknown {
-  if (value === '') return '-';
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, each]) => [name, dashed(each)]));
-}
 
 test("a log whose format lacks escape=json, nginx's \"-\" for every variable without a value, gets the verdict of the same log written with \"\": no Deprecation or Sunset on listPets, a request without Authorization is one without a key; a listPets answer that carries Deprecation still fails VER-3", async () => {
   const lines = readFileSync(TWO_WINDOWS, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);

@@ -46,14 +46,27 @@ export interface ResponseToCheck {
    * server error never.
    */
   outsideContract?: boolean;
+  /**
+   * The request was conditional (If-None-Match, If-Modified-Since: CONDITIONAL_HEADERS), or may have been: a 304 Not
+   * Modified is then HTTP's answer to it (RFC 9110 section 15.4.5), whatever the operation documents, and has no body.
+   */
+  conditional?: boolean;
 }
 
 export type { Violation } from './violation.ts';
 
+/** The request headers that make a GET conditional (RFC 9110 section 13.1.1 and 13.1.3), in lower case. */
+export const CONDITIONAL_HEADERS: readonly string[] = ['if-none-match', 'if-modified-since'];
+
+/** HTTP's answer to a conditional request whose copy is still current: documented by HTTP, not by the operation. */
+export const NOT_MODIFIED = 304;
+
 export function checkResponse(response: ResponseToCheck): Violation[] {
-  const violations: Violation[] = [];
   const op = response.operation;
   const status = response.status;
+  // HTTP's answer to a conditional request: no status of the operation's and no body, only the headers every answer carries.
+  if (status === NOT_MODIFIED && response.conditional) return checkRateLimitHeaders(response);
+  const violations: Violation[] = [];
   if (response.outsideContract) {
     if (!(status >= 400 && status < 500) && !op.statuses.has(status)) {
       violations.push({

@@ -11,6 +11,7 @@ import { captureTimeMs } from '../../lib/capture-time.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
+import { CONDITIONAL_HEADERS, NOT_MODIFIED } from '../../lib/response-checks.ts';
 import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity, NoAnswer } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
@@ -24,6 +25,8 @@ interface LooseHarEntry {
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown }; _error?: unknown };
   /** A browser's cause for a request without a response (Chrome: net::ERR_CONNECTION_RESET). */
   _error?: unknown;
+  /** Chrome's mark of an answer its own cache gave ("memory", "disk"): the request never reached the target. */
+  _fromCache?: unknown;
 }
 
 interface LooseExchange {
@@ -67,6 +70,9 @@ function bad(where: Where, what: string): never {
 }
 
 function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Where, authorizationCaptured: boolean): JudgedExchange | undefined {
+  // The browser's copy of an earlier answer, its headers as the target sent them then: judged as the target's, it
+  // would count the admission twice in its window and name a Reset long past.
+  if (typeof entry._fromCache === 'string' && entry._fromCache !== '') return undefined;
   const request = entry.request ?? bad(where, 'has no "request"');
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
@@ -93,6 +99,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     signalsNotLogged: [],
     authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
     noAnswer,
+    conditional: response.status === NOT_MODIFIED && CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined) ? true : undefined,
   });
 }
 
@@ -102,6 +109,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   const status = wholeNumberOf(entry.status);
   if (status === undefined || status < 100 || status > 599) bad(where, `has a "status" that is not an HTTP status from 100 to 599: ${JSON.stringify(entry.status)}`);
   const answeredAt = timeOf(entry.time) ?? bad(where, `has a "time" that is neither Unix seconds nor an ISO 8601 date: ${JSON.stringify(entry.time)}`);
+  if (answeredAt >= LATEST_TIME_MS) bad(where, `has a "time" of ${JSON.stringify(entry.time)}, after the year 5000 if read as Unix seconds: milliseconds or finer? "time" is Unix seconds, fractions allowed (nginx: $msec)`);
   const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
   if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
   const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
@@ -110,7 +118,8 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   if (typeof entry.key === 'string' && entry.key !== '') {
     let plan: PlanId | undefined;
     try {
-      plan = typeof entry.plan === 'string' && entry.plan !== '' ? parsePlanId(entry.plan) : undefined;
+      const loggedPlan = loggedValue(entry.plan);
+      plan = loggedPlan === undefined ? undefined : parsePlanId(loggedPlan);
     } catch (error) {
       bad(where, `has a "plan" that ${(error as Error).message.replace(/^unknown plan/, 'is not a plan:')}`);
     }
@@ -121,14 +130,15 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     sentAt: duration === undefined ? undefined : answeredAt - duration * 1000,
     status: status as number,
     requestHeaders,
-    requestBody: typeof entry.requestBody === 'string' && entry.requestBody !== '' ? entry.requestBody : undefined,
+    requestBody: loggedValue(entry.requestBody),
     requestContentType: requestHeaders['content-type'],
     responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
-    responseBody: typeof entry.responseBody === 'string' && entry.responseBody !== '' ? entry.responseBody : undefined,
+    responseBody: loggedValue(entry.responseBody),
     named,
     signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
     authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
     noAnswer: noAnswerOf(status as number, duration === undefined ? undefined : duration * 1000, undefined),
+    conditional: status === NOT_MODIFIED ? conditionalLogged(entry.requestHeaders, requestHeaders) : undefined,
   });
 }
 
@@ -147,6 +157,14 @@ interface Parts {
   authorizationKnown: boolean;
   signalsNotLogged: readonly string[];
   noAnswer: NoAnswer | undefined;
+  conditional: true | 'not-logged' | undefined;
+}
+
+/** Whether a log line's 304 answered a conditional request: 'not-logged' where the line writes neither header, not even empty. */
+function conditionalLogged(logged: unknown, requestHeaders: Record<string, string>): true | 'not-logged' | undefined {
+  if (CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined)) return true;
+  const names = typeof logged === 'object' && logged !== null ? Object.keys(logged).map((name) => name.toLowerCase()) : [];
+  return CONDITIONAL_HEADERS.some((name) => names.includes(name)) ? undefined : 'not-logged';
 }
 
 /** Shared by every capture read in this process: where a URL lands depends on the URL alone. */
@@ -180,6 +198,7 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     responseBody: parts.responseBody,
     ...(parts.signalsNotLogged.length > 0 ? { signalsNotLogged: parts.signalsNotLogged } : {}),
     ...(parts.noAnswer ? { noAnswer: parts.noAnswer } : {}),
+    ...(parts.conditional ? { conditional: parts.conditional } : {}),
   };
 }
 
@@ -205,8 +224,19 @@ function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key:
 }
 
 /**
+ * What nginx writes for a variable without a value (a header the message did not have, no body) in a log_format
+ * without escape=json: a log line's "-" is absent, as its "" is.
+ */
+const NGINX_NO_VALUE = '-';
+
+/** A log line's text field, undefined where it holds none: "" or nginx's "-". */
+function loggedValue(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' && value !== NGINX_NO_VALUE ? value : undefined;
+}
+
+/**
  * Headers as a record with lower-case names, from HAR's [{name, value}] or the exchange format's object.
- * `emptyIsAbsent`: a gateway's log writes "" for a header the message did not have.
+ * `emptyIsAbsent`: a gateway's log writes "" (or nginx's "-") for a header the message did not have.
  */
 function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = false): Record<string, string> {
   const record: Record<string, string> = {};
@@ -229,7 +259,7 @@ function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = f
 
 /** A repeated header joins the first, as a proxy may combine them. */
 function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
-  if (emptyIsAbsent && text === '') return;
+  if (emptyIsAbsent && loggedValue(text) === undefined) return;
   const lower = name.toLowerCase();
   record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
 }
@@ -245,6 +275,14 @@ function wholeNumberOf(value: unknown): number | undefined {
   const number = secondsOf(value);
   return number !== undefined && Number.isInteger(number) ? number : undefined;
 }
+
+/**
+ * The latest capture time read as one: 10^11 Unix seconds, the year 5138. Beyond it the number is a logger's
+ * milliseconds, microseconds or nanoseconds since the epoch (Kong's logs write started_at in milliseconds), never
+ * seconds: read as seconds, every Reset the target sent would be thousands of years in the past, and the target
+ * would be failed (RL-7) for the capture's unit.
+ */
+const LATEST_TIME_MS = 1e11 * 1000;
 
 /** Milliseconds since the epoch from Unix seconds (a number or its text, fractions allowed) or an ISO 8601 date. */
 function timeOf(value: unknown): number | undefined {

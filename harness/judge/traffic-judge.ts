@@ -135,7 +135,9 @@ export class TrafficJudge {
       ...(exchange.sentAt !== undefined ? { sentAt: exchange.sentAt } : {}),
       clockSkewMs: this.clockSkewMs,
       outsideContract: kind === 'outside',
+      conditional: exchange.conditional !== undefined,
     });
+    if (exchange.conditional === 'not-logged') findings.unchecked.push({ rule: RULE['documented-status'], reason: 'answers 304 of a log that writes neither If-None-Match nor If-Modified-Since: whether the request was conditional, which a 304 answers, is not known' });
     findings.violations.push(...(body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked));
     const credential = requestCredential(exchange);
     const own = judgeRequestAnswer({

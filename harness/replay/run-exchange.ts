@@ -15,7 +15,7 @@ import { JsonBody } from '../../lib/json-body.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import type { PlainRequest } from '../../lib/http/request-bytes.ts';
-import { checkResponse, type Violation } from '../../lib/response-checks.ts';
+import { checkResponse, CONDITIONAL_HEADERS, type Violation } from '../../lib/response-checks.ts';
 import { judgeRequestAnswer } from '../../lib/request-rules.ts';
 import type { CaptureBase } from '../../lib/capture/base.ts';
 import { compareResponses, type ComparableResponse, type Difference } from './compare.ts';
@@ -175,6 +175,7 @@ export async function replayExchange(recorded: RecordedExchange, sequence: numbe
       body: replayedJson,
       plan: response.status === 401 ? undefined : credential?.plan,
       now: response.receivedAt,
+      conditional: headers.some(([name]) => CONDITIONAL_HEADERS.includes(name)),
     });
     // The rules one exchange shows beyond the contract, as the judge applies them to captured traffic.
     const requestContentType = headers.find(([name]) => name === 'content-type')?.[1];

@@ -52,6 +52,11 @@ export interface JudgedExchange {
   signalsNotLogged?: readonly string[];
   /** Set when the capture holds the request without an answer (RESP-3): `status` is then what the capture wrote (0, 444, 499). */
   noAnswer?: NoAnswer;
+  /**
+   * Set on a 304 only: its request was conditional (If-None-Match, If-Modified-Since), to which a 304 is HTTP's
+   * answer; 'not-logged' where a log line writes neither header, not even empty, so that whether it was is not known.
+   */
+  conditional?: true | 'not-logged';
 }
 
 /** What a capture says of a request it holds no answer to. */

@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { assertMatchesSchema } from '../support/report-schemas.ts';
 import { ROOT } from '../replay/support.ts';
+import { dashed } from './invariance/transformations.ts';
 import { failures, judged, tempDir, verdictOf } from './support.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -149,4 +150,38 @@ test("two gateways' answers 10 ms apart mid-window, the one saying more left log
   const report = await judged(capture(lines), ENV);
   expect(failures(report)).toEqual({});
   expect(report.rules.find((row) => row.id === 'RL-GAP-2')?.observations.map((note) => note.text).join(' ')).not.toContain('sliding-counter');
+});
+
+test("a log whose time counts milliseconds (as Kong's started_at does) is refused, exit 2, naming the entry and the unit, rather than failing the target's Resets as thousands of years past; the same lines in seconds fail nothing", async () => {
+  const seconds = [line(START, 200, 299), line(START + 100, 200, 298)];
+  const inMilliseconds = seconds.map((entry) => ({ ...entry, time: String(Math.round(Number(entry.time) * 1000)) }));
+  const file = join(tempDir('ms'), 'kong.log');
+  writeFileSync(file, inMilliseconds.map((entry) => JSON.stringify(entry)).join('\n'));
+  for (const entry of inMilliseconds) expect(validLine(entry), 'the schema refuses a time in milliseconds too').toBe(false);
+  await expect(judged(file, ENV)).rejects.toThrow(/kong\.log: entry 1 has a "time" of "\d{13}", after the year 5000 if read as Unix seconds: milliseconds or finer\?/);
+  expect(failures(await judged(capture(seconds), ENV))).toEqual({});
+});
+
+/** A gateway's log of a correct run (test/judge/invariance/captures), as the how-to's recipe writes it. */
+const TWO_WINDOWS = join(ROOT, 'test', 'judge', 'invariance', 'captures', 'nginx-two-windows.log');
+
+test("a log whose format lacks escape=json, nginx's \"-\" for every variable without a value, gets the verdict of the same log written with \"\": no Deprecation or Sunset on listPets, a request without Authorization is one without a key; a listPets answer that carries Deprecation still fails VER-3", async () => {
+  const lines = readFileSync(TWO_WINDOWS, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
+  const first = lines[0] as { time: string; responseHeaders: Record<string, string> };
+  const withoutKey = { ...first, key: '', plan: '', status: '401', requestHeaders: { authorization: '', 'content-type': '' }, responseHeaders: { ...first.responseHeaders, 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' } };
+  const run = [withoutKey, ...lines];
+  const written = (name: string, entries: readonly unknown[]): string => {
+    const file = join(tempDir('dashes'), name);
+    writeFileSync(file, entries.map((entry) => JSON.stringify(entry)).join('\n'));
+    return file;
+  };
+  const ruleVerdicts = (report: Awaited<ReturnType<typeof judged>>): Record<string, string> => Object.fromEntries(report.rules.map((rule) => [rule.id, rule.verdict]));
+  const asJson = await judged(written('escape-json.log', run));
+  const withDashes = await judged(written('escape-default.log', run.map(dashed)));
+  expect(failures(withDashes)).toEqual({});
+  expect(verdictOf(withDashes, 'AUTH-1')).toBe('pass');
+  expect(ruleVerdicts(withDashes)).toEqual(ruleVerdicts(asJson));
+
+  const deprecated = run.map((line, index) => (index === 10 ? { ...line, responseHeaders: { ...(line.responseHeaders as Record<string, string>), deprecation: '@1700000000' } } : line));
+  expect(Object.keys(failures(await judged(written('deprecated.log', deprecated.map(dashed)))))).toEqual(['VER-3']);
 });

@@ -11,7 +11,7 @@ import type { ConformanceReport } from '../../../lib/verdicts/model.ts';
 import { failures, judged } from '../support.ts';
 import { writeLines, type Capture } from './capture-lines.ts';
 import { FAULTS, type PlantedFault } from './faults.ts';
-import { applyAll, EXACT, fieldPath, SERVICE, SHIPPING, transformations, WRITTEN, type Transformation } from './transformations.ts';
+import { applyAll, EXACT, fieldPath, SERVICE, SHIPPING, transformations, WRITTEN, writtenOtherwise, type Transformation } from './transformations.ts';
 
 export interface PropertyRun {
   seed: number;
@@ -74,7 +74,7 @@ export async function correctStaysCorrect(capture: Capture, run: PropertyRun): P
   const before = serviceVerdicts(baseline);
   await holds(
     'a transformed correct run fails nothing',
-    fieldPath(SERVICE, WRITTEN, SHIPPING),
+    fc.tuple(fieldPath(SERVICE, WRITTEN, SHIPPING), writtenOtherwise).map(([steps, form]) => [...steps, form]),
     async (steps) => {
       const report = await judgedCapture(applyAll(capture, steps));
       expect(failures(report), names(steps)).toEqual({});
@@ -84,7 +84,7 @@ export async function correctStaysCorrect(capture: Capture, run: PropertyRun): P
   );
   await holds(
     'exactly transformed, a run keeps every verdict',
-    transformations(EXACT),
+    fc.tuple(transformations(EXACT), writtenOtherwise).map(([steps, form]) => [...steps, form]),
     async (steps) => {
       const report = await judgedCapture(applyAll(capture, steps));
       expect(serviceVerdicts(report), names(steps)).toEqual(before);
@@ -112,7 +112,7 @@ export async function faultsAreCaught(capture: Capture, run: PropertyRun, expect
     placeable.push(fault);
     expect(Object.keys(failures(await judgedCapture(planted))), fault.name).toContain(fault.rule);
   }
-  const arbitrary = fc.record({ fault: fc.constantFrom(...placeable), service: transformations(SERVICE), shipping: transformations(EXACT), pick: fc.nat() });
+  const arbitrary = fc.record({ fault: fc.constantFrom(...placeable), service: transformations(SERVICE), shipping: fc.tuple(transformations(EXACT), writtenOtherwise).map(([steps, form]) => [...steps, form]), pick: fc.nat() });
   await holds(
     'a fault planted in a transformed run fails its rule',
     arbitrary,

@@ -10,7 +10,9 @@
  *   two requests in flight together decided in the other order), Reset written per node from one window end rounded
  *   the other way, a node's clock off within the clock skew, created pets moved to another status by another client
  *   (the spec shows no transitions), lines without their duration, sampling, a rotated log read from its cut, a
- *   sanitizer's removed Authorization.
+ *   sanitizer's removed Authorization;
+ * - written otherwise, applied last, exact: a log_format without escape=json, times in ISO 8601 with an offset, a
+ *   browser's HAR holding the answers its own cache gave again.
  *
  * Each is a name (printed with a counterexample) and an edit of a copy of the lines.
  */
@@ -307,6 +309,51 @@ function creationOf(capture: Capture, view: LineView, id: string): Record<string
   }
   return undefined;
 }
+
+/** Every "" of a log line as nginx writes it when the log_format lacks escape=json: "-". */
+export function dashed(value: unknown): unknown {
+  if (value === '') return '-';
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, each]) => [name, dashed(each)]));
+}
+
+/** `ms` as ISO 8601 the way some loggers write it: local time `hours` from UTC, a space, a comma, the offset as +hhmm. */
+function isoTime(ms: number, hours: number): string {
+  const offset = `${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}00`;
+  return `${new Date(ms + hours * 3_600_000).toISOString().slice(0, 23).replace('T', ' ').replace('.', ',')}${offset}`;
+}
+
+/**
+ * How another writer writes the same exchanges, applied last (the views read the how-to's forms only), which must
+ * leave every verdict as it was: a log_format without escape=json ("-" for each value nginx lacks), times in ISO
+ * 8601 with an offset rather than $msec, and a browser's HAR holding, beside its entries, the answers its own
+ * cache gave again (Chrome's _fromCache), which never reached the target.
+ */
+export const writtenOtherwise = fc
+  .record({ dashes: fc.boolean(), offsetHours: fc.option(fc.integer({ min: -12, max: 14 }), { nil: undefined }), cachedRate: fc.double({ min: 0, max: 0.3, noNaN: true }), seed: fc.integer() })
+  .map(({ dashes, offsetHours, cachedRate, seed }): Transformation => ({
+    kind: 'writtenOtherwise',
+    name: `written otherwise: a log ${dashes ? 'with "-" for values it lacks' : 'as the how-to writes it'}, ${offsetHours === undefined ? 'its times as $msec' : `its times in ISO 8601 at ${offsetHours} h from UTC`}; a HAR with ${(cachedRate * 100).toFixed(1)}% of its answers given again from the browser's cache (seed ${seed})`,
+    exact: true,
+    apply: (capture) => {
+      if (capture.kind === 'nginx') {
+        return withLines(capture, capture.lines.map((line) => {
+          const entry = (dashes ? dashed(line.entry) : structuredClone(line.entry)) as Record<string, unknown>;
+          if (offsetHours !== undefined) entry.time = isoTime(viewOf('nginx').answeredAt(line), offsetHours);
+          return { entry };
+        }));
+      }
+      const next = chooser(seed);
+      return withLines(capture, capture.lines.flatMap((line) => {
+        if (next() >= cachedRate) return [line];
+        const copy = copyLine(line);
+        copy.entry.startedDateTime = new Date(viewOf('har').answeredAt(line) + Math.round(next() * 5_000)).toISOString();
+        copy.entry.time = 0;
+        copy.entry._fromCache = next() < 0.5 ? 'memory' : 'disk';
+        return [line, copy];
+      }));
+    },
+  }));
 
 /** What leaves every verdict as it was. */
 export const EXACT = [duplicates, resentBatch, rotatedAndCatenated, catenatedNodes];

@@ -30,6 +30,15 @@ test.describe('checkResponse', () => {
     expect(check({ operation: operation('getPet'), status: 400, body: '{"code":"bad","message":"x","status":400}' })).toEqual(['RESP-1']);
   });
 
+  test('a 304 without a body answers a conditional request (HTTP documents it for every GET); to any other request it is RESP-1, and its rate-limit headers are judged either way', () => {
+    const notModified = { status: 304, headers: { ...limitHeaders, etag: 'W/"7a-1"' }, body: '' };
+    expect(check({ ...notModified, conditional: true })).toEqual([]);
+    expect(check({ ...notModified, operation: operation('getPet'), conditional: true })).toEqual([]);
+    expect(check({ ...notModified, conditional: true, headers: { etag: 'W/"7a-1"' } })).toContain('RL-4');
+    expect(check(notModified)).toEqual(['RESP-1']);
+    expect(check({ ...notModified, conditional: false })).toEqual(['RESP-1']);
+  });
+
   test('a wrapped list is RESP-2, a Pet without id is RESP-2', () => {
     expect(check({ body: '{"items":[]}' })).toEqual(['RESP-2']);
     expect(check({ operation: operation('createPet'), status: 201, body: '{"name":"Rex","categoryId":2}' })).toEqual(['RESP-2']);

@@ -13,6 +13,7 @@ test.use({ apiConnections: BATCH_SIZE });
 test(...rule('CREATE-5', 'every created animal gets a unique id, also when animals are created concurrently', { tag: [CREATES] }), async ({ api, check }) => {
   const batches: Batch[] = [];
   let stopped: string | undefined;
+  let repeatedFound = false;
   while (batches.length < MAX_BATCHES) {
     const batch = await sendBatch(api);
     batches.push(batch);
@@ -22,12 +23,14 @@ test(...rule('CREATE-5', 'every created animal gets a unique id, also when anima
     for (const [id, carriers] of repeated) {
       check.expect(false, `expected every created animal to get its own id, got id ${id} for ${carriers.length} of them (at most ${batch.inFlight} creates in flight together)`, { rule: RULE['unique-ids'], evidence: carriers.slice(0, 2) });
     }
-    if (repeated.size > 0 || batch.inFlight >= CONCURRENT_CREATES || batches.length === MAX_BATCHES) break;
+    repeatedFound = repeated.size > 0;
+    if (repeatedFound || batch.inFlight >= CONCURRENT_CREATES || batches.length === MAX_BATCHES) break;
     stopped = await roomForAnotherBatch(api, batch, batches.length);
     if (stopped) break;
   }
+  // Ids repeated however few creates were together break the rule; without, too few together leave it partly checked.
   const reached = Math.max(...batches.map((batch) => batch.inFlight));
-  if (reached < CONCURRENT_CREATES) {
+  if (!repeatedFound && reached < CONCURRENT_CREATES) {
     check.unchecked(
       `concurrent creation was not exercised: at most ${reached} of ${BATCH_SIZE} creates were in flight together (sent before the first of them was answered) in ${batches.length} batch${batches.length === 1 ? '' : 'es'}, ${CONCURRENT_CREATES} needed${stopped ? `; ${stopped}` : ''}`,
     );

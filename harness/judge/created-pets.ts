@@ -16,6 +16,7 @@ import { RULE } from '../../lib/checks/registry.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import type { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { listQuery } from '../../lib/list-query.ts';
 import { PAGE_SIZE } from '../../lib/page-size.ts';
 import { decidedAfter, type Order } from '../../lib/rate-limiter/order.ts';
 import { SUNSET_MS } from '../../lib/request-rules.ts';
@@ -75,13 +76,12 @@ export class CreatedPets {
    * list without a status filter, or full, says nothing of a pet it leaves out (another page may hold it).
    */
   private judgeList(exchange: JudgedExchange, body: JsonBody, findings: ExchangeFindings): void {
-    const query = new URLSearchParams(exchange.path.split('?')[1] ?? '');
-    const [status, ...moreStatuses] = query.getAll('status');
-    const [limitText, ...moreLimits] = query.getAll('limit');
+    const { statuses, limits } = listQuery(exchange.path.split('?')[1] ?? '');
+    const status = statuses[0];
     const pets = body.value;
-    const limit = Number(limitText ?? PAGE_SIZE.default);
+    const limit = Number(limits[0] ?? PAGE_SIZE.default);
     // A query given twice, or a limit outside the contract's, leaves how many the page holds to the target (LIST-GAP-2).
-    if (status === undefined || moreStatuses.length > 0 || moreLimits.length > 0 || !Array.isArray(pets)) return;
+    if (status === undefined || statuses.length > 1 || limits.length > 1 || !Array.isArray(pets)) return;
     if (!Number.isInteger(limit) || limit < PAGE_SIZE.minimum || limit > PAGE_SIZE.maximum || pets.length >= limit) return;
     const listed = new Set(pets.map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) ? idText((pet as Fields).id) : undefined)));
     const missing: string[] = [];

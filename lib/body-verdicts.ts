@@ -5,6 +5,8 @@
  * is most of what checking an answer costs. Bounded by the characters it holds; the oldest go first.
  */
 import type { OperationId } from './contract.ts';
+import type { JsonBody } from './json-body.ts';
+import { TextMemory } from './text-memory.ts';
 import type { Violation } from './violation.ts';
 
 export interface BodyVerdict {
@@ -16,49 +18,43 @@ export interface BodyVerdict {
 /** Bodies longer than this are judged each time: rare, and each would crowd out many short ones. */
 const MAX_REMEMBERED_LENGTH = 16_384;
 
+type ByOperation = Map<OperationId, Map<number, BodyVerdict>>;
+
+/**
+ * Looked up as `known`, then, when it was not, judged by the caller and `remember`ed: a judge handed in would be a
+ * closure made per answer, which a judge of millions of answers pays for.
+ */
 export class BodyVerdicts {
+  /** By the text itself (a body's own string hashes once), then operation and status. */
+  private readonly byText: TextMemory<ByOperation>;
   /**
-   * By operation, status, then the text itself (a body's own string hashes once; a joined key would be copied, and
-   * joining the operation and status made a string per answer).
+   * The same, by the JsonBody met: a caller that shares one JsonBody among the answers of one text (the judge) finds
+   * its verdicts without hashing the text again.
    */
-  private readonly byAnswer = new Map<OperationId, Map<number, Map<string, BodyVerdict>>>();
-  /**
-   * In the order remembered, for forgetting the oldest from `head` on: shift() on an array this long copies
-   * it whole each time (a large array cannot be trimmed in place), so the forgotten are cut off in batches.
-   */
-  private order: Array<[Map<string, BodyVerdict>, string]> = [];
-  private head = 0;
-  private characters = 0;
+  private readonly byBody = new WeakMap<JsonBody, ByOperation>();
 
-  constructor(private readonly maxCharacters: number) {}
+  constructor(maxCharacters: number) {
+    this.byText = new TextMemory(maxCharacters, MAX_REMEMBERED_LENGTH);
+  }
 
-  verdict(operation: OperationId, status: number, text: string, judge: () => BodyVerdict): BodyVerdict {
-    if (text.length > MAX_REMEMBERED_LENGTH) return judge();
-    let byStatus = this.byAnswer.get(operation);
-    if (!byStatus) {
-      byStatus = new Map();
-      this.byAnswer.set(operation, byStatus);
+  known(operation: OperationId, status: number, body: JsonBody): BodyVerdict | undefined {
+    let byOperation = this.byBody.get(body);
+    if (!byOperation) {
+      byOperation = this.byText.get(body.text);
+      if (byOperation) this.byBody.set(body, byOperation);
     }
-    let byText = byStatus.get(status);
-    if (!byText) {
-      byText = new Map();
-      byStatus.set(status, byText);
+    return byOperation?.get(operation)?.get(status);
+  }
+
+  remember(operation: OperationId, status: number, body: JsonBody, verdict: BodyVerdict): void {
+    let byOperation = this.byBody.get(body) ?? this.byText.get(body.text);
+    if (!byOperation) {
+      byOperation = new Map();
+      this.byText.set(body.text, byOperation);
     }
-    const known = byText.get(text);
-    if (known) return known;
-    const verdict = judge();
-    byText.set(text, verdict);
-    this.order.push([byText, text]);
-    this.characters += text.length;
-    while (this.characters > this.maxCharacters) {
-      const [oldestByText, oldestText] = this.order[this.head++] as [Map<string, BodyVerdict>, string];
-      oldestByText.delete(oldestText);
-      this.characters -= oldestText.length;
-    }
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order = this.order.slice(this.head);
-      this.head = 0;
-    }
-    return verdict;
+    this.byBody.set(body, byOperation);
+    let byStatus = byOperation.get(operation);
+    if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
+    byStatus.set(status, verdict);
   }
 }

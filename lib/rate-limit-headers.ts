@@ -9,7 +9,8 @@ export interface RateLimitHeaders {
 
 type HeaderBag = Readonly<Record<string, string | undefined>>;
 
-const WHOLE_NUMBER = /^\d{1,15}$/;
+/** The most digits a whole number may have: more would not be exact as a double. */
+const MOST_DIGITS = 15;
 
 /** The three headers as numbers, or undefined when any is absent or not a whole number. */
 export function readRateLimit(headers: HeaderBag): RateLimitHeaders | undefined {
@@ -20,9 +21,16 @@ export function readRateLimit(headers: HeaderBag): RateLimitHeaders | undefined 
   return { limit, remaining, reset };
 }
 
+/** One to fifteen ASCII digits, white space around them allowed; read by hand, as every answer's three headers are. */
 export function wholeNumber(value: string | undefined): number | undefined {
-  const trimmed = value?.trim();
-  return trimmed !== undefined && WHOLE_NUMBER.test(trimmed) ? Number(trimmed) : undefined;
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > MOST_DIGITS) return undefined;
+  for (let at = 0; at < trimmed.length; at++) {
+    const code = trimmed.charCodeAt(at);
+    if (code < 48 || code > 57) return undefined;
+  }
+  return Number(trimmed);
 }
 
 // RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.

@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { BodyVerdicts, type BodyVerdict } from '../../../lib/body-verdicts.ts';
 import { checkResponse } from '../../../lib/response-checks.ts';
+import { JsonBody } from '../../../lib/json-body.ts';
 import { operation } from '../../../lib/contract.ts';
 
 const valid: BodyVerdict = { empty: false, problems: [] };
@@ -9,11 +10,14 @@ const valid: BodyVerdict = { empty: false, problems: [] };
 function counted(verdicts: BodyVerdicts): { judge: (operation: 'listPets' | 'getPet', status: number, text: string) => BodyVerdict; judged: () => number } {
   let judged = 0;
   return {
-    judge: (operation, status, text) =>
-      verdicts.verdict(operation, status, text, () => {
-        judged++;
-        return valid;
-      }),
+    judge: (operation, status, text) => {
+      const body = new JsonBody(text);
+      const known = verdicts.known(operation, status, body);
+      if (known) return known;
+      judged++;
+      verdicts.remember(operation, status, body, valid);
+      return valid;
+    },
     judged: () => judged,
   };
 }

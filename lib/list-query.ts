@@ -1,8 +1,9 @@
 /**
- * What a list's query asks (GET /pets?status=sold&limit=3: the text after the "?"), read once per distinct query: a
- * capture lists the same few pages again and again, and reading each query with URLSearchParams, twice (the list
- * rules and the created pets each read it), was a tenth of judging a list. Bounded: past REMEMBERED distinct queries
- * the memory starts again.
+ * What a list's query asks (GET /pets?status=sold&limit=3: the text after the first "?"), read once per distinct path:
+ * a capture lists the same few pages again and again, and reading each query with URLSearchParams, twice (the list
+ * rules and the created pets each read it), was a tenth of judging a list. By the path, not the query cut out of it:
+ * the judge has hashed the path already (placing the request). Bounded: past REMEMBERED distinct paths the memory
+ * starts again.
  */
 import { BoundedMemo } from './bounded-memo.ts';
 
@@ -19,11 +20,14 @@ const REMEMBERED = 4_096;
 const REDACTED_QUERY = /(?:^|&)(?:<redacted>|%3Credacted%3E)(?:&|$)/i;
 const remembered = new BoundedMemo<string, ListQuery>(REMEMBERED);
 
-export function listQuery(query: string): ListQuery {
-  const known = remembered.get(query);
+/** `path`: below the base URL, query included. */
+export function listQuery(path: string): ListQuery {
+  const known = remembered.get(path);
   if (known) return known;
+  const at = path.indexOf('?');
+  const query = at === -1 ? '' : path.slice(at + 1);
   const params = new URLSearchParams(query);
   const read: ListQuery = { redacted: REDACTED_QUERY.test(query), statuses: params.getAll('status'), limits: params.getAll('limit') };
-  remembered.set(query, read);
+  remembered.set(path, read);
   return read;
 }

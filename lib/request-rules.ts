@@ -78,6 +78,17 @@ export const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
 const DEPRECATION = /^@(-?\d+)$/;
 /** A page size a client may ask for: 1 to the largest page, written plainly. */
 const ASKED_PAGE: ContractSchema = { type: 'integer', minimum: 1, maximum: LARGEST_PAGE };
+/** Whether a limit's text is an asked page, by the text: a capture asks a few sizes again and again. */
+const askedPages = new BoundedMemo<string, boolean>(1_024);
+
+function isAskedPage(text: string): boolean {
+  let asked = askedPages.get(text);
+  if (asked === undefined) {
+    asked = isCanonical(ASKED_PAGE, text);
+    askedPages.set(text, asked);
+  }
+  return asked;
+}
 /** Statuses any operation may answer whatever the request: the limiter's refusal. */
 const REFUSED = 429;
 
@@ -136,16 +147,15 @@ function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
     findings.violations.push({ rule: RULE['list-plain-array'], message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
     return;
   }
-  const at = exchange.path.indexOf('?');
   const size = value.length;
   findings.judged.push(RULE['list-largest-page']);
   if (size > LARGEST_PAGE) findings.violations.push({ rule: RULE['list-largest-page'], message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
-  const { redacted, limits, statuses } = listQuery(at === -1 ? '' : exchange.path.slice(at + 1));
+  const { redacted, limits, statuses } = listQuery(exchange.path);
   if (redacted) return;
   if (limits.length === 0) {
     findings.judged.push(RULE['list-default-page']);
     if (size > DEFAULT_PAGE) findings.violations.push({ rule: RULE['list-default-page'], message: `GET ${exchange.path} without limit returned ${size} animals; at most ${DEFAULT_PAGE} are due` });
-  } else if (limits.length === 1 && isCanonical(ASKED_PAGE, limits[0] as string)) {
+  } else if (limits.length === 1 && isAskedPage(limits[0] as string)) {
     const limit = Number(limits[0]);
     findings.judged.push(RULE['list-asked-page']);
     if (size > limit) findings.violations.push({ rule: RULE['list-asked-page'], message: `GET ${exchange.path} returned ${size} animals; at most ${limit} were asked for` });
@@ -167,15 +177,11 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
   if (exchange.kind === 'outside') return;
   const body = new JsonBody(sent);
   const json = body.json;
-  const refusal = (rule: string, what: string): void => {
-    findings.judged.push(rule);
-    if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
-  };
-  if (json.kind !== 'json') return refusal(RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
+  if (json.kind !== 'json') return judgeRefusal(exchange, findings, RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
   const problems = schemaProblems('NewPet', json.value);
   if (problems.length > 0) {
     const missing = problems.find((problem) => /^(name|categoryId) is required$/.test(problem));
-    return refusal(missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
+    return judgeRefusal(exchange, findings, missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
   }
   findings.judged.push(RULE['created-as-sent']);
   if (exchange.status === 400 && exchange.kind === 'gap') return;
@@ -193,6 +199,12 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
     if (!sameValue(asSent, created[field])) mismatches.push(`${field} ${shown(created[field])} where ${shown(asSent)} was sent`);
   }
   if (mismatches.length > 0) findings.violations.push({ rule: RULE['created-as-sent'], message: `POST ${exchange.path} created a pet with ${mismatches.join(', ')}` });
+}
+
+/** A creation the spec refuses (`what`: the body it sent): anything but 400 breaks `rule`. */
+function judgeRefusal(exchange: RequestAnswer, findings: RuleFindings, rule: string, what: string): void {
+  findings.judged.push(rule);
+  if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
 }
 
 function judgeDeprecationHeaders(exchange: RequestAnswer, findings: RuleFindings): void {

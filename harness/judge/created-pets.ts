@@ -76,7 +76,7 @@ export class CreatedPets {
    * list without a status filter, or full, says nothing of a pet it leaves out (another page may hold it).
    */
   private judgeList(exchange: JudgedExchange, body: JsonBody, findings: ExchangeFindings): void {
-    const { statuses, limits } = listQuery(exchange.path.split('?')[1] ?? '');
+    const { statuses, limits } = listQuery(queryUpToSecondMark(exchange.path));
     const status = statuses[0];
     const pets = body.value;
     const limit = Number(limits[0] ?? PAGE_SIZE.default);
@@ -126,24 +126,24 @@ export class CreatedPets {
   }
 
   private judgeGet(exchange: JudgedExchange, body: JsonBody | undefined, findings: ExchangeFindings): void {
-    const id = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
-    if (id !== undefined && this.beforeReset.has(decodeURIComponent(id))) {
+    const named = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
+    if (named === undefined) return;
+    const id = decodeURIComponent(named);
+    if (this.beforeReset.has(id)) {
       for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: STORE_RESET });
       return;
     }
-    const created = id === undefined ? undefined : this.pets.get(decodeURIComponent(id));
+    const created = this.pets.get(id);
     if (!created || (exchange.status !== 200 && !GONE.has(exchange.status))) return;
-    const rules = [GET_AS_CREATED, GETPET_WORKS];
     const order = decidedAfter({ receivedAt: created.answeredAt }, { sentAt: exchange.sentAt }, this.clockSkewMs);
     if (order !== 'after') {
-      for (const rule of rules) findings.unchecked.push({ rule, reason: order === 'maybe-after' ? MAYBE_BEFORE : UNTIMED });
+      for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: order === 'maybe-after' ? MAYBE_BEFORE : UNTIMED });
       return;
     }
-    findings.judged.push(...rules);
-    const was = (): string => `pet ${id} as created (exchange ${created.exchange}: {${[...created.fields].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',').slice(0, 200)}})`;
+    findings.judged.push(GET_AS_CREATED, GETPET_WORKS);
     if (GONE.has(exchange.status)) {
-      findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${was()}, got ${exchange.status}` });
-      if (exchange.answeredAt < SUNSET_MS) findings.violations.push({ rule: GETPET_WORKS, message: `expected getPet to answer 200 for ${was()} before its removal date, got ${exchange.status}: as if it were removed` });
+      findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${asCreated(named, created)}, got ${exchange.status}` });
+      if (exchange.answeredAt < SUNSET_MS) findings.violations.push({ rule: GETPET_WORKS, message: `expected getPet to answer 200 for ${asCreated(named, created)} before its removal date, got ${exchange.status}: as if it were removed` });
       return;
     }
     if (body === undefined) {
@@ -152,7 +152,23 @@ export class CreatedPets {
     }
     const got = body.value;
     const fields = got !== null && typeof got === 'object' && !Array.isArray(got) ? (got as Fields) : {};
-    const differs = [...created.fields].filter(([name, value]) => textOf(fields[name]) !== value).map(([name]) => name);
-    if (differs.length > 0) findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${was()}, got ${differs.join(', ')} otherwise: ${(body.text || '').slice(0, 200)}` });
+    const differs: string[] = [];
+    for (const [name, value] of created.fields) if (textOf(fields[name]) !== value) differs.push(name);
+    if (differs.length > 0) findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${asCreated(named, created)}, got ${differs.join(', ')} otherwise: ${(body.text || '').slice(0, 200)}` });
   }
+}
+
+/**
+ * The path as the created pets read its query: up to a second "?", where the list rules read on to the end (a query
+ * may hold a "?"). Nearly every path has one "?" at most, and is read whole.
+ */
+function queryUpToSecondMark(path: string): string {
+  const first = path.indexOf('?');
+  const second = first === -1 ? -1 : path.indexOf('?', first + 1);
+  return second === -1 ? path : path.slice(0, second);
+}
+
+/** A created pet as a message shows it: its id as the request named it, the creation's exchange and its fields. */
+function asCreated(id: string, created: Created): string {
+  return `pet ${id} as created (exchange ${created.exchange}: {${[...created.fields].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',').slice(0, 200)}})`;
 }

@@ -50,6 +50,16 @@ test('past its budget of characters the oldest texts are forgotten, and a text l
   expect(judgedLong()).toBe(2);
 });
 
+test('a body shared among answers finds its verdict by itself, even once its text is forgotten', () => {
+  const verdicts = new BodyVerdicts(10);
+  const shared = new JsonBody('aaaaaaaaaa');
+  verdicts.remember('getPet', 200, shared, valid);
+  verdicts.remember('getPet', 200, new JsonBody('bbbbbbbbbb'), valid);
+  expect(verdicts.known('getPet', 200, new JsonBody('aaaaaaaaaa'))).toBeUndefined();
+  expect(verdicts.known('getPet', 200, shared)).toBe(valid);
+  expect(verdicts.known('getPet', 404, shared)).toBeUndefined();
+});
+
 test('a body met again earns the same violations, and its Content-Type is still judged each time', () => {
   const bad = '{"id":"seven","name":"Rex","categoryId":2}';
   const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) };

@@ -153,6 +153,7 @@ export function rateLimitHeaderProblems(status: number, headers: Readonly<Record
   }
   const limit = wholeNumber(headers['x-ratelimit-limit']);
   const remaining = wholeNumber(headers['x-ratelimit-remaining']);
+  const reset = wholeNumber(headers['x-ratelimit-reset']);
   if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
     violations.push({ rule: RULE['limit-value'], message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
   }
@@ -162,7 +163,7 @@ export function rateLimitHeaderProblems(status: number, headers: Readonly<Record
       message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
     });
   }
-  if (headers['x-ratelimit-reset'] !== undefined && wholeNumber(headers['x-ratelimit-reset']) === undefined) {
+  if (headers['x-ratelimit-reset'] !== undefined && reset === undefined) {
     violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
   }
   const quotaProblem = limitQuotaProblem(limit, plan, quota);

@@ -8,8 +8,6 @@ import { quotaRule, RULE } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { PlacedRequests, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
-import { JsonBody } from '../../lib/json-body.ts';
-import { TextMemory } from '../../lib/text-memory.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
@@ -19,6 +17,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import type { Contradiction } from './contradiction.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow } from './key-windows.ts';
 import { CreatedPets } from './created-pets.ts';
+import { RememberedBodies } from './remembered-bodies.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
@@ -41,12 +40,6 @@ export interface JudgeOptions {
  * named (window-accountant.ts).
  */
 export const REORDER_MS = 10_000;
-/**
- * Answers' bodies are parsed once per distinct text, a few megabytes of them at the most: a capture answers the same
- * pages and the same pets again and again, and parsing each was a tenth of judging. A longer body is parsed each time.
- */
-const REMEMBERED_BODY_CHARACTERS = 1_000_000;
-const LONGEST_REMEMBERED_BODY = 16_384;
 /**
  * What getPet's answers carry of the deprecation signals, by which of them an answer carries (1: Deprecation, 2: Sunset,
  * 4: Link): written once, not per answer.
@@ -78,7 +71,7 @@ export class TrafficJudge {
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
   private readonly createdPets: CreatedPets;
   private readonly placed = new PlacedRequests();
-  private readonly bodies = new TextMemory<JsonBody>(REMEMBERED_BODY_CHARACTERS, LONGEST_REMEMBERED_BODY);
+  private readonly bodies = new RememberedBodies();
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -137,7 +130,7 @@ export class TrafficJudge {
     const findings: ExchangeFindings = { judged: [], violations: [], unchecked: [], observed: [] };
     const { operation, classification: { kind } } = placed;
     this.answerChecks(exchange, operation.id, plan, findings);
-    const body = exchange.responseBody === undefined ? undefined : this.bodyOf(exchange.responseBody);
+    const body = exchange.responseBody === undefined ? undefined : this.bodies.of(exchange.method, exchange.path, exchange.responseBody);
     checkResponse({
       operation,
       status: exchange.status,
@@ -170,16 +163,6 @@ export class TrafficJudge {
     this.createdPets.add(exchange, operation.id, body, findings);
     if (body === undefined && exchange.status === 201 && findings.judged.indexOf(RULE['created-as-sent'], judgedBefore) !== -1) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
     return findings;
-  }
-
-  /** The body's text with its tree, shared by every answer of the same text (nothing that reads the tree changes it). */
-  private bodyOf(text: string): JsonBody {
-    let body = this.bodies.get(text);
-    if (!body) {
-      body = new JsonBody(text);
-      this.bodies.set(text, body);
-    }
-    return body;
   }
 
   /**

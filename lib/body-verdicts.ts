@@ -18,43 +18,67 @@ export interface BodyVerdict {
 /** Bodies longer than this are judged each time: rare, and each would crowd out many short ones. */
 const MAX_REMEMBERED_LENGTH = 16_384;
 
-type ByOperation = Map<OperationId, Map<number, BodyVerdict>>;
+/**
+ * What one text earned, by operation and status. The first asked is kept at hand: a text is nearly always the answer
+ * of one operation with one status, and the judge asks for it once per answer.
+ */
+class TextVerdicts {
+  private firstOperation: OperationId | undefined;
+  private firstStatus: number | undefined;
+  private first: BodyVerdict | undefined;
+  private readonly others = new Map<OperationId, Map<number, BodyVerdict>>();
+
+  known(operation: OperationId, status: number): BodyVerdict | undefined {
+    if (operation === this.firstOperation && status === this.firstStatus) return this.first;
+    return this.others.get(operation)?.get(status);
+  }
+
+  remember(operation: OperationId, status: number, verdict: BodyVerdict): void {
+    if (this.first === undefined || (operation === this.firstOperation && status === this.firstStatus)) {
+      this.firstOperation = operation;
+      this.firstStatus = status;
+      this.first = verdict;
+      return;
+    }
+    let byStatus = this.others.get(operation);
+    if (!byStatus) this.others.set(operation, (byStatus = new Map()));
+    byStatus.set(status, verdict);
+  }
+}
 
 /**
  * Looked up as `known`, then, when it was not, judged by the caller and `remember`ed: a judge handed in would be a
  * closure made per answer, which a judge of millions of answers pays for.
  */
 export class BodyVerdicts {
-  /** By the text itself (a body's own string hashes once), then operation and status. */
-  private readonly byText: TextMemory<ByOperation>;
+  /** By the text itself (a body's own string hashes once). */
+  private readonly byText: TextMemory<TextVerdicts>;
   /**
    * The same, by the JsonBody met: a caller that shares one JsonBody among the answers of one text (the judge) finds
    * its verdicts without hashing the text again.
    */
-  private readonly byBody = new WeakMap<JsonBody, ByOperation>();
+  private readonly byBody = new WeakMap<JsonBody, TextVerdicts>();
 
   constructor(maxCharacters: number) {
     this.byText = new TextMemory(maxCharacters, MAX_REMEMBERED_LENGTH);
   }
 
   known(operation: OperationId, status: number, body: JsonBody): BodyVerdict | undefined {
-    let byOperation = this.byBody.get(body);
-    if (!byOperation) {
-      byOperation = this.byText.get(body.text);
-      if (byOperation) this.byBody.set(body, byOperation);
+    let verdicts = this.byBody.get(body);
+    if (!verdicts) {
+      verdicts = this.byText.get(body.text);
+      if (verdicts) this.byBody.set(body, verdicts);
     }
-    return byOperation?.get(operation)?.get(status);
+    return verdicts?.known(operation, status);
   }
 
   remember(operation: OperationId, status: number, body: JsonBody, verdict: BodyVerdict): void {
-    let byOperation = this.byBody.get(body) ?? this.byText.get(body.text);
-    if (!byOperation) {
-      byOperation = new Map();
-      this.byText.set(body.text, byOperation);
+    let verdicts = this.byBody.get(body) ?? this.byText.get(body.text);
+    if (!verdicts) {
+      verdicts = new TextVerdicts();
+      this.byText.set(body.text, verdicts);
     }
-    this.byBody.set(body, byOperation);
-    let byStatus = byOperation.get(operation);
-    if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
-    byStatus.set(status, verdict);
+    this.byBody.set(body, verdicts);
+    verdicts.remember(operation, status, verdict);
   }
 }

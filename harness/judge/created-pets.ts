@@ -128,7 +128,7 @@ export class CreatedPets {
   private judgeGet(exchange: JudgedExchange, body: JsonBody | undefined, findings: ExchangeFindings): void {
     const named = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
     if (named === undefined) return;
-    const id = decodeURIComponent(named);
+    const id = named.includes('%') ? decodeURIComponent(named) : named;
     if (this.beforeReset.has(id)) {
       for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: STORE_RESET });
       return;

@@ -156,7 +156,7 @@ export class TrafficJudge {
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
     }, findings);
-    // What the request rules judged, after the answer's checks.
+    // The request rules' own judgements start at judgedBefore (those of VER-3 and CREATE-1 are theirs alone).
     if (exchange.signalsNotLogged && findings.judged.indexOf(RULE['only-getpet-deprecated'], judgedBefore) !== -1) {
       findings.unchecked.push({ rule: RULE['only-getpet-deprecated'], reason: `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen` });
     }

@@ -8,6 +8,7 @@ import { quotaRule, RULE } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { PlacedRequests, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
+import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
 import { readRateLimit } from '../../lib/rate-limit-headers.ts';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
@@ -130,7 +131,7 @@ export class TrafficJudge {
     const findings: ExchangeFindings = { judged: [], violations: [], unchecked: [], observed: [] };
     const { operation, classification: { kind } } = placed;
     this.answerChecks(exchange, operation.id, plan, findings);
-    const body = exchange.responseBody === undefined ? undefined : this.bodies.of(exchange.method, exchange.path, exchange.responseBody);
+    const body = exchange.responseBody === undefined ? undefined : this.bodyOf(exchange, exchange.responseBody);
     checkResponse({
       operation,
       status: exchange.status,
@@ -163,6 +164,14 @@ export class TrafficJudge {
     this.createdPets.add(exchange, operation.id, body, findings);
     if (body === undefined && exchange.status === 201 && findings.judged.indexOf(RULE['created-as-sent'], judgedBefore) !== -1) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
     return findings;
+  }
+
+  /**
+   * The answer's body with its tree. An answer to a request without a body is remembered (the same page, the same pet,
+   * answered again and again); one to a request with a body is what that body made (a creation's new pet), new each time.
+   */
+  private bodyOf(exchange: JudgedExchange, text: string): JsonBody {
+    return exchange.requestBody === undefined ? this.bodies.of(exchange.method, exchange.path, text) : new JsonBody(text);
   }
 
   /**

@@ -5,6 +5,8 @@
  * is most of what checking an answer costs. Bounded by the characters it holds; the oldest go first.
  */
 import type { OperationId } from './contract.ts';
+import type { JsonBody } from './json-body.ts';
+import { TextMemory } from './text-memory.ts';
 import type { Violation } from './violation.ts';
 
 export interface BodyVerdict {
@@ -16,49 +18,67 @@ export interface BodyVerdict {
 /** Bodies longer than this are judged each time: rare, and each would crowd out many short ones. */
 const MAX_REMEMBERED_LENGTH = 16_384;
 
+/**
+ * What one text earned, by operation and status. The first asked is kept at hand: a text is nearly always the answer
+ * of one operation with one status, and the judge asks for it once per answer.
+ */
+class TextVerdicts {
+  private firstOperation: OperationId | undefined;
+  private firstStatus: number | undefined;
+  private first: BodyVerdict | undefined;
+  private readonly others = new Map<OperationId, Map<number, BodyVerdict>>();
+
+  known(operation: OperationId, status: number): BodyVerdict | undefined {
+    if (operation === this.firstOperation && status === this.firstStatus) return this.first;
+    return this.others.get(operation)?.get(status);
+  }
+
+  remember(operation: OperationId, status: number, verdict: BodyVerdict): void {
+    if (this.first === undefined || (operation === this.firstOperation && status === this.firstStatus)) {
+      this.firstOperation = operation;
+      this.firstStatus = status;
+      this.first = verdict;
+      return;
+    }
+    let byStatus = this.others.get(operation);
+    if (!byStatus) this.others.set(operation, (byStatus = new Map()));
+    byStatus.set(status, verdict);
+  }
+}
+
+/**
+ * Looked up as `known`, then, when it was not, judged by the caller and `remember`ed: a judge handed in would be a
+ * closure made per answer, which a judge of millions of answers pays for.
+ */
 export class BodyVerdicts {
+  /** By the text itself (a body's own string hashes once). */
+  private readonly byText: TextMemory<TextVerdicts>;
   /**
-   * By operation, status, then the text itself (a body's own string hashes once; a joined key would be copied, and
-   * joining the operation and status made a string per answer).
+   * The same, by the JsonBody met: a caller that shares one JsonBody among the answers of one text (the judge) finds
+   * its verdicts without hashing the text again.
    */
-  private readonly byAnswer = new Map<OperationId, Map<number, Map<string, BodyVerdict>>>();
-  /**
-   * In the order remembered, for forgetting the oldest from `head` on: shift() on an array this long copies
-   * it whole each time (a large array cannot be trimmed in place), so the forgotten are cut off in batches.
-   */
-  private order: Array<[Map<string, BodyVerdict>, string]> = [];
-  private head = 0;
-  private characters = 0;
+  private readonly byBody = new WeakMap<JsonBody, TextVerdicts>();
 
-  constructor(private readonly maxCharacters: number) {}
+  constructor(maxCharacters: number) {
+    this.byText = new TextMemory(maxCharacters, MAX_REMEMBERED_LENGTH);
+  }
 
-  verdict(operation: OperationId, status: number, text: string, judge: () => BodyVerdict): BodyVerdict {
-    if (text.length > MAX_REMEMBERED_LENGTH) return judge();
-    let byStatus = this.byAnswer.get(operation);
-    if (!byStatus) {
-      byStatus = new Map();
-      this.byAnswer.set(operation, byStatus);
+  known(operation: OperationId, status: number, body: JsonBody): BodyVerdict | undefined {
+    let verdicts = this.byBody.get(body);
+    if (!verdicts) {
+      verdicts = this.byText.get(body.text);
+      if (verdicts) this.byBody.set(body, verdicts);
     }
-    let byText = byStatus.get(status);
-    if (!byText) {
-      byText = new Map();
-      byStatus.set(status, byText);
+    return verdicts?.known(operation, status);
+  }
+
+  remember(operation: OperationId, status: number, body: JsonBody, verdict: BodyVerdict): void {
+    let verdicts = this.byBody.get(body) ?? this.byText.get(body.text);
+    if (!verdicts) {
+      verdicts = new TextVerdicts();
+      this.byText.set(body.text, verdicts);
     }
-    const known = byText.get(text);
-    if (known) return known;
-    const verdict = judge();
-    byText.set(text, verdict);
-    this.order.push([byText, text]);
-    this.characters += text.length;
-    while (this.characters > this.maxCharacters) {
-      const [oldestByText, oldestText] = this.order[this.head++] as [Map<string, BodyVerdict>, string];
-      oldestByText.delete(oldestText);
-      this.characters -= oldestText.length;
-    }
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order = this.order.slice(this.head);
-      this.head = 0;
-    }
-    return verdict;
+    this.byBody.set(body, verdicts);
+    verdicts.remember(operation, status, verdict);
   }
 }

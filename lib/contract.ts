@@ -161,13 +161,27 @@ export function resolveSchema(schema: ContractSchema): ContractSchema {
 }
 
 /** What a request to an operation may carry, as the contract states it. */
-export function requestShape(id: OperationId): {
+export interface RequestShape {
   parameters: readonly ContractParameter[];
   body: ContractSchema | undefined;
   /** The named schema of the body, for validating one (schemaProblems). */
   bodySchemaName: SchemaName | undefined;
   bodyOutsideContract: string | undefined;
-} {
+}
+
+/** Read once per operation (the contract has four): placing a request asks for its operation's shape each time. */
+const requestShapes = new Map<OperationId, RequestShape>();
+
+export function requestShape(id: OperationId): RequestShape {
+  let shape = requestShapes.get(id);
+  if (!shape) {
+    shape = readRequestShape(id);
+    requestShapes.set(id, shape);
+  }
+  return shape;
+}
+
+function readRequestShape(id: OperationId): RequestShape {
   for (const methods of Object.values(document.paths)) {
     for (const entry of Object.values(methods)) {
       if (entry.operationId !== id) continue;
@@ -382,34 +396,52 @@ export function placeRequest(request: Omit<RequestToClassify, 'operation'>): Pla
 }
 
 /**
- * Where a request without a body stands against the contract, remembered by its method and path: a capture asks
- * the same few things again and again (the same page listed, the same pet fetched), and matching the operation
- * and reading the query cost the judge about a tenth of its time. A request with a body is placed each time (its
- * body decides it). Bounded: past MAX_PLACEMENTS_REMEMBERED paths the memory starts again.
+ * Where requests stand against the contract, what their method and path decide remembered by these: a capture asks
+ * the same few things again and again (the same page listed, the same pet fetched, pets created at one path), and
+ * matching the operation and reading the query cost the judge about a tenth of its time. A request without a body
+ * is placed whole by them; one with a body is placed by its body each time, unless its parameters put it outside
+ * the contract already. Bounded: past MAX_PLACEMENTS_REMEMBERED paths the memory starts again.
  */
 const MAX_PLACEMENTS_REMEMBERED = 16_384;
 
+/** What a method and path decide: the operation, and the request placed as if it had no body. */
+interface PlacedPath {
+  withoutBody: PlacedRequest;
+  /** The parameters put it outside the contract, whatever its body. */
+  outsideByParameters: boolean;
+}
+
 export class PlacedRequests {
   /** By method, then path; null: a request to no operation of the contract. */
-  private readonly remembered = new Map<string, Map<string, PlacedRequest | null>>();
+  private readonly remembered = new Map<string, Map<string, PlacedPath | null>>();
   private size = 0;
 
   place(method: string, path: string, contentType: string | undefined, body: string | undefined): PlacedRequest | undefined {
-    const request = { method, path, ...(contentType ? { contentType } : {}) };
-    if (body !== undefined) return placeRequest({ ...request, body });
     let byPath = this.remembered.get(method);
-    const known = byPath?.get(path);
-    if (known !== undefined) return known ?? undefined;
-    const placed = placeRequest(request);
-    if (++this.size > MAX_PLACEMENTS_REMEMBERED) {
-      this.remembered.clear();
-      this.size = 1;
-      byPath = undefined;
+    let known = byPath?.get(path);
+    if (known === undefined) {
+      known = placePath(method, path);
+      if (++this.size > MAX_PLACEMENTS_REMEMBERED) {
+        this.remembered.clear();
+        this.size = 1;
+        byPath = undefined;
+      }
+      if (!byPath) this.remembered.set(method, (byPath = new Map()));
+      byPath.set(path, known);
     }
-    if (!byPath) this.remembered.set(method, (byPath = new Map()));
-    byPath.set(path, placed ?? null);
-    return placed;
+    if (known === null) return undefined;
+    if (body === undefined || known.outsideByParameters) return known.withoutBody;
+    const { operation } = known.withoutBody;
+    // An empty Content-Type is none.
+    return { operation, classification: bodyClassification(operation.id, contentType || undefined, body) };
   }
+}
+
+function placePath(method: string, path: string): PlacedPath | null {
+  const matched = matchOperation(method, pathOf(path));
+  if (matched === undefined) return null;
+  const outside = parametersOutside(matched.operation.id, path, matched.pathParams);
+  return { withoutBody: { operation: matched.operation, classification: outside ?? bodyClassification(matched.operation.id, undefined, undefined) }, outsideByParameters: outside !== undefined };
 }
 
 /** A path below the base URL without its query. */
@@ -419,10 +451,14 @@ function pathOf(path: string): string {
 }
 
 function classifyAt(request: RequestToClassify, pathParams: Readonly<Record<string, string>>): Classification {
-  const shape = requestShape(request.operation);
-  const at = request.path.indexOf('?');
-  const query = new URLSearchParams(at === -1 ? '' : request.path.slice(at + 1));
-  for (const parameter of shape.parameters) {
+  return parametersOutside(request.operation, request.path, pathParams) ?? bodyClassification(request.operation, request.contentType, request.body);
+}
+
+/** Where the parameters put a request, when they put it outside the contract (a value the schema refuses, or given twice). */
+function parametersOutside(operation: OperationId, path: string, pathParams: Readonly<Record<string, string>>): Classification | undefined {
+  const at = path.indexOf('?');
+  const query = new URLSearchParams(at === -1 ? '' : path.slice(at + 1));
+  for (const parameter of requestShape(operation).parameters) {
     if (parameter.in === 'query' && query.getAll(parameter.name).length > 1 && parameter['x-outside-contract']) {
       return { kind: 'outside', gap: parameter['x-outside-contract'], why: `${parameter.name} given ${query.getAll(parameter.name).length} times` };
     }
@@ -433,29 +469,38 @@ function classifyAt(request: RequestToClassify, pathParams: Readonly<Record<stri
       return { kind: 'outside', gap: parameter['x-outside-contract'], why: `${parameter.name} ${JSON.stringify(text.slice(0, 40))} is not ${describeSchema(parameter.schema)}` };
     }
   }
-  if (!shape.body) return WITHIN;
-  // The contract's requests carry JSON: a request without any body is no request of it, whatever the method.
-  if (request.body === undefined) return shape.bodyOutsideContract ? { kind: 'outside', gap: shape.bodyOutsideContract, why: 'a request with no body' } : WITHIN;
-  return classifyBody(shape, request.contentType, request.body);
+  return undefined;
 }
 
-function classifyBody(shape: ReturnType<typeof requestShape>, contentType: string | undefined, body: string): Classification {
-  const outsideGap = shape.bodyOutsideContract;
-  const outside = (why: string): Classification => (outsideGap ? { kind: 'outside', gap: outsideGap, why } : WITHIN);
-  if (contentType === undefined) return outside('a body without a Content-Type');
-  if (!JSON_MEDIA_TYPE.test(contentType.trim())) return outside(`a body of Content-Type ${contentType}`);
-  if (Buffer.byteLength(body) > LARGEST_PLAIN_BODY) return outside(`a body of ${Buffer.byteLength(body).toLocaleString('en')} bytes`);
+/** Where a request whose parameters are within the contract stands by its body (`body` undefined: it has none). */
+function bodyClassification(operation: OperationId, contentType: string | undefined, body: string | undefined): Classification {
+  const shape = requestShape(operation);
+  if (!shape.body) return WITHIN;
+  // The contract's requests carry JSON: a request without any body is no request of it, whatever the method.
+  if (body === undefined) return outsideBy(shape.bodyOutsideContract, 'a request with no body');
+  return classifyBody(shape, contentType, body);
+}
+
+function classifyBody(shape: RequestShape, contentType: string | undefined, body: string): Classification {
+  if (contentType === undefined) return outsideBy(shape.bodyOutsideContract, 'a body without a Content-Type');
+  if (!JSON_MEDIA_TYPE.test(contentType.trim())) return outsideBy(shape.bodyOutsideContract, `a body of Content-Type ${contentType}`);
+  if (Buffer.byteLength(body) > LARGEST_PLAIN_BODY) return outsideBy(shape.bodyOutsideContract, `a body of ${Buffer.byteLength(body).toLocaleString('en')} bytes`);
   const { repeatedName, depth, specialKey, unusualInteger } = jsonShape(body);
-  if (repeatedName) return outside(`a body that gives the name ${repeatedName} twice`);
-  if (depth > DEEPEST_PLAIN_NESTING) return outside(`a body nested ${depth} levels deep`);
+  if (repeatedName) return outsideBy(shape.bodyOutsideContract, `a body that gives the name ${repeatedName} twice`);
+  if (depth > DEEPEST_PLAIN_NESTING) return outsideBy(shape.bodyOutsideContract, `a body nested ${depth} levels deep`);
   const value = tryParseLossless(body);
   // Only JSON is read for its keys and spellings: 007 or +5 make a body malformed, which the spec answers 400.
-  if (value !== undefined && specialKey) return outside(`a body with the key ${specialKey}, special in JavaScript runtimes`);
-  if (value !== undefined && unusualInteger) return outside(`a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);
+  if (value !== undefined && specialKey) return outsideBy(shape.bodyOutsideContract, `a body with the key ${specialKey}, special in JavaScript runtimes`);
+  if (value !== undefined && unusualInteger) return outsideBy(shape.bodyOutsideContract, `a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);
   // A body the schema refuses is within the contract: the spec answers it 400, whatever else it holds.
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !shape.bodySchemaName || schemaProblems(shape.bodySchemaName, value).length > 0) return WITHIN;
   const unusual = unusualOpenFields(shape.body!, value);
   return unusual.length === 0 ? WITHIN : { kind: 'gap', gap: unusual[0]!.gap, why: unusual.map((field) => `${field.name} ${describeValue(value[field.name])}`).join(', ') };
+}
+
+/** Outside the contract, at the GAP rule where the target's choice is observed; within it where the contract names none. */
+function outsideBy(gap: string | undefined, why: string): Classification {
+  return gap ? { kind: 'outside', gap, why } : WITHIN;
 }
 
 /** A field whose valid values the spec leaves open to refuse, with the ordinary ones it does not. */

@@ -14,6 +14,7 @@ const DEPRECATING_RELATIONS = ['deprecation', 'sunset'];
 
 /** The deprecation signals of an answer's headers (names in lower case): Deprecation, Sunset, and Links of a deprecating relation. */
 export function deprecationSignals(headers: Readonly<Record<string, string | undefined>>): string[] {
+  if (headers.deprecation === undefined && headers.sunset === undefined && headers.link === undefined) return [];
   const signals = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined).map((name) => `${name}: ${headers[name]}`);
   const parsed = headers.link === undefined ? undefined : parseLinkHeader(headers.link);
   for (const link of parsed && 'links' in parsed ? parsed.links : []) {
@@ -23,13 +24,17 @@ export function deprecationSignals(headers: Readonly<Record<string, string | und
   return signals;
 }
 
+/** The two answers that need no message, made once: nearly every answer of a capture is one of them. */
+const NOT_JUDGED: Readonly<{ judged: boolean }> = { judged: false };
+const NONE_MISPLACED: Readonly<{ judged: boolean }> = { judged: true };
+
 /**
  * VER-3 on one answer: undefined when the operation is deprecated (its signals are DEP-2, -3, -4's, and none is
  * required: DEP-GAP-1), else the breach, if any, of an answer that signals a deprecation the contract does not make.
  */
-export function misplacedDeprecation(operation: OperationId, status: number, headers: Readonly<Record<string, string | undefined>>): { judged: boolean; breach?: string } {
-  if (operationById(operation).deprecated) return { judged: false };
+export function misplacedDeprecation(operation: OperationId, status: number, headers: Readonly<Record<string, string | undefined>>): Readonly<{ judged: boolean; breach?: string }> {
+  if (operationById(operation).deprecated) return NOT_JUDGED;
   const signals = deprecationSignals(headers);
-  if (signals.length === 0) return { judged: true };
+  if (signals.length === 0) return NONE_MISPLACED;
   return { judged: true, breach: `${operation}, which the interface does not deprecate (only getPet is), answered ${status} with ${signals.join('; ')}` };
 }

@@ -9,7 +9,8 @@ export interface RateLimitHeaders {
 
 type HeaderBag = Readonly<Record<string, string | undefined>>;
 
-const WHOLE_NUMBER = /^\d{1,15}$/;
+/** The most digits a whole number may have: more would not be exact as a double. */
+const MOST_DIGITS = 15;
 
 /** The three headers as numbers, or undefined when any is absent or not a whole number. */
 export function readRateLimit(headers: HeaderBag): RateLimitHeaders | undefined {
@@ -20,9 +21,21 @@ export function readRateLimit(headers: HeaderBag): RateLimitHeaders | undefined 
   return { limit, remaining, reset };
 }
 
+/**
+ * One to fifteen ASCII digits, white space around them allowed. Read digit by digit (every answer's three headers are,
+ * several times over): no regular expression, no conversion of the text as a whole.
+ */
 export function wholeNumber(value: string | undefined): number | undefined {
-  const trimmed = value?.trim();
-  return trimmed !== undefined && WHOLE_NUMBER.test(trimmed) ? Number(trimmed) : undefined;
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > MOST_DIGITS) return undefined;
+  let number = 0;
+  for (let at = 0; at < trimmed.length; at++) {
+    const digit = trimmed.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    number = number * 10 + digit;
+  }
+  return number;
 }
 
 // RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.

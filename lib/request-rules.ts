@@ -11,7 +11,9 @@
  * judged on what the capture does not hold (a body a gateway's log left out).
  */
 import { RULE } from './checks/registry.ts';
-import { isCanonical, operation as operationById, type OperationId, type RequestKind, schemaProblems } from './contract.ts';
+import { isCanonical, operation as operationById, type ContractSchema, type OperationId, type RequestKind, schemaProblems } from './contract.ts';
+import { BoundedMemo } from './bounded-memo.ts';
+import { listQuery } from './list-query.ts';
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
 import { parseHttpDate } from './rate-limit-headers.ts';
@@ -74,12 +76,24 @@ const SUNSET_DAY = operationById('getPet').sunset ?? '2030-12-05';
 /** getPet's removal date: until then it keeps working (DEP-1). */
 export const SUNSET_MS = Date.parse(`${SUNSET_DAY}T00:00:00Z`);
 const DEPRECATION = /^@(-?\d+)$/;
-const REDACTED_QUERY = /(?:^|&)(?:<redacted>|%3Credacted%3E)(?:&|$)/i;
+/** A page size a client may ask for: 1 to the largest page, written plainly. */
+const ASKED_PAGE: ContractSchema = { type: 'integer', minimum: 1, maximum: LARGEST_PAGE };
+/** Whether a limit's text is an asked page, by the text: a capture asks a few sizes again and again. */
+const askedPages = new BoundedMemo<string, boolean>(1_024);
+
+function isAskedPage(text: string): boolean {
+  let asked = askedPages.get(text);
+  if (asked === undefined) {
+    asked = isCanonical(ASKED_PAGE, text);
+    askedPages.set(text, asked);
+  }
+  return asked;
+}
 /** Statuses any operation may answer whatever the request: the limiter's refusal. */
 const REFUSED = 429;
 
-export function judgeRequestAnswer(exchange: RequestAnswer): RuleFindings {
-  const findings: RuleFindings = { judged: [], violations: [] };
+/** `findings`: where the findings go, after what they hold already (new ones unless given). */
+export function judgeRequestAnswer(exchange: RequestAnswer, findings: RuleFindings = { judged: [], violations: [] }): RuleFindings {
   judgeAuthentication(exchange, findings);
   // Any answer, a refusal too: a 401 or a 429 of listPets that says "deprecated" says it of listPets.
   const deprecation = misplacedDeprecation(exchange.operation, exchange.status, exchange.responseHeaders);
@@ -133,23 +147,19 @@ function judgeList(exchange: RequestAnswer, findings: RuleFindings): void {
     findings.violations.push({ rule: RULE['list-plain-array'], message: `GET ${exchange.path} answered 200 with a JSON ${value === null ? 'null' : typeof value} instead of a plain array of Pet` });
     return;
   }
-  const rawQuery = exchange.path.includes('?') ? exchange.path.slice(exchange.path.indexOf('?') + 1) : '';
   const size = value.length;
   findings.judged.push(RULE['list-largest-page']);
   if (size > LARGEST_PAGE) findings.violations.push({ rule: RULE['list-largest-page'], message: `GET ${exchange.path} returned ${size} animals; a list never holds more than ${LARGEST_PAGE}` });
-  // A query a gateway's log redacted whole (it carried a credential) says nothing of what was asked.
-  if (REDACTED_QUERY.test(rawQuery)) return;
-  const query = new URLSearchParams(rawQuery);
-  const limits = query.getAll('limit');
+  const { redacted, limits, statuses } = listQuery(exchange.path);
+  if (redacted) return;
   if (limits.length === 0) {
     findings.judged.push(RULE['list-default-page']);
     if (size > DEFAULT_PAGE) findings.violations.push({ rule: RULE['list-default-page'], message: `GET ${exchange.path} without limit returned ${size} animals; at most ${DEFAULT_PAGE} are due` });
-  } else if (limits.length === 1 && isCanonical({ type: 'integer', minimum: 1, maximum: LARGEST_PAGE }, limits[0] as string)) {
+  } else if (limits.length === 1 && isAskedPage(limits[0] as string)) {
     const limit = Number(limits[0]);
     findings.judged.push(RULE['list-asked-page']);
     if (size > limit) findings.violations.push({ rule: RULE['list-asked-page'], message: `GET ${exchange.path} returned ${size} animals; at most ${limit} were asked for` });
   }
-  const statuses = query.getAll('status');
   if (statuses.length === 1 && PET_STATUSES.includes(statuses[0] as string)) {
     const wanted = statuses[0] as string;
     findings.judged.push(RULE['list-status-filter']);
@@ -167,15 +177,11 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
   if (exchange.kind === 'outside') return;
   const body = new JsonBody(sent);
   const json = body.json;
-  const refusal = (rule: string, what: string): void => {
-    findings.judged.push(rule);
-    if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
-  };
-  if (json.kind !== 'json') return refusal(RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
+  if (json.kind !== 'json') return judgeRefusal(exchange, findings, RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
   const problems = schemaProblems('NewPet', json.value);
   if (problems.length > 0) {
     const missing = problems.find((problem) => /^(name|categoryId) is required$/.test(problem));
-    return refusal(missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
+    return judgeRefusal(exchange, findings, missing ? RULE['missing-field-refused'] : RULE['invalid-value-refused'], `a body the NewPet schema refuses (${missing ?? problems[0]})`);
   }
   findings.judged.push(RULE['created-as-sent']);
   if (exchange.status === 400 && exchange.kind === 'gap') return;
@@ -195,23 +201,64 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
   if (mismatches.length > 0) findings.violations.push({ rule: RULE['created-as-sent'], message: `POST ${exchange.path} created a pet with ${mismatches.join(', ')}` });
 }
 
+/** A creation the spec refuses (`what`: the body it sent): anything but 400 breaks `rule`. */
+function judgeRefusal(exchange: RequestAnswer, findings: RuleFindings, rule: string, what: string): void {
+  findings.judged.push(rule);
+  if (exchange.status !== 400) findings.violations.push({ rule, message: `POST ${exchange.path} with ${what} was answered ${exchange.status}, not 400 with an Error` });
+}
+
 function judgeDeprecationHeaders(exchange: RequestAnswer, findings: RuleFindings): void {
   const sunset = exchange.responseHeaders.sunset;
   let sunsetMs = SUNSET_MS;
   if (sunset !== undefined) {
     findings.judged.push(RULE['sunset-date']);
-    const at = parseHttpDate(sunset);
-    if (at === undefined) findings.violations.push({ rule: RULE['sunset-date'], message: `Sunset "${sunset}" on getPet is not an HTTP-date (RFC 8594)` });
-    else if (new Date(at).toISOString().slice(0, 10) !== SUNSET_DAY) findings.violations.push({ rule: RULE['sunset-date'], message: `Sunset "${sunset}" on getPet is not on ${SUNSET_DAY}` });
-    else sunsetMs = at;
+    const reading = readSunset(sunset);
+    if (reading.problem !== undefined) findings.violations.push({ rule: RULE['sunset-date'], message: reading.problem });
+    else sunsetMs = reading.sunsetMs;
   }
   const deprecation = exchange.responseHeaders.deprecation;
   if (deprecation !== undefined) {
     findings.judged.push(RULE['deprecation-date']);
-    const match = DEPRECATION.exec(deprecation.trim());
-    if (!match) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is not an RFC 9745 date (@ followed by Unix seconds)` });
-    else if (Number(match[1]) * 1000 > sunsetMs) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is after the sunset, ${SUNSET_DAY}` });
+    const deprecatedMs = deprecationMs(deprecation);
+    if (deprecatedMs === null) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is not an RFC 9745 date (@ followed by Unix seconds)` });
+    else if (deprecatedMs > sunsetMs) findings.violations.push({ rule: RULE['deprecation-date'], message: `Deprecation "${deprecation}" is after the sunset, ${SUNSET_DAY}` });
   }
+}
+
+/**
+ * Header values read once per distinct text: a capture's getPet answers carry the same Sunset and Deprecation again
+ * and again, and reading a date (three regular expressions, a Date made and written out) was a tenth of judging one.
+ */
+const REMEMBERED_HEADER_VALUES = 1_024;
+/** The sunset a Sunset header names, or what is wrong with it (the sunset is then getPet's own). */
+interface SunsetReading {
+  sunsetMs: number;
+  problem: string | undefined;
+}
+const sunsetReadings = new BoundedMemo<string, SunsetReading>(REMEMBERED_HEADER_VALUES);
+const deprecationDates = new BoundedMemo<string, number | null>(REMEMBERED_HEADER_VALUES);
+
+/** The sunset a Sunset header names, when it is an HTTP-date on getPet's removal day; otherwise what is wrong with it. */
+function readSunset(sunset: string): SunsetReading {
+  const known = sunsetReadings.get(sunset);
+  if (known) return known;
+  const at = parseHttpDate(sunset);
+  const reading: SunsetReading =
+    at === undefined ? { sunsetMs: SUNSET_MS, problem: `Sunset "${sunset}" on getPet is not an HTTP-date (RFC 8594)` }
+    : new Date(at).toISOString().slice(0, 10) !== SUNSET_DAY ? { sunsetMs: SUNSET_MS, problem: `Sunset "${sunset}" on getPet is not on ${SUNSET_DAY}` }
+    : { sunsetMs: at, problem: undefined };
+  sunsetReadings.set(sunset, reading);
+  return reading;
+}
+
+/** The time (ms) a Deprecation header names as RFC 9745 writes it (@ and Unix seconds); null when it is no such date. */
+function deprecationMs(deprecation: string): number | null {
+  const known = deprecationDates.get(deprecation);
+  if (known !== undefined) return known;
+  const match = DEPRECATION.exec(deprecation.trim());
+  const at = match ? Number(match[1]) * 1000 : null;
+  deprecationDates.set(deprecation, at);
+  return at;
 }
 
 function isObject(value: LosslessValue | undefined): value is { [key: string]: LosslessValue } {

@@ -13,7 +13,7 @@ import { plans, type PlanId, type Quota } from './plans.ts';
 import { wholeNumber } from './rate-limit-headers.ts';
 import { retryAfterMs } from './rate-limiter/retry-after.ts';
 import { ROUNDING_MS } from './rate-limiter/reading.ts';
-import { listed, type Violation } from './violation.ts';
+import type { Violation } from './violation.ts';
 
 export interface ResponseToCheck {
   /** The operation answered, as the contract states it: what placing the request found (placeRequest), or operation(id). */
@@ -21,8 +21,11 @@ export interface ResponseToCheck {
   status: number;
   /** Header names in lower case. */
   headers: Readonly<Record<string, string | undefined>>;
-  /** A JsonBody when the caller reads the tree too: it is then parsed once for both. */
-  body: string | JsonBody;
+  /**
+   * A JsonBody when the caller reads the tree too: it is then parsed once for both. Undefined where the caller does not
+   * hold the body (a capture without it): nothing of the body is then judged.
+   */
+  body: string | JsonBody | undefined;
   /** The plan of the key the request carried, when that key is one the caller knows to be valid. */
   plan?: PlanId;
   /** The plan's quota in this run when it is not the documented one (an agreed Enterprise quota). */
@@ -61,12 +64,15 @@ export const CONDITIONAL_HEADERS: readonly string[] = ['if-none-match', 'if-modi
 /** HTTP's answer to a conditional request whose copy is still current: documented by HTTP, not by the operation. */
 export const NOT_MODIFIED = 304;
 
-export function checkResponse(response: ResponseToCheck): Violation[] {
+/** `violations`: where the findings go, after what it holds already (a new list unless given). */
+export function checkResponse(response: ResponseToCheck, violations: Violation[] = []): Violation[] {
   const op = response.operation;
   const status = response.status;
   // HTTP's answer to a conditional request: no status of the operation's and no body, only the headers every answer carries.
-  if (status === NOT_MODIFIED && response.conditional) return checkRateLimitHeaders(response);
-  const violations: Violation[] = [];
+  if (status === NOT_MODIFIED && response.conditional) {
+    checkRateLimitHeaders(response, violations);
+    return violations;
+  }
   if (response.outsideContract) {
     if (!(status >= 400 && status < 500) && !op.statuses.has(status)) {
       violations.push({
@@ -80,20 +86,20 @@ export function checkResponse(response: ResponseToCheck): Violation[] {
       message: `${op.id} answered ${response.status}, which the spec does not document for it (documented: ${[...op.statuses].join(', ')})`,
     });
   }
-  violations.push(...checkBody(response, response.outsideContract === true && status >= 400 && status < 500 && status !== 429));
-  violations.push(...checkRateLimitHeaders(response));
+  if (response.body !== undefined) checkBody(response, response.body, response.outsideContract === true && status >= 400 && status < 500 && status !== 429, violations);
+  checkRateLimitHeaders(response, violations);
   return violations;
 }
 
 /** The rate-limit headers of one answer, on what they say and when they were said (each judgement exported below). */
-function checkRateLimitHeaders(response: ResponseToCheck): Violation[] {
+function checkRateLimitHeaders(response: ResponseToCheck, violations: Violation[]): void {
   const { headers, status } = response;
   const now = response.now ?? Date.now();
-  return [
-    ...rateLimitHeaderProblems(status, headers, response.plan, response.quota),
-    ...listed(resetTimeProblem(wholeNumber(headers['x-ratelimit-reset']), response.sentAt ?? now, now, response.clockSkewMs)),
-    ...(status === 429 ? listed(retryAfterProblem(headers['retry-after'], response.now)) : []),
-  ];
+  rateLimitHeaderProblems(status, headers, response.plan, response.quota, violations);
+  const resetProblem = resetTimeProblem(wholeNumber(headers['x-ratelimit-reset']), response.sentAt ?? now, now, response.clockSkewMs);
+  if (resetProblem) violations.push(resetProblem);
+  const retryProblem = status === 429 ? retryAfterProblem(headers['retry-after'], response.now) : undefined;
+  if (retryProblem) violations.push(retryProblem);
 }
 
 /** The statuses whose body is an Error whatever the request (ERR-1). */
@@ -103,16 +109,25 @@ const ERROR_STATUSES = new Set([400, 401, 404]);
 const bodyVerdicts = new BodyVerdicts(2_000_000);
 
 /** `errorDue`: an Error body is due whatever the status (a client error answering a request outside the contract). */
-function checkBody(response: ResponseToCheck, errorDue: boolean): Violation[] {
-  const body = typeof response.body === 'string' ? new JsonBody(response.body) : response.body;
-  const judge = (): BodyVerdict => judgeBody(response.operation.id, response.status, body, errorDue);
-  // The remembered verdicts are those of documented answers; an undocumented status's Error is judged each time.
-  const verdict = errorDue && !ERROR_STATUSES.has(response.status) ? judge() : bodyVerdicts.verdict(response.operation.id, response.status, body.text, judge);
-  if (verdict.empty) return [...verdict.problems];
-  const contentType = response.headers['content-type'] ?? '';
-  if (/^application\/json\s*(;|$)/i.test(contentType)) return [...verdict.problems];
-  return [{ rule: RULE['json-body'], message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` }, ...verdict.problems];
+function checkBody(response: ResponseToCheck, given: string | JsonBody, errorDue: boolean, violations: Violation[]): void {
+  const body = typeof given === 'string' ? new JsonBody(given) : given;
+  const { operation, status } = response;
+  // The remembered verdicts are those of answers that come again: an undocumented status's Error is judged each time,
+  // and so is a creation's answer (the pet it made, new each time).
+  const remembered = (!errorDue || ERROR_STATUSES.has(status)) && !(operation.id === 'createPet' && status === 201);
+  let verdict = remembered ? bodyVerdicts.known(operation.id, status, body) : undefined;
+  if (!verdict) {
+    verdict = judgeBody(operation.id, status, body, errorDue);
+    if (remembered) bodyVerdicts.remember(operation.id, status, body, verdict);
+  }
+  if (!verdict.empty) {
+    const contentType = response.headers['content-type'] ?? '';
+    if (!JSON_CONTENT_TYPE.test(contentType)) violations.push({ rule: RULE['json-body'], message: `expected Content-Type application/json, got ${contentType ? `"${contentType}"` : 'none'}` });
+  }
+  if (verdict.problems.length > 0) violations.push(...verdict.problems);
 }
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /** What the body's text earns whatever the headers: empty where a body is due, not JSON, or not the schema. */
 function judgeBody(operation: OperationId, status: number, body: JsonBody, errorDue: boolean): BodyVerdict {
@@ -142,13 +157,20 @@ const DEFAULT_CLOCK_SKEW_MS = 4_000;
 /** No documented window is longer than a day; a Reset further ahead than this is not a window's end. */
 const RESET_HORIZON_SECONDS = 2 * 86_400;
 
-/** What the X-RateLimit headers (names in lower case) say, whenever they were said: absent, not whole numbers, or a Limit of no quota of the plan. */
-export function rateLimitHeaderProblems(status: number, headers: Readonly<Record<string, string | undefined>>, plan?: PlanId, quota?: Quota): Violation[] {
-  const violations: Violation[] = [];
-  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => headers[name] === undefined);
-  if (missing.length > 0) violations.push({ rule: RULE['rate-limit-headers-present'], message: `${status} response lacks ${missing.join(', ')}` });
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+/**
+ * What the X-RateLimit headers (names in lower case) say, whenever they were said: absent, not whole numbers, or a
+ * Limit of no quota of the plan. `violations`: where the findings go (a new list unless given).
+ */
+export function rateLimitHeaderProblems(status: number, headers: Readonly<Record<string, string | undefined>>, plan?: PlanId, quota?: Quota, violations: Violation[] = []): Violation[] {
+  if (headers['x-ratelimit-limit'] === undefined || headers['x-ratelimit-remaining'] === undefined || headers['x-ratelimit-reset'] === undefined) {
+    const missing = RATE_LIMIT_HEADERS.filter((name) => headers[name] === undefined);
+    violations.push({ rule: RULE['rate-limit-headers-present'], message: `${status} response lacks ${missing.join(', ')}` });
+  }
   const limit = wholeNumber(headers['x-ratelimit-limit']);
   const remaining = wholeNumber(headers['x-ratelimit-remaining']);
+  const reset = wholeNumber(headers['x-ratelimit-reset']);
   if (headers['x-ratelimit-limit'] !== undefined && limit === undefined) {
     violations.push({ rule: RULE['limit-value'], message: `X-RateLimit-Limit "${headers['x-ratelimit-limit']}" is not a whole number` });
   }
@@ -158,7 +180,7 @@ export function rateLimitHeaderProblems(status: number, headers: Readonly<Record
       message: `X-RateLimit-Remaining "${headers['x-ratelimit-remaining']}" is not a whole number from 0 to the limit (${headers['x-ratelimit-limit'] ?? 'absent'})`,
     });
   }
-  if (headers['x-ratelimit-reset'] !== undefined && wholeNumber(headers['x-ratelimit-reset']) === undefined) {
+  if (headers['x-ratelimit-reset'] !== undefined && reset === undefined) {
     violations.push({ rule: RULE['reset-value'], message: `X-RateLimit-Reset "${headers['x-ratelimit-reset']}" is not a whole number of Unix seconds` });
   }
   const quotaProblem = limitQuotaProblem(limit, plan, quota);

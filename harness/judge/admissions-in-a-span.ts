@@ -79,13 +79,13 @@ export class AdmissionsInASpan {
   ) {}
 
   add(admission: SpanAdmission): void {
-    const { sentAt } = admission;
-    if (sentAt === undefined) return;
-    const timed = { ...admission, sentAt };
+    if (admission.sentAt === undefined) return;
+    const timed = admission as Timed;
     // Most come in order: their place is found from the end.
     let at = this.pending.length;
     while (at > 0 && gatheredBefore(timed, this.pending[at - 1]!) < 0) at--;
-    this.pending.splice(at, 0, timed);
+    if (at === this.pending.length) this.pending.push(timed);
+    else this.pending.splice(at, 0, timed);
     const latest = this.pending.at(-1)!.receivedAt;
     while (this.pending[0]!.receivedAt < latest - this.options.reorderMs) this.gather(this.pending.shift()!);
   }

@@ -32,6 +32,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { validators } from '../../lib/contract.ts';
 import type { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
+import { listQuery } from '../../lib/list-query.ts';
 import { PAGE_SIZE } from '../../lib/page-size.ts';
 import { decidedAfter, type Order } from '../../lib/rate-limiter/order.ts';
 import { SUNSET_MS } from '../../lib/request-rules.ts';
@@ -171,12 +172,11 @@ export class CreatedPets {
    * nothing of a pet it leaves out (another page may hold it).
    */
   private judgeList(exchange: JudgedExchange, pets: readonly LosslessValue[], findings: ExchangeFindings): void {
-    const query = new URLSearchParams(exchange.path.split('?')[1] ?? '');
-    const [status, ...moreStatuses] = query.getAll('status');
-    const [limitText, ...moreLimits] = query.getAll('limit');
-    const limit = Number(limitText ?? PAGE_SIZE.default);
+    const { statuses, limits } = listQuery(queryUpToSecondMark(exchange.path));
+    const status = statuses[0];
+    const limit = Number(limits[0] ?? PAGE_SIZE.default);
     // A query given twice, or a limit outside the contract's, leaves how many the page holds to the target (LIST-GAP-2).
-    if (status === undefined || moreStatuses.length > 0 || moreLimits.length > 0) return;
+    if (status === undefined || statuses.length > 1 || limits.length > 1) return;
     if (!Number.isInteger(limit) || limit < PAGE_SIZE.minimum || limit > PAGE_SIZE.maximum || pets.length >= limit) return;
     const listed = new Set(pets.map((pet) => (isFields(pet) ? idText(pet.id) : undefined)));
     const orders = new Set<Order>();
@@ -277,28 +277,27 @@ export class CreatedPets {
   }
 
   private judgeGet(exchange: JudgedExchange, body: JsonBody | undefined, findings: ExchangeFindings): void {
-    const id = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
-    if (id !== undefined && this.beforeReset.has(decodeURIComponent(id))) {
+    const named = /\/pets\/([^/?]+)(?:\?|$)/.exec(exchange.path)?.[1];
+    if (named === undefined) return;
+    const asked = named.includes('%') ? decodeURIComponent(named) : named;
+    if (this.beforeReset.has(asked)) {
       for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: STORE_RESET });
       return;
     }
-    const asked = id === undefined ? undefined : decodeURIComponent(id);
-    const created = asked === undefined ? undefined : this.pets.get(asked);
+    const created = this.pets.get(asked);
     if (!created || (exchange.status !== 200 && !GONE.has(exchange.status))) return;
     const got = body?.value;
     // Another pet in its place (GET-1's to fail) shows nothing of this one's status.
     if (exchange.status === 200 && isFields(got) && idText(got.id) === asked) this.witness(asked, got, exchange);
-    const rules = [GET_AS_CREATED, GETPET_WORKS];
     const order = decidedAfter({ receivedAt: created.answeredAt }, { sentAt: exchange.sentAt }, this.clockSkewMs);
     if (order !== 'after') {
-      for (const rule of rules) findings.unchecked.push({ rule, reason: order === 'maybe-after' ? MAYBE_BEFORE : UNTIMED });
+      for (const rule of [GET_AS_CREATED, GETPET_WORKS]) findings.unchecked.push({ rule, reason: order === 'maybe-after' ? MAYBE_BEFORE : UNTIMED });
       return;
     }
-    findings.judged.push(...rules);
-    const was = (): string => `pet ${id} as created (exchange ${created.exchange}: {${[...created.fields].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',').slice(0, 200)}})`;
+    findings.judged.push(GET_AS_CREATED, GETPET_WORKS);
     if (GONE.has(exchange.status)) {
-      findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${was()}, got ${exchange.status}` });
-      if (exchange.answeredAt < SUNSET_MS) findings.violations.push({ rule: GETPET_WORKS, message: `expected getPet to answer 200 for ${was()} before its removal date, got ${exchange.status}: as if it were removed` });
+      findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${asCreated(named, created)}, got ${exchange.status}` });
+      if (exchange.answeredAt < SUNSET_MS) findings.violations.push({ rule: GETPET_WORKS, message: `expected getPet to answer 200 for ${asCreated(named, created)} before its removal date, got ${exchange.status}: as if it were removed` });
       return;
     }
     if (body === undefined) {
@@ -311,6 +310,21 @@ export class CreatedPets {
     const moved = differs.includes('status') && typeof fields.status === 'string' && PET_STATUSES.has(fields.status);
     if (moved) findings.unchecked.push({ rule: GET_AS_CREATED, reason: GET_MOVED });
     const wrong = moved ? differs.filter((name) => name !== 'status') : differs;
-    if (wrong.length > 0) findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${was()}, got ${wrong.join(', ')} otherwise: ${(body.text || '').slice(0, 200)}` });
+    if (wrong.length > 0) findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${asCreated(named, created)}, got ${wrong.join(', ')} otherwise: ${(body.text || '').slice(0, 200)}` });
   }
+}
+
+/**
+ * The path as the created pets read its query: up to a second "?", where the list rules read on to the end (a query
+ * may hold a "?"). Nearly every path has one "?" at most, and is read whole.
+ */
+function queryUpToSecondMark(path: string): string {
+  const first = path.indexOf('?');
+  const second = first === -1 ? -1 : path.indexOf('?', first + 1);
+  return second === -1 ? path : path.slice(0, second);
+}
+
+/** A created pet as a message shows it: its id as the request named it, the creation's exchange and its fields. */
+function asCreated(id: string, created: Created): string {
+  return `pet ${id} as created (exchange ${created.exchange}: {${[...created.fields].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',').slice(0, 200)}})`;
 }

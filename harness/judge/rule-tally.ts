@@ -38,16 +38,19 @@ const MAX_SEEN = 8;
 
 export class RuleTallies {
   private readonly byRule = new Map<string, RuleTally>();
+  /**
+   * Every key any rule was judged on. A tally that holds as many keys holds every one of them, so a key judged before
+   * need not be added to it again: adding a key a Set holds is still a lookup, and an exchange is judged on some fifteen
+   * rules.
+   */
+  private readonly keysJudged = new Set<string>();
 
   get(rule: string): RuleTally | undefined {
     return this.byRule.get(rule);
   }
 
   judged(rule: string, key: string | undefined, windows = 0): void {
-    const tally = this.tally(rule);
-    if (windows > 0) tally.windows += windows;
-    else tally.exchanges++;
-    if (key !== undefined) tally.keys.add(key);
+    this.credit(this.tally(rule), key, this.judgedBefore(key), windows);
   }
 
   /**
@@ -55,7 +58,8 @@ export class RuleTallies {
    * as `evidence` (made only for a violation kept as evidence). Nothing is made for an exchange that breaks nothing.
    */
   record<Exchange extends { number: number }>(findings: ExchangeFindings, key: string | undefined, exchange: Exchange, evidence: (exchange: Exchange) => Omit<Evidence, 'rule'>): void {
-    for (const rule of findings.judged) this.judged(rule, key);
+    const judgedBefore = this.judgedBefore(key);
+    for (const rule of findings.judged) this.credit(this.tally(rule), key, judgedBefore, 0);
     for (const { rule, reason } of findings.unchecked) this.unchecked(rule, reason);
     for (const violation of findings.violations) {
       const tally = this.tally(violation.rule);
@@ -89,6 +93,21 @@ export class RuleTallies {
   /** Rules with a failure so far, for the live summary. */
   failing(): string[] {
     return [...this.byRule].filter(([, tally]) => tally.violations > 0).map(([rule]) => rule);
+  }
+
+  /** Whether any rule was judged on the key before; it is counted among them from now on. */
+  private judgedBefore(key: string | undefined): boolean {
+    if (key === undefined) return false;
+    if (this.keysJudged.has(key)) return true;
+    this.keysJudged.add(key);
+    return false;
+  }
+
+  /** One exchange (or `windows` windows) more for the tally, of `key`, judged before on some rule or not. */
+  private credit(tally: RuleTally, key: string | undefined, judgedBefore: boolean, windows: number): void {
+    if (windows > 0) tally.windows += windows;
+    else tally.exchanges++;
+    if (key !== undefined && !(judgedBefore && tally.keys.size === this.keysJudged.size)) tally.keys.add(key);
   }
 
   private tally(rule: string): RuleTally {

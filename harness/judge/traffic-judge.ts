@@ -4,7 +4,7 @@
  * request-rules.ts), and each key's answers against the rate-limit rules its windows can show
  * (key-windows.ts). What it keeps is a tally per rule and the open windows per key, never the exchanges.
  */
-import { quotaRule, RULE, type OneRuleCheck } from '../../lib/checks/registry.ts';
+import { quotaRule, RULE } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import { PlacedRequests, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
@@ -18,6 +18,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import type { Contradiction } from './contradiction.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow } from './key-windows.ts';
 import { CreatedPets } from './created-pets.ts';
+import { RememberedBodies } from './remembered-bodies.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
 import { RuleTallies, type ExchangeFindings } from './rule-tally.ts';
@@ -34,14 +35,20 @@ export interface JudgeOptions {
   clockSkewMs: number;
 }
 
-/** The rules a body shows: not judged on an answer whose body the capture does not hold. */
-const BODY_RULES: ReadonlySet<string> = new Set([RULE['json-body'], RULE['body-shape'], RULE['error-body'], RULE['error-status']]);
 /**
  * How far back in time a capture may go and still be judged as if it were in order (plus the clock skew): a slow
  * request logged when it ended, logs merged from gateways whose clocks differ. Further back is refused with the entry
  * named (window-accountant.ts).
  */
 export const REORDER_MS = 10_000;
+/**
+ * What getPet's answers carry of the deprecation signals, by which of them an answer carries (1: Deprecation, 2: Sunset,
+ * 4: Link): written once, not per answer.
+ */
+const SIGNALS_CARRIED: readonly string[] = Array.from({ length: 8 }, (_, carried) => {
+  const signals = ['deprecation', 'sunset', 'link'].filter((_, at) => (carried & (1 << at)) !== 0);
+  return signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header";
+});
 /** The rules that need to know the key a request carried. */
 const KEY_RULES = [RULE['no-key-refused'], RULE['bearer-key-accepted']];
 /**
@@ -65,6 +72,7 @@ export class TrafficJudge {
   private readonly unanswered = new UnansweredRequests(this.tallies, evidenceOf);
   private readonly createdPets: CreatedPets;
   private readonly placed = new PlacedRequests();
+  private readonly bodies = new RememberedBodies();
   private readonly slackMs: number;
   private readonly enterpriseQuota: Quota | undefined;
   private readonly clockSkewMs: number;
@@ -123,43 +131,49 @@ export class TrafficJudge {
     const findings: ExchangeFindings = { judged: [], violations: [], unchecked: [], observed: [] };
     const { operation, classification: { kind } } = placed;
     this.answerChecks(exchange, operation.id, plan, findings);
-    const body = exchange.responseBody === undefined ? undefined : new JsonBody(exchange.responseBody);
-    const checked = checkResponse({
+    const body = exchange.responseBody === undefined ? undefined : this.bodyOf(exchange, exchange.responseBody);
+    checkResponse({
       operation,
       status: exchange.status,
       headers: exchange.responseHeaders,
-      body: body ?? '',
-      ...(plan && exchange.status !== 401 ? { plan } : {}),
-      ...(plan === 'enterprise' && this.enterpriseQuota ? { quota: this.enterpriseQuota } : {}),
+      body,
+      plan: plan && exchange.status !== 401 ? plan : undefined,
+      quota: plan === 'enterprise' ? this.enterpriseQuota : undefined,
       now: exchange.answeredAt,
-      ...(exchange.sentAt !== undefined ? { sentAt: exchange.sentAt } : {}),
+      sentAt: exchange.sentAt,
       clockSkewMs: this.clockSkewMs,
       outsideContract: kind === 'outside',
       conditional: exchange.conditional !== undefined,
-    });
+    }, findings.violations);
     if (exchange.conditional === 'not-logged') findings.unchecked.push({ rule: RULE['documented-status'], reason: 'answers 304 of a log that writes neither If-None-Match nor If-Modified-Since: whether the request was conditional, which a 304 answers, is not known' });
-    findings.violations.push(...(body === undefined ? checked.filter((violation) => !BODY_RULES.has(violation.rule)) : checked));
-    const credential = requestCredential(exchange);
-    const own = judgeRequestAnswer({
+    const judgedBefore = findings.judged.length;
+    judgeRequestAnswer({
       operation: operation.id,
       method: exchange.method,
       path: exchange.path,
       requestContentType: exchange.requestContentType,
       requestBody: exchange.requestBody,
-      credential,
+      credential: requestCredential(exchange),
       kind,
       status: exchange.status,
       responseHeaders: exchange.responseHeaders,
       responseBody: body,
-    });
-    findings.judged.push(...own.judged);
-    findings.violations.push(...own.violations);
-    if (exchange.signalsNotLogged && own.judged.includes(RULE['only-getpet-deprecated'])) {
+    }, findings);
+    // The request rules' own judgements start at judgedBefore (those of VER-3 and CREATE-1 are theirs alone).
+    if (exchange.signalsNotLogged && findings.judged.indexOf(RULE['only-getpet-deprecated'], judgedBefore) !== -1) {
       findings.unchecked.push({ rule: RULE['only-getpet-deprecated'], reason: `answers of a log that does not write ${exchange.signalsNotLogged.join(', ')} (not even empty): a deprecation signal there is not seen` });
     }
     this.createdPets.add(exchange, operation.id, body, findings);
-    if (body === undefined && exchange.status === 201 && own.judged.includes(RULE['created-as-sent'])) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
+    if (body === undefined && exchange.status === 201 && findings.judged.indexOf(RULE['created-as-sent'], judgedBefore) !== -1) findings.unchecked.push({ rule: RULE['created-as-sent'], reason: 'creations whose answer the capture holds without its body: only their status was judged, not the pet created' });
     return findings;
+  }
+
+  /**
+   * The answer's body with its tree. An answer to a request without a body is remembered (the same page, the same pet,
+   * answered again and again); one to a request with a body is what that body made (a creation's new pet), new each time.
+   */
+  private bodyOf(exchange: JudgedExchange, text: string): JsonBody {
+    return exchange.requestBody === undefined ? this.bodies.of(exchange.method, exchange.path, text) : new JsonBody(text);
   }
 
   /**
@@ -168,17 +182,17 @@ export class TrafficJudge {
    */
   private answerChecks(exchange: JudgedExchange, operation: OperationId, plan: PlanId | undefined, findings: ExchangeFindings): void {
     const { status, responseHeaders: headers } = exchange;
-    const checks: OneRuleCheck[] = ['documented-status', 'rate-limit-headers-present'];
+    const { judged } = findings;
+    judged.push(RULE['documented-status'], RULE['rate-limit-headers-present']);
     const withBody = exchange.responseBody !== undefined;
-    if (withBody) checks.push('json-body', 'body-shape');
-    if (withBody && status >= 400 && status < 500 && status !== 429) checks.push('error-body', 'error-status');
-    if (headers['x-ratelimit-remaining'] !== undefined) checks.push('remaining-value');
-    if (headers['x-ratelimit-reset'] !== undefined) checks.push('reset-value');
-    if (status === 429) checks.push('retry-after-present');
-    if (status === 429 && headers['retry-after'] !== undefined) checks.push('retry-after-format');
-    if (plan && status !== 401 && headers['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) checks.push('limit-value');
+    if (withBody) judged.push(RULE['json-body'], RULE['body-shape']);
+    if (withBody && status >= 400 && status < 500 && status !== 429) judged.push(RULE['error-body'], RULE['error-status']);
+    if (headers['x-ratelimit-remaining'] !== undefined) judged.push(RULE['remaining-value']);
+    if (headers['x-ratelimit-reset'] !== undefined) judged.push(RULE['reset-value']);
+    if (status === 429) judged.push(RULE['retry-after-present']);
+    if (status === 429 && headers['retry-after'] !== undefined) judged.push(RULE['retry-after-format']);
+    if (plan && status !== 401 && headers['x-ratelimit-limit'] !== undefined && (plans[plan].documented || this.enterpriseQuota)) judged.push(RULE['limit-value']);
     else if (status !== 401 && headers['x-ratelimit-limit'] !== undefined) findings.unchecked.push({ rule: RULE['limit-value'], reason: 'answers to keys of no known plan or quota (name them with PETSTORE_API_KEY_<PLAN>, an Enterprise quota with PETSTORE_ENTERPRISE_PER_MINUTE and _PER_DAY)' });
-    findings.judged.push(...checks.map((check) => RULE[check]));
     if (exchange.credential === 'not-captured') {
       for (const rule of KEY_RULES) findings.unchecked.push({ rule, reason: "requests whose Authorization header the capture does not hold (a browser's sanitized HAR, a log without the field): whether they carried a key, and which, is not known" });
     }
@@ -188,9 +202,9 @@ export class TrafficJudge {
       findings.judged.push(RULE['stability-marker']);
       findings.observed.push({ rule: RULE['stability-marker'], what: marked.length > 0 ? `GET /store/orders carries ${marked.map(([name, value]) => `${name}: ${(value ?? '').slice(0, 40)}`).join('; ')}` : 'no header of GET /store/orders names a stability' });
     } else if (operation === 'getPet') {
-      const signals = ['deprecation', 'sunset', 'link'].filter((name) => headers[name] !== undefined);
+      const carried = (headers.deprecation !== undefined ? 1 : 0) | (headers.sunset !== undefined ? 2 : 0) | (headers.link !== undefined ? 4 : 0);
       findings.judged.push(RULE['deprecation-signals']);
-      findings.observed.push({ rule: RULE['deprecation-signals'], what: signals.length > 0 ? `getPet's answers carry ${signals.join(', ')}` : "getPet's answers carry no deprecation header" });
+      findings.observed.push({ rule: RULE['deprecation-signals'], what: SIGNALS_CARRIED[carried] as string });
     }
   }
 
@@ -229,9 +243,10 @@ export class TrafficJudge {
       key = { plan, windows };
       this.keys.set(keyName, key);
     }
-    const reading = { status: outcome === 'admitted' ? exchange.status : 429, ...headers, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
+    const { limit, remaining, reset } = headers;
+    const reading = { status: outcome === 'admitted' ? exchange.status : 429, limit, remaining, reset, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
     const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
-    key.windows.add({ id: exchange.number, outcome, limit: headers.limit, remaining: headers.remaining, reset: headers.reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
+    key.windows.add({ id: exchange.number, outcome, limit, remaining, reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
   }
 
   /** `quota`: the rule the key's windows admitting past their limit break (quotaRule). */

@@ -13,7 +13,8 @@ import { bucketWindowBounds } from './refill.ts';
 const PER_CHANGE = 4;
 
 export class PairSample {
-  private readonly kept = new Map<string, number>();
+  /** Pairs kept, by the way they changed (changeOf). */
+  private readonly kept = new Map<number, number>();
   private readonly sample: Array<readonly [Reading, Reading]> = [];
   private atLeastMs = 0;
   private atMostMs: number;
@@ -59,13 +60,16 @@ export class PairSample {
     this.kept.set(change, (this.kept.get(change) ?? 1) - 1);
   }
 
-  private changeOf(previous: Reading, next: Reading): string {
-    return [
-      Math.sign(next.reset! - previous.reset!),
-      Math.sign(next.remaining! - previous.remaining!),
-      next.remaining === (next.limit ?? 0) - 1,
-      mayHaveEnded(previous.reset!, next.sentAt),
-    ].join('|');
+  /**
+   * How a pair changed, as one number (made for every admitted answer, so not a string): which way Reset moved, which
+   * way Remaining did, whether the second said one less than its Limit, whether the first's window may have ended.
+   */
+  private changeOf(previous: Reading, next: Reading): number {
+    const resetMoved = Math.sign(next.reset! - previous.reset!) + 1;
+    const remainingMoved = Math.sign(next.remaining! - previous.remaining!) + 1;
+    const firstOfWindow = next.remaining === (next.limit ?? 0) - 1 ? 1 : 0;
+    const ended = mayHaveEnded(previous.reset!, next.sentAt) ? 1 : 0;
+    return ((resetMoved * 3 + remainingMoved) * 2 + firstOfWindow) * 2 + ended;
   }
 
   get pairs(): ReadonlyArray<readonly [Reading, Reading]> {

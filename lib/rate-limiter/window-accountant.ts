@@ -108,7 +108,8 @@ export class OutOfOrderAnswer extends Error {
 const RELEASE_STEP_MS = 250;
 
 export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
-  private readonly open = new Map<string, AccountedWindow<A>>();
+  /** By windowKey: a window a second apart from its own Reset too, where it names one end rounded apart. */
+  private readonly open = new Map<number | string, AccountedWindow<A>>();
   private buffer: A[] = [];
   /** Whether the buffer is already in the order answers leave it (almost always: a capture is mostly in order). */
   private bufferInOrder = true;
@@ -236,12 +237,12 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
    * neighbour one second apart can have ended, that neighbour's, as one end rounded apart.
    */
   private windowOf(limit: number, reset: number, decidedBy?: number): AccountedWindow<A> {
-    const id = `${limit}|${reset}`;
+    const id = windowKey(limit, reset);
     let window = this.open.get(id);
     if (window) return window;
     if (decidedBy !== undefined) {
       for (const other of [reset - RESET_RESOLUTION_S, reset + RESET_RESOLUTION_S]) {
-        const neighbour = this.open.get(`${limit}|${other}`);
+        const neighbour = this.open.get(windowKey(limit, other));
         if (!neighbour || neighbour.resets.length > 1 || !roundedApartBefore(reset, other, decidedBy)) continue;
         neighbour.resets.push(reset);
         this.open.set(id, neighbour);
@@ -262,6 +263,19 @@ export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limi
   if (window.firmAdmitted === 0) return true;
   // Distinct values, as many as the admissions, from limit - 1 down without a gap (countdown.ts).
   return window.firmRemaining.size === window.firmAdmitted && window.firmRemaining.has(window.limit - 1) && countdownBreak(window.firmRemaining.keys(), window.limit - 1) === undefined;
+}
+
+/** Limits below LARGEST_KEYED_LIMIT and Resets (Unix seconds) below LARGEST_KEYED_RESET make one exact number together (2^53). */
+const LARGEST_KEYED_LIMIT = 2 ** 20;
+const LARGEST_KEYED_RESET = 2 ** 33;
+
+/**
+ * A window's key: Limit and Reset as one number where they fit in one exactly (nearly always: made for every answer, a
+ * number costs less than text to make and to look up), else as text. A number and a text never name the same window.
+ */
+function windowKey(limit: number, reset: number): number | string {
+  const fits = Number.isInteger(limit) && Number.isInteger(reset) && limit >= 0 && limit < LARGEST_KEYED_LIMIT && reset >= 0 && reset < LARGEST_KEYED_RESET;
+  return fits ? limit * LARGEST_KEYED_RESET + reset : `${limit}|${reset}`;
 }
 
 /** Whether `a` leaves the buffer before `b`: it came back earlier, or at the same time and was given first. */

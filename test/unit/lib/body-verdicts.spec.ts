@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { BodyVerdicts, type BodyVerdict } from '../../../lib/body-verdicts.ts';
 import { checkResponse } from '../../../lib/response-checks.ts';
+import { JsonBody } from '../../../lib/json-body.ts';
 import { operation } from '../../../lib/contract.ts';
 
 const valid: BodyVerdict = { empty: false, problems: [] };
@@ -9,11 +10,14 @@ const valid: BodyVerdict = { empty: false, problems: [] };
 function counted(verdicts: BodyVerdicts): { judge: (operation: 'listPets' | 'getPet', status: number, text: string) => BodyVerdict; judged: () => number } {
   let judged = 0;
   return {
-    judge: (operation, status, text) =>
-      verdicts.verdict(operation, status, text, () => {
-        judged++;
-        return valid;
-      }),
+    judge: (operation, status, text) => {
+      const body = new JsonBody(text);
+      const known = verdicts.known(operation, status, body);
+      if (known) return known;
+      judged++;
+      verdicts.remember(operation, status, body, valid);
+      return valid;
+    },
     judged: () => judged,
   };
 }
@@ -44,6 +48,16 @@ test('past its budget of characters the oldest texts are forgotten, and a text l
   judgeLong('getPet', 200, long);
   judgeLong('getPet', 200, long);
   expect(judgedLong()).toBe(2);
+});
+
+test('a body shared among answers finds its verdict by itself, even once its text is forgotten', () => {
+  const verdicts = new BodyVerdicts(10);
+  const shared = new JsonBody('aaaaaaaaaa');
+  verdicts.remember('getPet', 200, shared, valid);
+  verdicts.remember('getPet', 200, new JsonBody('bbbbbbbbbb'), valid);
+  expect(verdicts.known('getPet', 200, new JsonBody('aaaaaaaaaa'))).toBeUndefined();
+  expect(verdicts.known('getPet', 200, shared)).toBe(valid);
+  expect(verdicts.known('getPet', 404, shared)).toBeUndefined();
 });
 
 test('a body met again earns the same violations, and its Content-Type is still judged each time', () => {

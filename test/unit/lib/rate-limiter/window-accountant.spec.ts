@@ -74,6 +74,24 @@ test('in input order answers are taken as given, and windows are those of Limit 
   expect(wholeWindow(windows[0]!)).toBe(true);
 });
 
+test('windows are those of Limit and Reset whatever their size: a Limit past a million, a Reset past 2^33 seconds, and a small Limit under the same Reset', () => {
+  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true });
+  const large = 2 ** 21;
+  const far = 2 ** 33 + 60;
+  accountant.add(answer(0, AT, 59));
+  accountant.add(answer(1, AT, large - 1, { limit: large }));
+  accountant.add(answer(2, AT, 58));
+  accountant.add(answer(3, AT, large - 2, { limit: large }));
+  accountant.add(answer(4, AT, 57, { reset: far }));
+  accountant.add(answer(5, AT, 56, { reset: far }));
+  const windows = accountant.finish();
+  expect(windows.map((window) => [window.limit, window.reset, window.answers.map((a) => a.id)])).toEqual([
+    [60, RESET, [0, 2]],
+    [large, RESET, [1, 3]],
+    [60, far, [4, 5]],
+  ]);
+});
+
 test("a generator's per-window sums add to the window they name, which then says its order is unknown", () => {
   const accountant = new WindowAccountant({ order: 'time', reorderMs: 10_000, slackMs: 2_000 });
   accountant.add(answer(1, AT, 59));

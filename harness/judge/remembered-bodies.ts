@@ -1,0 +1,39 @@
+/**
+ * Answers' bodies, each text parsed once and its tree shared by every answer of the same text (nothing that reads a
+ * tree changes it). Found by the request's method and path, then the text compared, never by the text alone: a map
+ * keyed by text hashes every answer's whole body, which cost more than the rest of judging a list, where the path is
+ * a few dozen characters, hashed already to place the request, and one path is nearly always answered with one text,
+ * or a few. So the latest few bodies of each method and path are kept. Bounded by the characters held: past
+ * REMEMBERED_CHARACTERS the memory starts again. A body longer than LONGEST_REMEMBERED is parsed each time.
+ */
+import { JsonBody } from '../../lib/json-body.ts';
+
+const REMEMBERED_CHARACTERS = 1_000_000;
+const LONGEST_REMEMBERED = 16_384;
+/** Bodies kept per method and path: a page that changes as pets are added, a pet fetched before and after a change. */
+const PER_PATH = 4;
+
+export class RememberedBodies {
+  /** By method, then path: the latest bodies first. */
+  private readonly byMethod = new Map<string, Map<string, JsonBody[]>>();
+  private characters = 0;
+
+  of(method: string, path: string, text: string): JsonBody {
+    let byPath = this.byMethod.get(method);
+    let bodies = byPath?.get(path);
+    if (bodies) for (const body of bodies) if (body.text === text) return body;
+    const body = new JsonBody(text);
+    if (text.length > LONGEST_REMEMBERED) return body;
+    if (this.characters + text.length > REMEMBERED_CHARACTERS) {
+      this.byMethod.clear();
+      this.characters = 0;
+      byPath = bodies = undefined;
+    }
+    if (!byPath) this.byMethod.set(method, (byPath = new Map()));
+    if (!bodies) byPath.set(path, (bodies = []));
+    bodies.unshift(body);
+    this.characters += text.length;
+    if (bodies.length > PER_PATH) this.characters -= (bodies.pop() as JsonBody).text.length;
+    return body;
+  }
+}

@@ -1,8 +1,10 @@
 /**
  * Reads a capture one entry at a time, in either of the two formats the harness accepts:
  * - `.har`: one HAR 1.2 JSON document (what browsers, Playwright and the recorder write), streamed;
- * - `.har.ndjson` / `.jsonl`: one HAR entry per line, for captures too large to want one JSON document.
- * Either way memory stays that of one entry, however long the capture.
+ * - `.har.ndjson` / `.ndjson` / `.jsonl`: one entry per line (a HAR entry, or an exchange for the judge), for captures
+ *   too large to want one JSON document.
+ * Either way memory stays that of one entry, however long the capture. A capture holding no entry is bad input in
+ * both: nothing in it can be judged or replayed, and the file is more likely the wrong one (a log just rotated).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -49,9 +51,11 @@ export const HAR_IN_WORKER_BYTES = 32 << 20;
 export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES): AsyncGenerator<ReadEntry> {
   const name = basename(path);
   const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path, harInWorkerFrom);
+  let entries = 0;
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
+      entries += batch.size;
       for (let index = 0; index < batch.size; index++) {
         const text = batch.text(index);
         let entry: unknown;
@@ -72,6 +76,7 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
     if (code === 'EACCES') throw new CaptureInputError(`${path}: permission denied`);
     throw error;
   }
+  if (entries === 0) throw new CaptureInputError(`${name}: the capture holds no entries (${format === 'ndjson' ? 'expected one per line: a HAR entry or an exchange' : 'its log.entries is empty'})`);
 }
 
 /** The entries of one chunk read. */
@@ -251,7 +256,6 @@ async function* ndjsonEntries(path: string): AsyncGenerator<Batch> {
     add(last, carry, 0, carry.length);
     yield last;
   }
-  if (number === 0) throw new CaptureInputError(`${basename(path)}: the file holds no entries (expected one HAR entry per line)`);
 }
 
 /** Only JSON's whitespace between start and end. */

@@ -7,7 +7,8 @@
  * them, at 15-s windows and at real time: each reads a Reset the two nodes rounded a second apart as one window's
  * end, and answers of the two as possibly overtaking. The same gateway counting with read-then-write, working
  * 100 ms between (two requests that read one count both admitted), loaded at 3x, is caught by the plans' quota
- * rules in each.
+ * rules in each; so is the same library counting in each node's own memory, not shared (RateLimiterMemory, as a
+ * team that started on one node leaves it), loaded at 1.5x, by all but Locust (see there).
  * Skipped, saying how to get the missing tool, where redis-server, nginx, openssl or Locust is missing; under CI a
  * missing tool fails instead.
  */
@@ -162,6 +163,32 @@ test.describe("the same gateway with a read-then-write counter, at 15-s windows:
       // write. So each over-admits by evidence in every run, and each command must say so.
       const { failures, code, output } = verdicts[command];
       expect(Object.keys(failures).join(' ')).toMatch(/PLAN-(FREE|PRO|BUSINESS)/);
+      expect(code, output.slice(-2_000)).toBe(1);
+    });
+  }
+});
+
+test.describe('the same two nodes each counting in its own memory (RateLimiterMemory, no Redis), at 15-s windows: each command fails a plan\'s quota', () => {
+  test.describe.configure({ mode: 'serial' });
+  let verdicts: Verdicts;
+  test.beforeAll(async () => {
+    test.setTimeout(20 * 60_000);
+    verdicts = await verdictsOf('memory', 4, 25, '1.5x');
+    console.log(`unshared gateway at 15-s windows: ${JSON.stringify(allFailures(verdicts), null, 2)}`);
+  });
+  // Not Locust: its generators ship sums per Reset, and at 1.5x no node refuses, so no window shows its kind; a
+  // count over the quota under one Reset is then left unchecked (a sliding log could have given quota back), and the
+  // run passed with 1.5 times the quota admitted (issue 38, left open: the sums hold no order to tell two counts by).
+  for (const command of COMMANDS.filter((name) => name !== 'locust')) {
+    const caughtBy = command === 'certify' ? /PLAN-(FREE|PRO|BUSINESS)/ : /PLAN-(FREE|PRO|BUSINESS)|RL-6|RL-7/;
+    test(`${ASKED[command]} fails ${command === 'certify' ? "a plan's quota" : "a plan's quota, or the headers the two counts contradict"}`, () => {
+      // nginx sends a key's requests to both nodes in turn, and each admits up to the key's quota: a window admits
+      // up to twice it. certify's quota tests send one past the quota and see it admitted. Traffic at 1.5 times the
+      // quota is all admitted, and the answers show it as more admitted under one Reset than its limit where the two
+      // nodes' windows end in the same second, and elsewhere as two counts at once: Remaining jumping between
+      // them (RL-6) and Reset between their ends (RL-7).
+      const { failures, code, output } = verdicts[command];
+      expect(Object.keys(failures).join(' ')).toMatch(caughtBy);
       expect(code, output.slice(-2_000)).toBe(1);
     });
   }

@@ -129,6 +129,20 @@ const MEANT_TO_CHANGE: Array<{ traffic: string; by: 'load' | 'judge'; rule: stri
     now: 'not-checked',
     why: "a Reset that moves within a window splits it, so its countdown is no evidence against Remaining (the reference limiter's, which counts right); the limiter moves its Reset by two seconds now, as one is within the header's resolution (issue 38)",
   })),
+  ...CLIENTS.map(({ plan, behaviour }) => ({
+    traffic: `moving Reset, ${plan} ${behaviour}`,
+    by: 'load' as const,
+    rule: 'minute-max',
+    now: 'not-checked',
+    why: 'a Reset that moves within a window splits it, so a count under one Reset within the limit shows nothing of the window: two gateway nodes counting a key apart each stayed within it while the key was admitted 1.5 times its quota (issue 38)',
+  })),
+  {
+    traffic: 'no Retry-After, free compliant',
+    by: 'load',
+    rule: 'retry-after-admitted',
+    now: 'not-checked',
+    why: "its 429s gave no time to wait: the client's retries after its own backoff are no evidence against RL-3, and RL-1 fails those 429s (issue 38)",
+  },
 ];
 
 test('every limiter of test/ gets the verdicts it got before, rule by rule, from the load verdicts and the judge', () => {

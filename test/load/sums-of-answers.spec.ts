@@ -16,7 +16,7 @@ import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { RepeatingRemainingLimiter } from '../judge/repeating-remaining.ts';
 import { NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
 import { SIMULATION_START, simulate } from './support/simulate.ts';
-import { sumsOfAnswers } from './support/sums-of-answers.ts';
+import { shippedAsRetry, sumsOfAnswers } from './support/sums-of-answers.ts';
 
 const SCALE = 60;
 
@@ -31,7 +31,7 @@ function summedByLocustfile(result: KeyResult): Promise<unknown> {
     SIMULATION_START + o.sentAt,
     SIMULATION_START + o.doneAt,
     o.status,
-    o.retry !== undefined,
+    shippedAsRetry(o),
     ...[o.limit, o.remaining, o.reset].map((value) => (value === undefined ? null : String(value))),
     o.status === 429 && o.retryAfterMs !== undefined ? String(Math.round(o.retryAfterMs / 1000)) : null,
   ]);

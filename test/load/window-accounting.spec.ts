@@ -10,7 +10,7 @@ import { MinuteAndDayLimiters } from '../support/minute-and-day-limiters.ts';
 import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
-import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter } from './support/limiters.ts';
+import { DayIgnoringLimiter, EarlyRefusingLimiter, MovingResetLimiter, NoRetryAfterLimiter, OverAdmittingLimiter, UnsharedCountersLimiter } from './support/limiters.ts';
 import { judge } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';
 
@@ -148,12 +148,26 @@ test.describe('broken limiters are flagged', () => {
     expect(judged.verdict('first-refusal').detail).toContain('RL-7');
   });
 
-  test('429 without Retry-After fails RL-1, and the compliant client still backs off', () => {
+  test('two nodes counting a key apart, at 15-s windows: RL-7 fails, and no count under one Reset passes a plan\'s quota', () => {
+    // At 1.5 times Free's quota nothing is refused: the key's first window admits about 90, but each node's Reset
+    // holds at most 60 of them. The load must not call that window's most "60": its Reset cannot tell it.
+    const judged = judge(simulate({ limiter: new UnsharedCountersLimiter(4, 4_000), plan: 'free', behaviour: 'compliant', perSecond: 6, durationMs: 25_000, stepMs: 5 }));
+    expect(judged.verdict('reset-stable').status).toBe('fail');
+    expect(judged.verdict('minute-max').status).toBe('not-checked');
+    expect(judged.verdict('minute-max').detail).toContain('RL-7');
+  });
+
+  test('429 without Retry-After fails RL-1 alone, and the compliant client still backs off', () => {
     const result = simulate({ limiter: new NoRetryAfterLimiter(60), plan: 'free', behaviour: 'compliant', perSecond: 66, durationMs: 4_000 });
     const judged = judge(result);
     expect(judged.verdict('retry-after-present').status).toBe('fail');
     expect(judged.verdict('retry-after-present').rules).toContain('RL-1');
     expect(result.heldBack).toBeGreaterThan(0);
+    // Its retries came after the client's own backoff, refused again within the window: RL-3 is about the time a
+    // Retry-After gave, and these 429s gave none (as @fastify/rate-limit with retry-after turned off).
+    expect(judged.verdict('retry-after-admitted').status).toBe('not-checked');
+    expect(judged.verdict('retry-after-admitted').detail).toContain('gave no Retry-After');
+    expect(judged.failed).toEqual(['retry-after-present']);
   });
 });
 

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { HarEntryScanner } from '../../lib/capture/entry-scanner.ts';
-import { readCapture } from '../../lib/capture/read.ts';
+import { captureFormat, readCapture } from '../../lib/capture/read.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
 import { entry, tempDir } from './support.ts';
 
@@ -109,6 +109,29 @@ test('a bad line of an NDJSON capture is named by its line number', async () => 
     for await (const raw of readCapture(path)) void raw;
   };
   await expect(read()).rejects.toThrow(/bad\.har\.ndjson: line 3 is not valid JSON/);
+});
+
+test('a capture holding no entry is refused alike as a HAR and as NDJSON, naming the file and what it lacks, never judged as a run that exercised nothing', async () => {
+  const dir = tempDir('empty-captures');
+  const empty: Array<[string, string, string]> = [
+    ['empty.har', '{"log": {"version": "1.2", "entries": []}}', 'empty.har: the capture holds no entries (its log.entries is empty)'],
+    ['empty.ndjson', '', 'empty.ndjson: the capture holds no entries (expected one per line: a HAR entry or an exchange)'],
+    ['blank.jsonl', '\n  \n\n', 'blank.jsonl: the capture holds no entries (expected one per line: a HAR entry or an exchange)'],
+  ];
+  for (const [name, text, message] of empty) {
+    writeFileSync(join(dir, name), text);
+    for (const inWorkerFrom of [0, Number.POSITIVE_INFINITY]) {
+      const refusal = async (): Promise<string> => {
+        try {
+          for await (const raw of readCapture(join(dir, name), captureFormat(name), inWorkerFrom)) void raw;
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`;
+        }
+        return 'read, with nothing refused';
+      };
+      expect(await refusal(), name).toBe(`CaptureInputError: ${message}`);
+    }
+  }
 });
 
 test('a HAR read on a worker thread gives the same entries, numbers and errors as one read here, with each entry fingerprinted as its text is', async () => {

@@ -427,6 +427,8 @@ class KeyState:
     def __init__(self):
         self.attempts = 0
         self.paused_until = 0.0
+        # Whether the pause is the wait a 429's Retry-After gave: only a request sent after such a wait is a retry.
+        self.paused_by_retry_after = False
         self.remaining = None
         self.reset_s = 0
         self.in_flight = 0
@@ -494,7 +496,7 @@ class KeyUser(FastHttpUser):
         now = time.time()
         if now >= self.end:
             raise StopUser()
-        retry = False
+        after_pause = False
         if state.paused_until:
             if state.paused_until > now:
                 if self.interval is None:
@@ -503,10 +505,11 @@ class KeyUser(FastHttpUser):
                     SEEN.hold_back(self.key_index)
                 return
             state.paused_until = 0.0
-            retry = self.interval is not None
+            after_pause = self.interval is not None
         elif self.compliant and self.interval is not None and state.remaining is not None and state.in_flight > 0 and state.remaining - state.in_flight <= 0 and now < state.reset_s:
             SEEN.hold_back(self.key_index)
             return
+        retry = after_pause and state.paused_by_retry_after
         operation = pick_operation(self.bounds, self.random.random())
         method, path, name, body, headers = self.requests[operation]
         if operation == "get":
@@ -541,12 +544,14 @@ class KeyUser(FastHttpUser):
             return
         if status == 401:
             return
-        if retry or not state.paused_until:
+        if after_pause or not state.paused_until:
             state.attempts += 1
         waited = retry_after_ms(retry_after, done * 1000) if status == 429 else None
         backoff = CLIENT["backoff"]
         until = done + backoff_delay_ms(state.attempts, waited, backoff["baseMs"], backoff["capMs"], self.random.random()) / 1000
-        state.paused_until = max(state.paused_until, until)
+        if until > state.paused_until:
+            state.paused_until = until
+            state.paused_by_retry_after = waited is not None
 
 
 CLIENT = PLAN["client"] if PLAN else None

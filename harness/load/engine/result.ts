@@ -17,7 +17,7 @@ export interface Phase {
   lastSent: number | null;
   firstDone: number | null;
   lastDone: number | null;
-  /** Answers to a request a compliant client sent after waiting out a 429. */
+  /** Answers to a request a compliant client sent after waiting out the Retry-After of a 429 (not its own backoff from one without). */
   retries: number;
   statuses: Record<string, number>;
 }

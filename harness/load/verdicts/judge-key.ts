@@ -13,7 +13,7 @@ import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
 import { answersOf } from './answers.ts';
 import { headersOnEveryAnswer, refusalVerdicts } from './headers.ts';
 import { ban, limiterKind } from './observed.ts';
-import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, minuteMaxUnplaced, overAdmission, refusedEarly, refusedLate } from './quota.ts';
 import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
 import { resetFromSums, resetStable } from './reset.ts';
 import { retryAfterAdmitted, retryAfterAdmittedFromSums } from './retry.ts';
@@ -43,7 +43,8 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   if (documented) {
     if (gradual) verdicts.push(...capacityQuota(plan, account, answers));
     else {
-      verdicts.push(minuteMax(plan, minuteWindows, windowChecks, account));
+      const most = minuteMax(plan, minuteWindows, windowChecks, account);
+      verdicts.push(reset.status === 'fail' ? minuteMaxUnplaced(most) : most);
       verdicts.push(reset.status === 'fail' ? firstRefusalUnplaced(plan) : firstRefusal(plan, minuteWindows, account.model));
     }
     verdicts.push(dailyQuota(plan, days, account, context, result));

@@ -143,6 +143,16 @@ export function refusedLate(window: QuotaWindow, model: WindowModel): boolean {
 }
 
 /**
+ * A Reset that moves within a window (RL-7) splits the target's window into several of one Reset each, so a count
+ * under one Reset is only part of a window's: over the limit it is still more than a window may admit, within it it
+ * shows nothing (two nodes counting a key apart each stay within it while the key's window admits twice as many).
+ */
+export function minuteMaxUnplaced(judged: Verdict): Verdict {
+  if (judged.status !== 'pass') return judged;
+  return verdict(judged.check, judged.rules, 'not-checked', judged.title, 'X-RateLimit-Reset moved within a window (RL-7 fails), so answers cannot be told into windows by it, and how many one window admitted is not known.');
+}
+
+/**
  * A Reset that moves within a window (RL-7) splits the target's window into several of one Reset each, so where
  * in its window a refusal came is not known: an early refusal would be no evidence, only a count of the split.
  */

@@ -61,6 +61,28 @@ export class MovingResetLimiter implements RateLimiter {
   }
 }
 
+/**
+ * Two gateway nodes each counting a key in its own memory, behind a balancer: the first takes every request for
+ * `aloneMs`, then the two take turns, so the second's windows open that much later. Each node's headers are true of
+ * its own count; the key's window admits up to twice its quota.
+ */
+export class UnsharedCountersLimiter implements RateLimiter {
+  private readonly nodes: [FixedWindowLimiter, FixedWindowLimiter];
+  private started: number | undefined;
+  private turn = 0;
+  constructor(
+    timeScale: number,
+    private readonly aloneMs: number,
+  ) {
+    this.nodes = [new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN }), new FixedWindowLimiter({ timeScale, banAfterRefusals: NO_BAN })];
+  }
+  take(subject: string, quota: Quota, now: number): RateDecision {
+    this.started ??= now;
+    const [first, second] = this.nodes;
+    return (now - this.started < this.aloneMs || this.turn++ % 2 === 0 ? first : second).take(subject, quota, now);
+  }
+}
+
 /** Answers 429 without Retry-After: the rest is the reference limiter. */
 export class NoRetryAfterLimiter implements RateLimiter {
   private readonly inner: FixedWindowLimiter;

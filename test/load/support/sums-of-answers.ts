@@ -37,8 +37,8 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
     if (o.outcome === 'error' || o.limit === undefined || o.remaining === undefined || o.reset === undefined || (o.outcome === 'refused' && o.remaining > o.limit)) {
       const header = (value: number | undefined): string | null => (value === undefined ? null : String(value));
       const headers = { limit: header(o.limit), remaining: header(o.remaining), reset: header(o.reset) };
-      const where = JSON.stringify([o.status, o.retry !== undefined, wait, headers]);
-      const entry = loose.get(where) ?? { key, status: o.status, retry: o.retry !== undefined, wait, headers, ...noAnswers() };
+      const where = JSON.stringify([o.status, shippedAsRetry(o), wait, headers]);
+      const entry = loose.get(where) ?? { key, status: o.status, retry: shippedAsRetry(o), wait, headers, ...noAnswers() };
       loose.set(where, entry);
       add(entry, sent, done, o);
       continue;
@@ -68,6 +68,11 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
 }
 
 /** Retry-After as the generators read it: "-" absent (or unreadable, here), else the wait in whole seconds, in ms. */
+/** As locustfile.py marks it: a retry is a request sent after waiting a 429's Retry-After, not the client's own backoff. */
+export function shippedAsRetry(o: Observation): boolean {
+  return o.retry?.retryAfterMs !== undefined;
+}
+
 function waitOf(retryAfterMs: number | undefined): string {
   return retryAfterMs === undefined ? '-' : String(Math.round(retryAfterMs / 1000) * 1000);
 }
@@ -92,7 +97,7 @@ function add(phase: Phase, sent: number, done: number, o: Observation): void {
   phase.lastSent = Math.max(phase.lastSent ?? sent, sent);
   phase.firstDone = Math.min(phase.firstDone ?? done, done);
   phase.lastDone = Math.max(phase.lastDone ?? done, done);
-  phase.retries += o.retry === undefined ? 0 : 1;
+  phase.retries += shippedAsRetry(o) ? 1 : 0;
   phase.statuses[String(o.status)] = (phase.statuses[String(o.status)] ?? 0) + 1;
 }
 

@@ -7,6 +7,9 @@
  * each from its own clock reading, so their Resets may differ by a second, and their answers may overtake each
  * other behind a balancer: a correct gateway all the same.
  *
+ * GATEWAY_COUNTER=memory counts with the same library in each node's own memory (RateLimiterMemory): correct on
+ * one node, and on two behind a balancer each key is admitted up to its quota by each node.
+ *
  * GATEWAY_COUNTER=racy swaps the library for the counter a team writes by hand: read the count, decide, write
  * the count plus one, with work between the read and the write (RACE_MS, as a gateway that looks the key's plan
  * up or logs before it writes). Two requests whose reads fall within RACE_MS of each other read the same count
@@ -15,12 +18,12 @@
  * quota by evidence, not by luck.
  *
  * Run as a process (test/support/gateways/two-node-gateway.ts starts two): GATEWAY_UPSTREAM (the Pet Store's
- * base URL), GATEWAY_REDIS_PORT, GATEWAY_COUNTER (library or racy), GATEWAY_CLOCK_OFFSET_MS (this node's clock ahead
+ * base URL), GATEWAY_REDIS_PORT, GATEWAY_COUNTER (library, memory or racy), GATEWAY_CLOCK_OFFSET_MS (this node's clock ahead
  * of the true time, for its Reset), PETSTORE_TIME_SCALE and the keys as the reference server reads them. It prints its base URL once listening.
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Quota } from '../../../lib/plans.ts';
 import { Authenticator, BEARER_CHALLENGE } from '../../../reference-server/auth.ts';
 import { configFromEnv } from '../../../reference-server/config.ts';
@@ -41,20 +44,24 @@ interface WindowCounter {
   peek(subject: string, limit: number): Promise<Taken | undefined>;
 }
 
-/** rate-limiter-flexible's RateLimiterRedis: one per limit, as the library is configured. */
+/**
+ * rate-limiter-flexible, one limiter per limit as the library is configured: RateLimiterRedis, shared by every node,
+ * or (no Redis given) RateLimiterMemory, each node counting on its own, as a team that starts on one node writes it.
+ */
 class LibraryCounter implements WindowCounter {
-  private readonly limiters = new Map<number, RateLimiterRedis>();
+  private readonly limiters = new Map<number, RateLimiterRedis | RateLimiterMemory>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | undefined,
     private readonly name: string,
     private readonly seconds: number,
   ) {}
 
-  private limiter(points: number): RateLimiterRedis {
+  private limiter(points: number): RateLimiterRedis | RateLimiterMemory {
     let limiter = this.limiters.get(points);
     if (!limiter) {
-      limiter = new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `${this.name}-${points}`, points, duration: this.seconds });
+      const options = { keyPrefix: `${this.name}-${points}`, points, duration: this.seconds };
+      limiter = this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis }) : new RateLimiterMemory(options);
       this.limiters.set(points, limiter);
     }
     return limiter;
@@ -131,11 +138,13 @@ const config = configFromEnv(process.env);
 const upstream = new URL(required('GATEWAY_UPSTREAM'));
 const redis = new Redis({ host: '127.0.0.1', port: Number(required('GATEWAY_REDIS_PORT')), maxRetriesPerRequest: 1 });
 const racy = process.env.GATEWAY_COUNTER === 'racy';
+// GATEWAY_COUNTER=memory: the library counting in this node's memory, Redis left unused.
+const shared = process.env.GATEWAY_COUNTER === 'memory' ? undefined : redis;
 /** How far this node's clock is ahead of the others' (GATEWAY_CLOCK_OFFSET_MS), as NTP leaves a fleet's clocks apart. */
 const CLOCK_OFFSET_MS = Number(process.env.GATEWAY_CLOCK_OFFSET_MS ?? 0);
 // The racy counter works RACE_MS on the minute's count only: the minute's quota is what each run reaches.
-const minute = racy ? new RacyCounter(redis, 'minute', seconds(MINUTE_MS, config.timeScale), RACE_MS) : new LibraryCounter(redis, 'minute', seconds(MINUTE_MS, config.timeScale));
-const day = new (racy ? RacyCounter : LibraryCounter)(redis, 'day', seconds(DAY_MS, config.timeScale));
+const minute = racy ? new RacyCounter(redis, 'minute', seconds(MINUTE_MS, config.timeScale), RACE_MS) : new LibraryCounter(shared, 'minute', seconds(MINUTE_MS, config.timeScale));
+const day = racy ? new RacyCounter(redis, 'day', seconds(DAY_MS, config.timeScale)) : new LibraryCounter(shared, 'day', seconds(DAY_MS, config.timeScale));
 const authenticator = new Authenticator(config.keys);
 const anonymous: Quota = { perMinute: config.anonymousPerMinute, perDay: config.anonymousPerMinute * 1440 };
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });

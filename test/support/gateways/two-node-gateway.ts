@@ -1,7 +1,8 @@
 /**
  * A two-node gateway on real parts, as production runs one: Debian's nginx, configured as the how-to writes it
  * and writing its access log, balances two Node processes (redis-gateway-node.ts) that count every key in one
- * Debian redis-server through rate-limiter-flexible (or, `racy`, a hand-written read-then-write counter) and pass
+ * Debian redis-server through rate-limiter-flexible (or, `memory`, each in its own memory through the same library;
+ * `racy`, a hand-written read-then-write counter) and pass
  * what they admit to one Pet Store (the reference server, its own limiter admitting everything).
  */
 import { keyVariable, type KeysByPlan } from '../../../lib/keys.ts';
@@ -14,7 +15,7 @@ import { startRedis, type RunningRedis } from './redis-server.ts';
 
 const NODE_SCRIPT = new URL('./redis-gateway-node.ts', import.meta.url).pathname;
 
-export type Counter = 'library' | 'racy';
+export type Counter = 'library' | 'memory' | 'racy';
 
 export interface TwoNodeGateway {
   /** nginx's plain-HTTP address, under the how-to's prefix. */

@@ -17,8 +17,25 @@ import { agreedEnterpriseEnv, startVariant } from './support/variant-target.ts';
 const AGREED: Quota = { perMinute: 120, perDay: 130 };
 const KEYS: KeysByPlan = { free: [], pro: [], business: [], enterprise: ['demo-enterprise-1'] };
 
+/** Runs of the minute test: the day takes over only where the burst lasts long enough for ten minute tokens to come back. */
+const ATTEMPTS = 3;
+
 test("a burst whose headers switch from the minute's Limit to the day's as minute tokens come back is measured, and fails no rule", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(ATTEMPTS * 60_000);
+  // A burst fast enough that fewer than ten tokens came back never shows the day's Limit on an admission: that run
+  // still must fail nothing, but it did not exercise the switch, so the next run is a fresh target (at most ATTEMPTS).
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const named = await minuteTestNaming();
+    if (named.includes(AGREED.perDay)) {
+      expect(named, 'admitted answers named both windows').toEqual([AGREED.perMinute, AGREED.perDay]);
+      return;
+    }
+  }
+  throw new Error(`in ${ATTEMPTS} runs no admitted answer named the day's Limit: the burst never lasted long enough for the day to take over`);
+});
+
+/** One run of the minute test on a fresh GCRA target, which must fail nothing: the Limits its admitted answers named. */
+async function minuteTestNaming(): Promise<number[]> {
   const named = new Set<number>();
   const gcra = new GcraLimiter();
   const recording: RateLimiter = {
@@ -37,13 +54,13 @@ test("a burst whose headers switch from the minute's Limit to the day's as minut
       titles: [ruleTitle('PLAN-ENTERPRISE-AGREED', 'an Enterprise key is admitted exactly')],
       env: { ...target.clockEnv, ...agreedEnterpriseEnv(AGREED), PETSTORE_FRESH_KEYS: '0' },
     });
-    expect([...named].sort(), 'admitted answers named both windows').toEqual([AGREED.perMinute, AGREED.perDay]);
     expect(run.tests.filter(failed).map((item) => (item.errors[0] ?? '').split('\n')[0]), run.output.slice(-2_000)).toEqual([]);
     const [minute] = run.tests;
     expect(minute?.status, run.output.slice(-2_000)).toBe('passed');
     const retaken = minute!.annotations.filter((annotation) => annotation.type === 'retaken').map((annotation) => annotation.description);
     expect(retaken, 'measured at the first burst').toEqual([]);
+    return [...named].sort();
   } finally {
     await target.close();
   }
-});
+}

@@ -46,6 +46,8 @@ export interface WindowSums {
   /** Milliseconds: the first request's leaving, the last answer's coming back (null when none). */
   firstSentAt: number | null;
   lastReceivedAt: number | null;
+  /** How many admissions came back more than the accountant's slack before the Reset they named, where the generator counted them. */
+  firm?: number | undefined;
 }
 
 export interface AccountedWindow<A extends AccountedAnswer> {
@@ -139,6 +141,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
    * A generator's sums for one window, added to the window its Limit and Reset name, or (`epochOffsetMs` given) to
    * the open window a second apart, as an answer is, when the first of them left before either end may have come:
    * sums added in the order their first answers left are grouped as those answers would be. Returns that window.
+ * Its admissions are firm when all came back before the slack, else those the generator counted firm.
    */
   addSums(sums: WindowSums): AccountedWindow<A> {
     const { epochOffsetMs } = this.options;
@@ -151,7 +154,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     if (before) {
       window.firmAdmitted += sums.admitted;
       for (const [high, low] of sums.remaining) for (let value = high; value >= low; value--) if (!window.firmRemaining.has(value)) window.firmRemaining.set(value, -1);
-    }
+    } else window.firmAdmitted += sums.firm ?? 0;
     return window;
   }
 

@@ -2,8 +2,9 @@
  * Two gateway nodes each counting a key in its own memory, loaded at 1.5 times the quota, refuse nothing: no refusal
  * shows the limiter's kind, and with every answer in flight with another neither engine can tell it from the answers'
  * order. More admitted under one Reset than its limit, each answered well before that Reset, still breaks the quota:
- * no kind of limiter gives anything back so far ahead of its Reset (firmlyPastLimit, as the judge holds it). The
- * built-in engine's verdicts fail it (issue 38), while every kind of legitimate limiter loaded alike still passes.
+ * no kind of limiter gives anything back so far ahead of its Reset (firmlyPastLimit, as the judge holds it). Both the
+ * built-in engine's verdicts and those from Locust's sums fail it (issue 38), while every kind of legitimate limiter
+ * loaded alike still passes.
  */
 import { expect, test } from '@playwright/test';
 import { followDays } from '../../harness/load/days.ts';
@@ -29,10 +30,10 @@ function answered(limiter: RateLimiter, perSecond: number, latencyMs = 400): Key
   return simulate({ limiter, plan: 'free', behaviour: 'compliant', perSecond, durationMs: 32_000, latencyMs, stepMs: 5 });
 }
 
-test('two nodes counting a key apart at 1.5 times its quota refuse nothing, and the quota still fails', () => {
+test('two nodes counting a key apart at 1.5 times its quota refuse nothing, and the quota still fails, on the built-in engine and from sums', () => {
   const result = answered(new UnsharedCountersLimiter(SCALE, 0), 6);
   expect(result.refused).toBe(0);
-  for (const [engine, judged] of [['built-in', judge(result)]] as const) {
+  for (const [engine, judged] of [['built-in', judge(result)], ['sums, one generator', judgeSummed(result)], ['sums, two generators', judgeSummed(result, SIMULATION_START, 2)]] as const) {
     expect(judged.account.model, engine).toBe('unseen');
     const quota = judged.verdict('minute-max');
     expect(quota, engine).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });

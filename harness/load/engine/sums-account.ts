@@ -26,7 +26,7 @@ function generatorSkewMs(generators: number): number {
 
 interface Summed {
   tally: WindowTally;
-  /** Its admissions the accountant counted firm: where a generator's sums all came back before the slack. */
+  /** Its admissions the accountant counted firm: a generator's sums all come back before the slack, or none count. */
   firmAdmitted: number;
   windowClass: WindowClass;
   /** Remaining of every admission, highest first (admitted before and after a refusal alike). */
@@ -53,6 +53,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       remaining: [...tally.admitted.remaining, ...tally.late.remaining],
       firstSentAt: firstOf(tally, 'firstSent'),
       lastReceivedAt: lastOf(tally, 'lastDone'),
+      firm: tally.admitted.firm === undefined ? undefined : tally.admitted.firm + (tally.late.firm ?? 0),
     });
     parts.set(window, [...(parts.get(window) ?? []), tally]);
   }

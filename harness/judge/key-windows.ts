@@ -13,7 +13,7 @@
  *   hold would only have lowered it, so nothing explains a refusal that says it. Unless it asks for a wait longer
  *   than a window: a ban or a spent day, perhaps from another layer than the limiter whose figures it shows.
  * - No more than the limit are admitted under one Reset, among answers that came more than `slackMs` before it
- *   (the plan's quota): no kind of limiter gives anything back under one Reset more than a second ahead.
+ *   (the plan's quota): no kind of limiter gives anything back under one Reset so far ahead (firmlyPastLimit).
  * - Remaining, between two answers decided one after the other, by the kind the key's traffic shows
  *   (recognise.ts): a fixed window gives nothing back before Reset, so the later must be lower (unless a request
  *   was admitted after one refused under the same Reset: quota came back); a bucket may rise by no more than comes
@@ -38,7 +38,7 @@ import { documentedWindowMs } from '../../lib/rate-limiter/window-of-limit.ts';
 import { kindOfPairs } from '../../lib/rate-limiter/recognise.ts';
 import { longerThanWindow, longestAskedMs } from '../../lib/rate-limiter/refusal-wait.ts';
 import { remainingStepProblem, resetMovedText, resetStepProblem } from '../../lib/rate-limiter/steps.ts';
-import { WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
+import { firmlyPastLimit, WindowAccountant, wholeWindow, type AccountedAnswer, type AccountedWindow } from '../../lib/rate-limiter/window-accountant.ts';
 import type { PlanId } from '../../lib/plans.ts';
 import { AdmissionsInASpan } from './admissions-in-a-span.ts';
 import type { Contradiction } from './contradiction.ts';
@@ -219,7 +219,8 @@ export class KeyWindows {
     const sameSaid = window.firmRemaining.get(reading.remaining);
     const track = this.tracks.get(reading.limit);
     if (track && sameSaid !== undefined && sameSaid !== answer.id) track.repeated ??= { remaining: reading.remaining, reset: window.reset, exchanges: [sameSaid, answer.id] };
-    if (window.firmAdmitted === window.limit + 1) {
+    // Reported once, as the window first goes past its limit.
+    if (firmlyPastLimit(window) === 1) {
       const first = [...window.firmRemaining.values()].slice(0, MAX_EXCHANGES - 1);
       found({ check: 'minute-max', message: `${window.limit + 1} admitted under one Reset (${window.resets.join(' and ')}${window.resets.length > 1 ? ': one end, rounded a second apart by the nodes that wrote it' : ''}) whose limit is ${window.limit}, every one more than ${seconds(this.slackMs)} before that Reset`, exchanges: [...first, answer.id] });
     }

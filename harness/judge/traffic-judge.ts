@@ -6,7 +6,7 @@
  */
 import { quotaRule, RULE } from '../../lib/checks/registry.ts';
 import { outcomeOf } from '../../lib/rate-limiter/admitted.ts';
-import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
+import { firmSlackMs } from '../../lib/rate-limiter/window-accountant.ts';
 import { PlacedRequests, type OperationId, type PlacedRequest } from '../../lib/contract.ts';
 import { JsonBody } from '../../lib/json-body.ts';
 import { agreedEnterpriseQuota, plans, type PlanId, type Quota } from '../../lib/plans.ts';
@@ -51,11 +51,6 @@ const SIGNALS_CARRIED: readonly string[] = Array.from({ length: 8 }, (_, carried
 });
 /** The rules that need to know the key a request carried. */
 const KEY_RULES = [RULE['no-key-refused'], RULE['bearer-key-accepted']];
-/**
- * The capture's clock is taken to be at least this far from the target's: it is also what keeps a token
- * bucket from looking like a window admitting past its limit (key-windows.ts).
- */
-const LEAST_SKEW_MS = 1_000;
 
 export interface JudgeProgress {
   exchanges: number;
@@ -81,7 +76,7 @@ export class TrafficJudge {
   private firstAnswer: number | undefined;
 
   constructor(options: JudgeOptions) {
-    this.slackMs = ROUNDING_MS + Math.max(LEAST_SKEW_MS, options.clockSkewMs);
+    this.slackMs = firmSlackMs(options.clockSkewMs);
     this.clockSkewMs = options.clockSkewMs;
     this.enterpriseQuota = agreedEnterpriseQuota(options.env);
     this.clients = new ClientRuleJudge(this.tallies, options.clockSkewMs);

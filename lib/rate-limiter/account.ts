@@ -26,7 +26,7 @@ import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 import { longerThanWindow, longestAskedMs } from './refusal-wait.ts';
-import { WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
+import { firmSlackMs, WindowAccountant, type AccountedAnswer } from './window-accountant.ts';
 import { windowKind } from './window-of-limit.ts';
 
 /**
@@ -46,6 +46,12 @@ export interface Observation {
 
 export type WindowClass = 'minute' | 'day' | 'other';
 
+/**
+ * A run's firm slack (firmSlackMs): its answers are timed on one client's clock, or on generators' a quarter of a
+ * second apart at most, both within the least clock skew assumed against the target's.
+ */
+export const RUN_SLACK_MS = firmSlackMs(0);
+
 /** An observation as the accountant groups it, by its index among the run's observations. */
 interface Member extends AccountedAnswer {
   observation: Observation;
@@ -63,6 +69,11 @@ export interface QuotaWindow {
   firstDoneAt: number;
   lastDoneAt: number;
   admitted: number;
+  /**
+   * Admissions that came back more than RUN_SLACK_MS before their Reset: more than the limit of them breaks the
+   * quota whatever the kind of limiter, refused or not (firmlyPastLimit).
+   */
+  firmAdmitted: number;
   /** Ordinary refusals: the window was spent. */
   refused: number;
   /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
@@ -203,13 +214,13 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const observedLimits = [...new Set(withHeaders.map(({ observation }) => observation.limit as number))];
   const undocumentedLimits = new Map<number, number>();
 
-  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: 0, keepAnswers: true, epochOffsetMs: startedAtEpochMs });
+  const accountant = new WindowAccountant<Member>({ order: 'input', reorderMs: 0, slackMs: RUN_SLACK_MS, keepAnswers: true, epochOffsetMs: startedAtEpochMs });
   for (const { observation, index } of withHeaders) {
     const { limit, reset, remaining } = observation as { limit: number; reset: number; remaining: number | undefined };
     if (classOf(limit, plan, observedLimits) === 'other' && observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
     accountant.add({ id: index, outcome: observation.outcome, limit, reset, remaining, sentAt: observation.sentAt, receivedAt: observation.doneAt, observation });
   }
-  const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
+  const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), firmAdmitted: window.firmAdmitted, members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
 
   // The length of a minute window, learned from windows the client saw from their start.
   const seen: MinuteWindowSeen[] = [];
@@ -252,7 +263,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   let admittedAfterRefusal = false;
-  for (const { windowClass, members } of groups) {
+  for (const { windowClass, firmAdmitted, members } of groups) {
     const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
     if (ordinary.length === 0) continue;
     const first = ordinary[0] as Observation;
@@ -275,6 +286,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       firstDoneAt: smallest(ordinary.map((o) => o.doneAt)),
       lastDoneAt: largest(ordinary.map((o) => o.doneAt)),
       admitted: admitted.length,
+      firmAdmitted,
       refused: refusals.length,
       remaining,
       earlyRemaining: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),

@@ -19,7 +19,7 @@
  */
 import { countdownBreak } from './countdown.ts';
 import type { Outcome } from './admitted.ts';
-import { RESET_RESOLUTION_S, roundedApartBefore } from './reading.ts';
+import { RESET_RESOLUTION_S, roundedApartBefore, ROUNDING_MS } from './reading.ts';
 
 export interface AccountedAnswer {
   /** Where the answer is in the input (an exchange's number, an observation's index): what a message names. */
@@ -46,6 +46,8 @@ export interface WindowSums {
   /** Milliseconds: the first request's leaving, the last answer's coming back (null when none). */
   firstSentAt: number | null;
   lastReceivedAt: number | null;
+  /** How many admissions came back more than the accountant's slack before the Reset they named, where the generator counted them. */
+  firm?: number | undefined;
 }
 
 export interface AccountedWindow<A extends AccountedAnswer> {
@@ -139,6 +141,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
    * A generator's sums for one window, added to the window its Limit and Reset name, or (`epochOffsetMs` given) to
    * the open window a second apart, as an answer is, when the first of them left before either end may have come:
    * sums added in the order their first answers left are grouped as those answers would be. Returns that window.
+ * Its admissions are firm when all came back before the slack, else those the generator counted firm.
    */
   addSums(sums: WindowSums): AccountedWindow<A> {
     const { epochOffsetMs } = this.options;
@@ -147,11 +150,11 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     window.admitted += sums.admitted;
     window.refused += sums.refused;
     // Firm: back before the earlier end, where the window names two.
-    const before = sums.firstSentAt === null || sums.lastReceivedAt === null ? false : sums.lastReceivedAt < Math.min(sums.reset, window.reset) * 1000 - this.options.slackMs;
+    const before = sums.firstSentAt === null || sums.lastReceivedAt === null ? false : sums.lastReceivedAt + (epochOffsetMs ?? 0) < Math.min(sums.reset, window.reset) * 1000 - this.options.slackMs;
     if (before) {
       window.firmAdmitted += sums.admitted;
       for (const [high, low] of sums.remaining) for (let value = high; value >= low; value--) if (!window.firmRemaining.has(value)) window.firmRemaining.set(value, -1);
-    }
+    } else window.firmAdmitted += sums.firm ?? 0;
     return window;
   }
 
@@ -224,7 +227,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     if (answer.outcome === 'refused') window.refused++;
     else if (answer.outcome === 'admitted') {
       window.admitted++;
-      if (answer.receivedAt < answer.reset * 1000 - this.options.slackMs) {
+      if (answer.receivedAt + (epochOffsetMs ?? 0) < answer.reset * 1000 - this.options.slackMs) {
         window.firmAdmitted++;
         if (answer.remaining !== undefined && !window.firmRemaining.has(answer.remaining)) window.firmRemaining.set(answer.remaining, answer.id);
       }
@@ -263,6 +266,37 @@ export function wholeWindow(window: Pick<AccountedWindow<AccountedAnswer>, 'limi
   if (window.firmAdmitted === 0) return true;
   // Distinct values, as many as the admissions, from limit - 1 down without a gap (countdown.ts).
   return window.firmRemaining.size === window.firmAdmitted && window.firmRemaining.has(window.limit - 1) && countdownBreak(window.firmRemaining.keys(), window.limit - 1) === undefined;
+}
+
+/**
+ * The input's clock is taken to be at least this far from the target's: it is also what keeps a token bucket from
+ * looking like a window admitting past its limit (firmlyPastLimit).
+ */
+const LEAST_SKEW_MS = 1_000;
+
+/**
+ * How long before its Reset an admission must have come back to be firm: the Reset's rounding, and the clock skew
+ * (`clockSkewMs`, at least LEAST_SKEW_MS).
+ */
+export function firmSlackMs(clockSkewMs: number): number {
+  return ROUNDING_MS + Math.max(LEAST_SKEW_MS, clockSkewMs);
+}
+
+/**
+ * How many more a window admitted firmly (with `slackMs` from firmSlackMs) than its limit: above 0 breaks the quota
+ * whatever the kind of limiter, and whether or not anything was refused. Under one Reset, before it can have come:
+ * - a fixed window, or a sliding counter (whose Reset is its current window's end), admits at most its limit;
+ * - a sliding log's Reset is when its oldest request leaves: before then none left, so all it admitted are still
+ *   counted together, at most its limit;
+ * - a token bucket (or GCRA) moves its exact Reset on by one token's refill (a window over its limit) with each
+ *   admission, and back only by the time that passed: n admissions took n - 1 refills between the earliest and the
+ *   latest of their exact Resets. A firm one's exact Reset lies after its written second began and no more than a
+ *   window after it was decided, which was the slack before its written Reset (within the skew): the two Resets a
+ *   window counts as one end, a second apart, leave less than a window between them, so n - 1 < its limit.
+ * What the slack covers, the judge and the load verdicts judge alike (harness/judge/key-windows.ts, harness/load/verdicts/quota.ts).
+ */
+export function firmlyPastLimit(window: Pick<AccountedWindow<AccountedAnswer>, 'limit' | 'firmAdmitted'>): number {
+  return window.firmAdmitted - window.limit;
 }
 
 /** Limits below LARGEST_KEYED_LIMIT and Resets (Unix seconds) below LARGEST_KEYED_RESET make one exact number together (2^53). */

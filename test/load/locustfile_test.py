@@ -148,6 +148,20 @@ class WorkersAndMaster(unittest.TestCase):
         self.assertEqual((window["admitted"]["count"], window["refused"]["count"], window["late"]["count"]), (1, 1, 1))
         self.assertEqual(window["late"]["remaining"], [[5, 5, 1]])
 
+    def test_admissions_answered_more_than_the_slack_before_their_reset_are_firm(self):
+        worker = locustfile.Seen()
+        for before_ms in (10000.0, 3000.0, 1500.0):
+            answer(worker, 5, sent=RESET * 1000 - before_ms)
+        report = worker.drain()
+        master = locustfile.Sums(2000)
+        master.merge("worker", json.loads(json.dumps(report)))
+        [window] = master.result()["windows"]
+        self.assertEqual((window["admitted"]["count"], window["admitted"]["firm"], window["late"]["firm"]), (3, 2, 0))
+        # Without a slack (a run plan of an earlier version), nothing is counted firm, and no count is shipped.
+        unplanned = locustfile.Sums()
+        unplanned.merge("worker", report)
+        self.assertNotIn("firm", unplanned.result()["windows"][0]["admitted"])
+
     def test_answers_outside_any_window_keep_status_and_headers(self):
         worker = locustfile.Seen()
         answer(worker, None, status=429, retry_after="soon")

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { findLocust, pythonOfLocust } from '../../harness/load/engine/locust-binary.ts';
 import { LOCUSTFILE_SOURCE } from '../../harness/load/engine/run-plan.ts';
+import { RUN_SLACK_MS } from '../../lib/rate-limiter/account.ts';
 import type { KeyResult } from '../../harness/load/runner.ts';
 import { FixedWindowLimiter, type RateLimiter } from '../../reference-server/limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
@@ -38,7 +39,7 @@ function summedByLocustfile(result: KeyResult): Promise<unknown> {
   const script = [
     'import importlib.util, json, sys',
     'spec = importlib.util.spec_from_file_location("locustfile", sys.argv[1]); locustfile = importlib.util.module_from_spec(spec); spec.loader.exec_module(locustfile)',
-    'seen, sums = locustfile.Seen(), locustfile.Sums()',
+    `seen, sums = locustfile.Seen(), locustfile.Sums(${RUN_SLACK_MS})`,
     'for answer in sorted(json.load(sys.stdin), key=lambda a: a[1]): seen.answer(0, *answer)',
     'sums.merge("one", seen.drain())',
     'result = sums.result(); print(json.dumps({"windows": result["windows"], "loose": result["loose"], "latency": result["latency"]}))',

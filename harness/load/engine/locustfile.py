@@ -219,7 +219,10 @@ class Sums:
     words): a few numbers per window, however many answers. The answers no window holds (errors, headers missing or
     unreadable, a 429 saying more is left than its Limit) are summed by status and headers as sent."""
 
-    def __init__(self):
+    def __init__(self, firm_slack_ms=None):
+        # Admissions answered more than this (ms) before the Reset they name are counted as firm, per window: no kind
+        # of limiter gives anything back so far ahead (the run plan's client.firmSlackMs); None counts none.
+        self.firm_slack_ms = firm_slack_ms
         self.windows = {}
         self.loose = {}
         self.held_back = {}
@@ -249,8 +252,12 @@ class Sums:
             window = self.windows.get(where)
             if window is None:
                 window = self.windows[where] = {"admitted": no_answers("remaining"), "refused": no_answers("waits"), "late": no_answers("remaining")}
+                if self.firm_slack_ms is not None:
+                    window["admitted"]["firm"] = window["late"]["firm"] = 0
             phase = window["refused" if outcome == "refused" else "late" if late else "admitted"]
             add(phase, sent, done, status, retry)
+            if outcome == "admitted" and self.firm_slack_ms is not None and done < parsed[2] * 1000 - self.firm_slack_ms:
+                phase["firm"] += 1
             # A refusal's own Remaining too: a 429 that says requests are left contradicts the window it names (RL-6).
             remaining.setdefault(id(phase), (phase, []))[1].append(parsed[1])
             if outcome == "refused":
@@ -303,7 +310,7 @@ if os.path.exists(PLAN_PATH):
         PLAN = json.load(plan_file)
 
 SEEN = Seen()
-SUMS = Sums()
+SUMS = Sums(PLAN["client"].get("firmSlackMs") if PLAN else None)
 ID_IN_BODY = re.compile(rb'"id"\s*:\s*(\d+)')
 RECENT_IDS = 64
 EVERY_STATUS = frozenset(range(100, 1000))

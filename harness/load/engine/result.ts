@@ -25,6 +25,8 @@ export interface Phase {
 /** Admitted answers also carry their X-RateLimit-Remaining values: runs [highest, lowest, times each]. */
 export interface AdmittedPhase extends Phase {
   remaining: Array<[number, number, number]>;
+  /** Answered more than the run plan's client.firmSlackMs before their Reset (absent from results of an earlier locustfile.py). */
+  firm?: number;
 }
 
 /**

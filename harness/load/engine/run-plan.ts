@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_BACKOFF } from '../../../lib/backoff.ts';
+import { RUN_SLACK_MS } from '../../../lib/rate-limiter/account.ts';
 import { LOAD_REQUESTS, type PlannedRequest } from '../request-builder.ts';
 import type { Behaviour, LoadOperation, Mix } from '../scenario.ts';
 
@@ -35,6 +36,8 @@ export interface RunPlanKey {
 
 export interface ClientPlan {
   backoff: { baseMs: number; capMs: number };
+  /** An admission answered more than this (ms) before the Reset it names is summed as firm (RUN_SLACK_MS). */
+  firmSlackMs: number;
   /** In the order the mix's weights are laid out on [0, 1). */
   operations: Record<LoadOperation, PlannedRequest>;
 }
@@ -54,7 +57,7 @@ export interface RunPlan {
 }
 
 export function clientPlan(): ClientPlan {
-  return { backoff: { baseMs: DEFAULT_BACKOFF.baseMs, capMs: DEFAULT_BACKOFF.capMs }, operations: LOAD_REQUESTS };
+  return { backoff: { baseMs: DEFAULT_BACKOFF.baseMs, capMs: DEFAULT_BACKOFF.capMs }, firmSlackMs: RUN_SLACK_MS, operations: LOAD_REQUESTS };
 }
 
 /** How many keys a run plan names, over all its groups. */

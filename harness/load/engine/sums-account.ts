@@ -13,7 +13,7 @@ import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refu
 import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
-import { classOf, minuteLengthOf, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
+import { classOf, minuteLengthOf, RUN_SLACK_MS, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /**
@@ -26,6 +26,8 @@ function generatorSkewMs(generators: number): number {
 
 interface Summed {
   tally: WindowTally;
+  /** Its admissions the accountant counted firm: a generator's sums all come back before the slack, or none count. */
+  firmAdmitted: number;
   windowClass: WindowClass;
   /** Remaining of every admission, highest first (admitted before and after a refusal alike). */
   remaining: number[];
@@ -40,7 +42,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
   // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
   // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
   // so they go in in the order their first answers left.
-  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: 0, epochOffsetMs: 0 });
+  const accountant = new WindowAccountant({ order: 'input', reorderMs: 0, slackMs: RUN_SLACK_MS, epochOffsetMs: 0 });
   const parts = new Map<AccountedWindow<AccountedAnswer>, WindowTally[]>();
   for (const tally of [...asSummed].sort((a, b) => (firstOf(a, 'firstSent') ?? Infinity) - (firstOf(b, 'firstSent') ?? Infinity))) {
     const window = accountant.addSums({
@@ -51,6 +53,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       remaining: [...tally.admitted.remaining, ...tally.late.remaining],
       firstSentAt: firstOf(tally, 'firstSent'),
       lastReceivedAt: lastOf(tally, 'lastDone'),
+      firm: tally.admitted.firm === undefined ? undefined : tally.admitted.firm + (tally.late.firm ?? 0),
     });
     parts.set(window, [...(parts.get(window) ?? []), tally]);
   }
@@ -86,7 +89,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     // The least a refusal of this window can have been asked to wait: Retry-After, or its Reset from the last refusal.
     const lastRefused = tally.refused.lastDone ?? tally.reset * 1000;
     const banLike = windowClass === 'day' ? 0 : waits.filter(({ ms }) => longerThanWindow(longestAskedMs(ms, tally.reset, lastRefused), estimateMs ?? Infinity)).reduce((sum, { times }) => sum + times, 0);
-    return { tally, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
+    return { tally, firmAdmitted: window.firmAdmitted, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
   });
 
   // Sums show the kind only by refusals: a window that refused and never admitted its refused generator again
@@ -94,7 +97,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
   const model: WindowModel = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : tallies.some((tally) => tally.refused.count > 0) ? 'fixed' : 'unseen';
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
-  for (const { tally, windowClass, remaining, banLike } of summed) {
+  for (const { tally, firmAdmitted, windowClass, remaining, banLike } of summed) {
     const admitted = tally.admitted.count + tally.late.count;
     const refused = tally.refused.count - banLike;
     if (admitted + refused === 0) continue;
@@ -110,6 +113,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       firstDoneAt: smallest(phases.map((phase) => phase.firstDone!)) - startedAtEpochMs,
       lastDoneAt: largest(phases.map((phase) => phase.lastDone!)) - startedAtEpochMs,
       admitted,
+      firmAdmitted,
       refused,
       remaining,
       earlyRemaining: undefined,

@@ -4,15 +4,17 @@ import { describeDuration } from '../duration.ts';
 import type { DaySegment } from '../days.ts';
 import type { KeyResult } from '../runner.ts';
 import { SUMS_INPUT } from '../summed.ts';
-import type { KeyAccount, QuotaWindow, WindowLength, WindowModel } from '../windows.ts';
+import { RUN_SLACK_MS, type KeyAccount, type QuotaWindow, type WindowLength, type WindowModel } from '../windows.ts';
 import { bucketCapacity } from '../../../lib/rate-limiter/bucket-capacity.ts';
+import { firmlyPastLimit } from '../../../lib/rate-limiter/window-accountant.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
 import { shortestRefillWindowMs, unorderedInput, type Answer } from './answers.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
- * Over-admission, judged only where no request can have aged out (see windows.ts): more than the limit
- * admitted before a window's first refusal, or admissions the target itself said it had no room for.
+ * Over-admission, judged only where no request can have aged out (see windows.ts): more than the limit admitted
+ * well before a window's Reset (whatever the limiter's kind, refused or not) or before its first refusal, or
+ * admissions the target itself said it had no room for.
  */
 export function overAdmission(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged) return { status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` };
@@ -26,10 +28,16 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
+  if (firmlyPastLimit(window) > 0) return { status: 'fail', message: firmlyOverText(window) };
   if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${unorderedInput(window)})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
+}
+
+/** A window that admitted past its limit well before its Reset, where no kind of limiter gives anything back. */
+function firmlyOverText(window: QuotaWindow): string {
+  return `${window.firmAdmitted} admitted under one Reset, each answered more than ${seconds(RUN_SLACK_MS)} before it, when no kind of limiter (fixed or sliding window, token bucket) has given any back; limit ${window.limit}`;
 }
 
 /**
@@ -295,16 +303,19 @@ export function capacityQuota(plan: PlanId, account: KeyAccount, answers: readon
   const title = `From full, ${limit} requests are admitted at once, and no more than the quota gives back after`;
   const measure = bucketCapacity(answers.map(({ reading }) => reading).filter((reading) => reading.status !== 0), limit, windowMs);
   const kind = `The target gives its quota back bit by bit (${account.limiter.kind}: ${account.limiter.evidence.at(-1) ?? 'no step showed how'})`;
+  // Whatever it gives back, none comes back under one Reset well before it.
+  const firmlyOver = account.windows.filter((window) => window.windowClass === 'minute' && !window.merged && firmlyPastLimit(window) > 0);
+  const overVerdict = firmlyOver.length > 0 ? verdict('minute-max', rules, 'fail', title, `${kind}; ${count(firmlyOver.length, 'window')} admitted more than ${limit} well before its Reset.`, firmlyOver.map((window) => `${describeWindow(window)}: ${firmlyOverText(window)}`)) : undefined;
   if (!measure) {
     const detail = `${kind}; no full bucket was followed to a refusal, so its capacity was not measured. Send faster than the limit (e.g. --rate 1.1x).`;
-    return [verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', rulesOf('first-refusal', plan), 'not-checked', title, detail)];
+    return [overVerdict ?? verdict('minute-max', rules, 'not-checked', title, detail), verdict('first-refusal', rulesOf('first-refusal', plan), 'not-checked', title, detail)];
   }
   const { admitted, givenBack } = measure;
   const what = `from full, ${count(admitted, 'request')} admitted before the first 429, over ${describeDuration(measure.refusal.receivedAt - measure.from.sentAt)} in which up to ${givenBack.toLocaleString('en-US')} could come back (${describeDuration(windowMs)} a window, learned from the run)`;
   const over = admitted > limit + givenBack;
   const early = admitted < limit;
   return [
-    verdict('minute-max', rules, over ? 'fail' : 'pass', title, `${kind}; ${what}.`, over ? [`expected at most ${limit + givenBack}, got ${admitted}`] : []),
+    overVerdict ?? verdict('minute-max', rules, over ? 'fail' : 'pass', title, `${kind}; ${what}.`, over ? [`expected at most ${limit + givenBack}, got ${admitted}`] : []),
     verdict('first-refusal', rulesOf('first-refusal', plan), early ? 'fail' : 'pass', title, `${kind}; ${what}.`, early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : []),
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * A key's answers (the built-in engine's record of them) as one Locust generator would have had them summed
  * (locustfile.py: Seen in the worker, Sums in the master): per window (Limit and Reset), admissions before and after
- * this generator's own refusal in it, and refusals with the Retry-After each asked (whole seconds) and the Remaining
+ * this generator's own refusal in it (with how many came back more than `firmSlackMs` before their Reset), and refusals with the Retry-After each asked (whole seconds) and the Remaining
  * each said; the answers no window holds by status and headers; and latencies per outcome, bucketed as the master does. So a property can judge one run's answers through
  * the Locust path too (runFromResult), with the same answers changed the same way.
  *
@@ -9,6 +9,7 @@
  * absent, and a Retry-After that could not be read as no Retry-After.
  */
 import type { Observation } from '../../../harness/load/observation.ts';
+import { RUN_SLACK_MS } from '../../../lib/rate-limiter/account.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
 import type { AdmittedPhase, LatencyTally, LooseTally, Phase, RefusedPhase, WindowTally } from '../../../harness/load/engine/result.ts';
 
@@ -19,7 +20,7 @@ export interface SummedAnswers {
 }
 
 /** `key`: the key's index in the run plan; times are read as ms since `startedAtEpochMs`. */
-export function sumsOfAnswers(observations: readonly Observation[], startedAtEpochMs: number, key = 0): SummedAnswers {
+export function sumsOfAnswers(observations: readonly Observation[], startedAtEpochMs: number, key = 0, firmSlackMs = RUN_SLACK_MS): SummedAnswers {
   const windows = new Map<string, { tally: WindowTally; said: Map<Phase, number[]> }>();
   const loose = new Map<string, LooseTally>();
   const refusedAt = new Map<string, number>();
@@ -44,7 +45,7 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
       continue;
     }
     const where = `${o.limit}|${o.reset}`;
-    const tally: WindowTally = { key, limit: o.limit, reset: o.reset, admitted: { ...noAnswers(), remaining: [] }, refused: { ...noAnswers(), waits: {}, remaining: [] }, late: { ...noAnswers(), remaining: [] } };
+    const tally: WindowTally = { key, limit: o.limit, reset: o.reset, admitted: { ...noAnswers(), remaining: [], firm: 0 }, refused: { ...noAnswers(), waits: {}, remaining: [] }, late: { ...noAnswers(), remaining: [], firm: 0 } };
     const window = windows.get(where) ?? { tally, said: new Map<Phase, number[]>() };
     windows.set(where, window);
     let phase: AdmittedPhase | RefusedPhase;
@@ -57,6 +58,7 @@ export function sumsOfAnswers(observations: readonly Observation[], startedAtEpo
       phase = refused !== undefined && decidedAfter({ receivedAt: refused }, { sentAt: sent }, 0) === 'after' ? window.tally.late : window.tally.admitted;
     }
     add(phase, sent, done, o);
+    if (o.outcome === 'admitted' && done < o.reset * 1000 - firmSlackMs) (phase as AdmittedPhase).firm! += 1;
     window.said.set(phase, [...(window.said.get(phase) ?? []), o.remaining]);
   }
   for (const { said } of windows.values()) for (const [phase, values] of said) (phase as AdmittedPhase).remaining = runsOf(values);

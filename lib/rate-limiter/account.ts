@@ -84,7 +84,7 @@ export interface QuotaWindow {
    * any window model. Undefined when that length is unknown or the window's start was not seen.
    */
   earlyRemaining: number[] | undefined;
-  /** The client saw the window from its first request on (the first admitted answer said limit - 1 left). */
+  /** The client saw the window from its first request on: an admission said limit - 1 left, before any refusal of it came back (openedBeforeRefusing). */
   seenFromStart: boolean;
   /** Requests admitted before the first refusal of the window, by the order they were sent (undefined when none was refused). */
   admittedBeforeFirstRefusal: number | undefined;
@@ -274,7 +274,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const remaining = admitted.map((observation) => observation.remaining as number);
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
-    const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1;
+    const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1 && openedBeforeRefusing(admitted, refusals, limit);
     if (firstRefusal && admitted.some((o) => refusals.some((refusal) => decidedAfter({ receivedAt: refusal.doneAt }, o, 0) === 'after'))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
@@ -351,6 +351,17 @@ function refillWindowOf(observations: readonly Observation[], minuteLimit: numbe
   const admitted = minute.slice(first, last).filter((o) => o.outcome === 'admitted').length;
   const spanMs = minute[last]!.sentAt - minute[first]!.sentAt;
   return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
+}
+
+/**
+ * The client saw the window from its first request on: an admission said limit - 1 were left, and the target can have
+ * decided it before any refusal of the window came back. One sent after a refusal came back shows only that a limiter
+ * giving quota back (a bucket, whose Reset moves as tokens come back) refilled under the same whole-second Reset: the
+ * admissions that emptied it went under earlier Resets, so the window's count before its refusal is not all it admitted.
+ */
+function openedBeforeRefusing(admitted: readonly Observation[], refusals: readonly Observation[], limit: number): boolean {
+  const firstRefusalAnswered = refusals.length ? smallest(refusals.map((o) => o.doneAt)) : Infinity;
+  return admitted.some((o) => o.remaining === limit - 1 && decidedAfter({ receivedAt: firstRefusalAnswered }, o, 0) !== 'after');
 }
 
 function admittedBeforeRefusing(admitted: readonly Observation[], refusals: readonly Observation[]): number {

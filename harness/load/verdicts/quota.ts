@@ -13,8 +13,8 @@ import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdic
 
 /**
  * Over-admission, judged only where no request can have aged out (see windows.ts): more than the limit admitted
- * well before a window's Reset (whatever the limiter's kind, refused or not) or before its first refusal, or
- * admissions the target itself said it had no room for.
+ * well before a window's Reset (whatever the limiter's kind, refused or not) or before its first refusal. Admissions
+ * the target itself said it had no room for, in a window not seen from its start, are no evidence alone (emptiedUnseenText).
  */
 export function overAdmission(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
   if (window.merged) return { status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` };
@@ -22,17 +22,25 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
     const before = window.admittedBeforeFirstRefusal;
     return { status: 'fail', message: `${window.admitted} admitted${before !== undefined ? `, ${before} of them before the first 429` : ''}; limit ${window.limit}` };
   }
-  if (model === 'fixed' && window.admitted > window.limit && window.admittedWhenEmpty > 0) {
-    return { status: 'fail', message: `${window.admitted} admitted, ${window.admittedWhenEmpty} of them after the target said 0 were left` };
-  }
   if (model === 'sliding' && window.admittedEarly !== undefined && window.admittedEarly > window.limit) {
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
   if (firmlyPastLimit(window) > 0) return { status: 'fail', message: firmlyOverText(window) };
+  if (model === 'fixed' && window.admitted > window.limit && window.admittedWhenEmpty > 0) return { status: 'not-checked', message: emptiedUnseenText(window) };
   if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${unorderedInput(window)})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
   if (window.admitted > window.limit) return { status: 'pass', message: `${window.admitted} admitted under one Reset, as requests aged out (a sliding window)` };
   return { status: 'pass', message: `${window.admitted} of ${window.limit} admitted` };
+}
+
+/**
+ * A window not seen from its start that admitted after saying 0 were left, but none of it firmly before its Reset: a
+ * fixed window would have broken its limit, yet the run's fixed model is only that nothing was seen admitted after a
+ * refusal under the same Reset, which a sliding log shows too whenever what it gives back comes under a later Reset
+ * or is decided in the last second before one (its whole-second Reset names every request leaving within it).
+ */
+function emptiedUnseenText(window: QuotaWindow): string {
+  return `${window.admitted} admitted under one Reset, ${window.admittedWhenEmpty} of them after the target said 0 were left, none more than ${seconds(RUN_SLACK_MS)} before it: past the limit for a fixed window, not for a limiter giving quota back in the last second before its whole-second Reset (a sliding log), and no admission after a refusal showed which (${unorderedInput(window)})`;
 }
 
 /** A window that admitted past its limit well before its Reset, where no kind of limiter gives anything back. */

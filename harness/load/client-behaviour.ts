@@ -37,8 +37,12 @@ export class KeyDriver {
   inFlight = 0;
   private pausedUntil = 0;
   private pendingRetry: RetryInfo | undefined;
-  /** Whether the retry after a wait is still unanswered: nothing else goes until it is. */
-  private retrying = false;
+  /**
+   * The retry after the latest wait, while it is unanswered: nothing else goes until it is. Held by identity (the
+   * engine hands each dispatch's RetryInfo back with its answer), so an older retry answered late, after a newer
+   * one went out, does not end the newer one's turn alone.
+   */
+  private retryOut: RetryInfo | undefined;
   /** Resolves when the retry is answered: what closed-loop senders held back by it wait for. */
   private retryAnswered: Promise<void> = Promise.resolve();
   private answerRetry: () => void = () => {};
@@ -68,11 +72,11 @@ export class KeyDriver {
       const send = { intendedAt: this.pausedUntil, retry: this.pendingRetry };
       this.pausedUntil = 0;
       this.pendingRetry = undefined;
-      this.startRetry();
+      this.startRetry(send.retry);
       this.inFlight++;
       return { send };
     }
-    if (this.retrying) return { untilAnswered: this.retryAnswered };
+    if (this.retryOut) return { untilAnswered: this.retryAnswered };
     this.inFlight++;
     return { send: { intendedAt: now, retry: undefined } };
   }
@@ -94,12 +98,12 @@ export class KeyDriver {
       this.pendingRetry = undefined;
       if (this.schedule.take() === undefined) return out;
       this.inFlight++;
-      this.startRetry();
+      this.startRetry(retry);
       out.push({ intendedAt, retry });
     }
     for (let at = this.schedule.peek(); at !== undefined && at <= now; at = this.schedule.peek()) {
       this.schedule.take();
-      if (this.behaviour === 'compliant' && (this.retrying || !this.budgetAllows(epochOffsetMs + now))) {
+      if (this.behaviour === 'compliant' && (this.retryOut || !this.budgetAllows(epochOffsetMs + now))) {
         this.heldBack++;
         continue;
       }
@@ -112,8 +116,8 @@ export class KeyDriver {
   /** Learns from an answered (or failed) request. */
   settled(observation: Observation): void {
     this.inFlight--;
-    if (observation.retry !== undefined) {
-      this.retrying = false;
+    if (observation.retry !== undefined && observation.retry === this.retryOut) {
+      this.retryOut = undefined;
       this.answerRetry();
     }
     if (this.behaviour === 'naive') return;
@@ -135,10 +139,10 @@ export class KeyDriver {
     }
   }
 
-  private startRetry(): void {
+  private startRetry(retry: RetryInfo | undefined): void {
     // Senders still held back by an earlier retry look again, and wait for this one.
     this.answerRetry();
-    this.retrying = true;
+    this.retryOut = retry;
     this.retryAnswered = new Promise((resolve) => (this.answerRetry = resolve));
   }
 

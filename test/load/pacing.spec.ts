@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { ArrivalSchedule } from '../../harness/load/arrival-schedule.ts';
 import { KeyDriver } from '../../harness/load/client-behaviour.ts';
-import type { Observation } from '../../harness/load/observation.ts';
+import type { Observation, RetryInfo } from '../../harness/load/observation.ts';
 
 function answer(overrides: Partial<Observation>): Observation {
   return {
@@ -20,6 +20,11 @@ function answer(overrides: Partial<Observation>): Observation {
     error: undefined,
     ...overrides,
   };
+}
+
+/** The retry a sender's turn sent, handed back with its answer as the engine does (runner.ts). */
+function retrySent(turn: ReturnType<KeyDriver['loopTurn']> | undefined): RetryInfo | undefined {
+  return turn && 'send' in turn ? turn.send.retry : undefined;
 }
 
 test('arrivals are due at start + i / rate, computed from the index so they never drift', () => {
@@ -67,7 +72,7 @@ test('a compliant client waits Retry-After plus jitter after a 429, skips the ar
   expect(driver.heldBack).toBe(110);
   // The retry goes alone: the arrivals due while it is out are skipped, until it is answered.
   expect(driver.due(1_115, 0)).toEqual([]);
-  driver.settled(answer({ doneAt: 1_120, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }));
+  driver.settled(answer({ doneAt: 1_120, retry: retry[0]?.retry }));
   expect(driver.due(1_125, 0)).toHaveLength(1);
   expect(driver.heldBack).toBe(111);
 });
@@ -81,7 +86,7 @@ test('a compliant client whose pacer comes late after a wait sends the retry alo
   expect(late).toEqual([{ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }]);
   // Refused again: the arrivals due meanwhile stayed back, so nothing went out into the refusal.
   expect(driver.due(3_150, 0)).toEqual([]);
-  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 3_160, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }));
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 3_160, retry: late[0]?.retry }));
   expect(driver.waiting).toBe(true);
   expect(driver.due(3_500, 0)).toEqual([]);
   expect(driver.inFlight).toBe(0);
@@ -92,15 +97,18 @@ test('consecutive refused retries back off exponentially; an admission resets th
   const waits: number[] = [];
   let now = 0;
   driver.due(now, 0);
+  let retry: RetryInfo | undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
-    driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: undefined, doneAt: now, retry: attempt === 0 ? undefined : { waitedMs: 0, retryAfterMs: undefined } }));
+    driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: undefined, doneAt: now, retry }));
     const due = driver.nextDueAt() as number;
     waits.push(Math.round(due - now));
     now = due;
-    expect(driver.due(now, 0)).toHaveLength(1);
+    const sent = driver.due(now, 0);
+    expect(sent).toHaveLength(1);
+    retry = sent[0]?.retry;
   }
   expect(waits).toEqual([100, 200, 400, 800]);
-  driver.settled(answer({ doneAt: now, retry: { waitedMs: 800, retryAfterMs: undefined } }));
+  driver.settled(answer({ doneAt: now, retry }));
   driver.settled(answer({ status: 429, outcome: 'refused', doneAt: now + 1 }));
   expect(Math.round((driver.nextDueAt() as number) - (now + 1))).toBe(100);
 });
@@ -139,7 +147,7 @@ test('closed-loop senders of one key ("max" rate) after a 429\'s wait: one sends
   expect(driver.inFlight).toBe(1);
 
   // Refused again: the others wake to a new wait, and nothing of theirs went out into the refusal.
-  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 1_120, retry }));
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 1_120, retry: retrySent(first) }));
   await new Promise((resolve) => setImmediate(resolve));
   expect(resumed).toBe(2);
   expect(driver.loopTurn(1_130)).toHaveProperty('waitMs');
@@ -148,7 +156,36 @@ test('closed-loop senders of one key ("max" rate) after a 429\'s wait: one sends
   const [second, ...held] = turnsAt(5_000);
   expect(second).toHaveProperty('send.retry.retryAfterMs', 1_000);
   expect(held.every((turn) => 'untilAnswered' in turn)).toBe(true);
-  driver.settled(answer({ doneAt: 5_010, retry: { waitedMs: 0, retryAfterMs: 1_000 } }));
+  driver.settled(answer({ doneAt: 5_010, retry: retrySent(second) }));
   expect(turnsAt(5_020)).toEqual(slots.map(() => ({ send: { intendedAt: 5_020, retry: undefined } })));
   expect(driver.inFlight).toBe(3);
+});
+
+test('a retry answered late, after a newer retry went out, leaves the newer one outstanding: nothing is sent until that is answered', async () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(100, 0, 10_000), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, () => 0.5);
+  expect(driver.due(0, 0)).toHaveLength(1);
+  expect(driver.due(10, 0)).toHaveLength(1);
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 15 }));
+  const [older] = driver.due(1_115, 0);
+  // The second request, sent before the first 429, is refused while the older retry is out: a new wait, a newer retry.
+  driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 1_120 }));
+  const [newer] = driver.due(2_320, 0);
+  expect(newer?.retry).toBeDefined();
+  const turn = driver.loopTurn(2_325);
+  let resumed = false;
+  if ('untilAnswered' in turn) void turn.untilAnswered.then(() => (resumed = true));
+  expect(turn).toHaveProperty('untilAnswered');
+
+  driver.settled(answer({ doneAt: 2_330, retry: older?.retry }));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(resumed).toBe(false);
+  expect(driver.due(2_340, 0)).toEqual([]);
+
+  driver.settled(answer({ doneAt: 2_350, retry: newer?.retry }));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(resumed).toBe(true);
+  expect(driver.due(2_360, 0)).toEqual([
+    { intendedAt: 2_350, retry: undefined },
+    { intendedAt: 2_360, retry: undefined },
+  ]);
 });

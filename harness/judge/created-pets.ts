@@ -172,7 +172,7 @@ export class CreatedPets {
    * nothing of a pet it leaves out (another page may hold it).
    */
   private judgeList(exchange: JudgedExchange, pets: readonly LosslessValue[], findings: ExchangeFindings): void {
-    const { statuses, limits } = listQuery(queryUpToSecondMark(exchange.path));
+    const { statuses, limits } = listQuery(exchange.path);
     const status = statuses[0];
     const limit = Number(limits[0] ?? PAGE_SIZE.default);
     // A query given twice, or a limit outside the contract's, leaves how many the page holds to the target (LIST-GAP-2).
@@ -312,16 +312,6 @@ export class CreatedPets {
     const wrong = moved ? differs.filter((name) => name !== 'status') : differs;
     if (wrong.length > 0) findings.violations.push({ rule: GET_AS_CREATED, message: `expected ${asCreated(named, created)}, got ${wrong.join(', ')} otherwise: ${(body.text || '').slice(0, 200)}` });
   }
-}
-
-/**
- * The path as the created pets read its query: up to a second "?", where the list rules read on to the end (a query
- * may hold a "?"). Nearly every path has one "?" at most, and is read whole.
- */
-function queryUpToSecondMark(path: string): string {
-  const first = path.indexOf('?');
-  const second = first === -1 ? -1 : path.indexOf('?', first + 1);
-  return second === -1 ? path : path.slice(0, second);
 }
 
 /** A created pet as a message shows it: its id as the request named it, the creation's exchange and its fields. */

@@ -70,6 +70,13 @@ export interface KeyLeasing {
 interface TestFixtures {
   check: RuleJudge;
   api: PetStoreClient;
+  /**
+   * Option: the `api` fixture sends over the suite's raw keep-alive client with this many connections instead of
+   * Playwright's request context, whose own work between a call and its bytes on the wire (a tenth of a second
+   * and more for each of 20 parallel calls, here) leaves an exchange's times saying nothing of what was in flight
+   * together. Set it (`test.use`) for a test that judges how many of its requests the target had at once.
+   */
+  apiConnections: number | undefined;
   anonymous: PetStoreClient;
   keys: KeyLeasing;
   /** Skips a test tagged @creates when the run is read-only. */
@@ -120,7 +127,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (created) testInfo.annotations.push(created);
   },
 
-  api: async ({ request, target, check, leaseBook }, use, testInfo) => {
+  apiConnections: [undefined, { option: true }],
+
+  api: async ({ request, target, check, leaseBook, apiConnections }, use, testInfo) => {
     const functional = target.roles.functional;
     if (!functional) {
       testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
@@ -129,14 +138,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const spent = spentKeys(target, leaseBook, testInfo);
     spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
+    const sockets = apiConnections === undefined ? undefined : socketTransport(target.baseUrl, apiConnections, answerTimeoutMs(target));
+    const wire = sockets ?? playwrightTransport(request, answerTimeoutMs(target));
     // Functional tests judge nothing by the key's plan: a key that answers as another plan's is only named.
-    const watched = spent.watch(leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
+    const watched = spent.watch(leasedTransport(wire, () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
     try {
+      await sockets?.open();
       const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key));
       if (!target.settings.readOnly) await settleStatusThatDoesNotMatter(api);
       await use(api);
     } finally {
+      sockets?.close();
       lease.release();
     }
   },

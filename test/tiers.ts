@@ -31,6 +31,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/same-verdict.spec.ts',
   'suite/two-limiters-with-days.spec.ts',
   'suite/unanswered-requests.spec.ts',
+  'suite/one-at-a-time-creates.spec.ts',
   'judge/two-node-gateway.spec.ts',
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',

@@ -72,6 +72,8 @@ class Connection {
   private receivedAny = false;
   answered = 0;
   alive = true;
+  /** Settles once the connection is open, or has failed to open. */
+  readonly opened: Promise<void>;
 
   constructor(
     url: URL,
@@ -83,6 +85,10 @@ class Connection {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     this.socket = url.protocol === 'https:' ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
     this.socket.setNoDelay(true);
+    this.opened = new Promise((settle) => {
+      this.socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => settle());
+      this.socket.once('close', () => settle());
+    });
     this.socket.on('data', (chunk: Buffer) => this.data(chunk));
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.die(new RequestError(describeSocketError(error, url), error.code ?? 'ESOCKET')));
     this.socket.on('close', () => this.die(new RequestError('the server closed the connection before answering', 'ECONNCLOSED')));
@@ -205,6 +211,19 @@ export class HttpClient {
     });
   }
 
+  /**
+   * Opens connections ahead of the requests, up to `count` (and maxConnections) in all, and resolves once each is
+   * open or has failed: requests then sent together go out together, not each after its own handshake.
+   */
+  async open(count: number): Promise<void> {
+    const opening: Promise<void>[] = [];
+    while (this.all.size < Math.min(count, this.options.maxConnections)) {
+      const connection = this.connection();
+      opening.push(connection.opened.then(() => void (connection.alive && this.idle.push(connection))));
+    }
+    await Promise.all(opening);
+  }
+
   /** Connections opened so far that are still open. */
   get openConnections(): number {
     return this.all.size;
@@ -222,21 +241,27 @@ export class HttpClient {
   private dispatch(pending: Pending): void {
     let connection = this.idle.pop();
     while (connection && !connection.alive) connection = this.idle.pop();
+    // An idle connection (one that has answered, or was opened ahead) may be closed by the server just as it is used.
+    pending.retryable = connection !== undefined;
     if (!connection) {
       if (this.all.size >= this.options.maxConnections) {
         this.waiting.push(pending);
         return;
       }
-      connection = new Connection(
-        this.url,
-        (socket, sent) => this.write(socket, sent),
-        (ready) => this.release(ready),
-        (dead, failed, error, retry) => this.lost(dead, failed, error, retry),
-      );
-      this.all.add(connection);
+      connection = this.connection();
     }
-    pending.retryable = connection.answered > 0;
     connection.send(pending);
+  }
+
+  private connection(): Connection {
+    const connection = new Connection(
+      this.url,
+      (socket, sent) => this.write(socket, sent),
+      (ready) => this.release(ready),
+      (dead, failed, error, retry) => this.lost(dead, failed, error, retry),
+    );
+    this.all.add(connection);
+    return connection;
   }
 
   private write(socket: net.Socket, pending: Pending): void {

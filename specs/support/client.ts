@@ -3,11 +3,12 @@
  * checked against the contract (lib/response-checks.ts, the same checks the replay harness runs) and every
  * finding is judged by its rule; bodies are parsed losslessly, so an id above 2^53 survives. Outside the
  * tests that measure a limit, a 429 is waited out per Retry-After with exponential backoff and jitter
- * (lib/backoff.ts), never retried at once, and noted as throttling. A request sent that got no response (none
- * within the bounded wait, or its connection closed without one) fails RESP-3 and is sent once more, so the test
- * judges its own rules on the answer. Any other request without an answer to judge by (a 429 that cannot be
- * waited out in the test's time, a refused connection) fails no rule: the test ends "could not complete" with
- * the cause, or a collecting client throws NoAnswer for its caller to say so.
+ * (lib/backoff.ts), never retried at once, and noted as throttling; requests on a key sent together and refused
+ * wait for the latest 429 among them and go again one retry at a time (turnToSend). A request sent that got no
+ * response (none within the bounded wait, or its connection closed without one) fails RESP-3 and is sent once
+ * more, so the test judges its own rules on the answer. Any other request without an answer to judge by (a 429
+ * that cannot be waited out in the test's time, once the key's rest has it; a refused connection) fails no rule:
+ * the test ends "could not complete" with the cause, or a collecting client throws NoAnswer for its caller to say so.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from '../../lib/backoff.ts';
 import { classifyRequest, operation as operationById, type OperationId } from '../../lib/contract.ts';
@@ -140,13 +141,20 @@ export class PetStoreClient {
   async call(operation: OperationId, method: Method, path: string, body?: string, contentType?: string): Promise<Exchange> {
     const { politeness, backoff = DEFAULT_BACKOFF, rest } = this.options;
     for (let attempt = 1; ; attempt++) {
-      await this.restBeforeSending(method, path, attempt);
-      const exchange = await this.sendOnce(operation, method, path, body, contentType);
-      if (exchange.response.status !== 429) rest?.answered();
-      if (exchange.response.status !== 429 || politeness === 'measure') return exchange;
-      // The key rests as long whatever this test does next, so the next request on it, this test's or
-      // another's, waits too (restBeforeSending).
-      const delay = rest ? rest.refused((inARow) => this.delayAfter(exchange, inARow)) : this.delayAfter(exchange, attempt);
+      const turn = await this.turnToSend(method, path, attempt);
+      let exchange: Exchange;
+      let delay: number | undefined;
+      try {
+        exchange = await this.sendOnce(operation, method, path, body, contentType);
+        if (exchange.response.status !== 429) rest?.answered();
+        // The key rests as long whatever this test does next, so the next request on it, this test's or
+        // another's, waits too (turnToSend).
+        else if (politeness === 'wait') delay = rest ? rest.refused((inARow) => this.delayAfter(exchange, inARow), turn.inARow) : this.delayAfter(exchange, attempt);
+      } finally {
+        // The requests held for this one, if it was the key's retry, look at the key again: its 429 is in the rest by now.
+        turn.answered();
+      }
+      if (delay === undefined) return exchange;
       if (attempt >= backoff.maxAttempts) {
         // Evidence against RL-3 only where the key is the test's alone: RL-3's own test judges that.
         this.unanswered(`${method} ${path} was still refused with 429 after ${attempt} attempts spaced per Retry-After; the key may be shared with another client or its quota used up`);
@@ -156,17 +164,55 @@ export class PetStoreClient {
   }
 
   /**
-   * A key whose last 429, in this test or another, asked for a wait not yet over sends nothing until it is.
-   * A retry's own wait is the key's rest too, and was noted when the 429 came (waitOut).
+   * Waits for this request's turn on its key. While the key's last 429, in this test or another, asks it to wait,
+   * it waits, and looks again after every wait: a 429 that came meanwhile, to a request sent together with this one,
+   * asks for longer. While another request's retry on the key is out, it waits for that answer. Once the wait is
+   * over, the first request on a key still refused goes as its retry, alone (key-rest.ts). A retry's own wait was
+   * noted when its 429 came (waitOut). Without the key's rest (a client of another key), a retry waits its own 429.
    */
-  private async restBeforeSending(method: Method, path: string, attempt: number): Promise<void> {
+  private async turnToSend(method: Method, path: string, attempt: number): Promise<Turn> {
     const { rest, wait = sleep, judge, timeLeftMs } = this.options;
-    const restMs = (rest?.untilMs() ?? 0) - Date.now();
-    if (restMs <= 0) return;
+    if (!rest) return NOT_A_RETRY;
     const where = `${method} ${path.split('?')[0]}`;
-    if (restMs > timeLeftMs()) this.unanswered(`${where} was not sent: its key's last 429 asked it to wait ${Math.ceil(restMs / 1000)} s more, longer than this test may take`);
-    if (attempt === 1) judge.throttled(`${where} waited ${restMs} ms before it was sent, for its key's last 429`);
-    await wait(restMs);
+    let noted = attempt > 1;
+    // The end of the rest this request last waited for (real ms): a timer may end a millisecond before the wall clock does.
+    let waitedUntil = 0;
+    for (;;) {
+      const retryOut = rest.retryOut();
+      if (retryOut) {
+        if (!noted) judge.throttled(`${where} waited for the retry on its key to be answered before it was sent, for its key's last 429`);
+        noted = true;
+        await this.heldFor(retryOut, where);
+        continue;
+      }
+      const untilMs = rest.untilMs();
+      const restMs = untilMs - Math.max(Date.now(), waitedUntil);
+      if (restMs > 0) {
+        if (restMs > timeLeftMs()) this.unanswered(`${where} was not sent: its key's last 429 asked it to wait ${Math.ceil(restMs / 1000)} s more, longer than this test may take`);
+        if (!noted) judge.throttled(`${where} waited ${restMs} ms before it was sent, for its key's last 429`);
+        noted = true;
+        await wait(restMs);
+        waitedUntil = untilMs;
+        continue;
+      }
+      const inARow = rest.refusalsInARow();
+      return { inARow, answered: inARow > 0 ? rest.sendingRetry() : NOT_A_RETRY.answered };
+    }
+  }
+
+  /** Waits for another request's retry on the key to be answered, no longer than the test may take. */
+  private async heldFor(retry: Promise<void>, where: string): Promise<void> {
+    const left = this.options.timeLeftMs();
+    // A timer cannot be set that far (nor forever): the retry's own answer timeout bounds the wait then.
+    if (!(left < LONGEST_TIMER_MS)) return retry;
+    const timer = new AbortController();
+    const outOfTime = sleep(left, timer.signal).then(
+      () => true,
+      () => false,
+    );
+    const late = await Promise.race([retry.then(() => false), outOfTime]);
+    timer.abort();
+    if (late) this.unanswered(`${where} was not sent: the retry on its key was not answered in the ${Math.ceil(left / 1000)} s this test had left`);
   }
 
   /** At least Retry-After, plus exponential backoff with full jitter, growing with the refusals in a row. */
@@ -176,7 +222,7 @@ export class PetStoreClient {
     return backoffDelayMs(inARow, retryAfter === undefined ? undefined : this.clock.toRealMs(retryAfter), backoff, random);
   }
 
-  /** Honours a 429 before the next attempt: with the key's rest, the wait is restBeforeSending's. */
+  /** Honours a 429 before the next attempt: with the key's rest, the wait is turnToSend's. */
   private async waitOut(exchange: Exchange, attempt: number, delay: number): Promise<void> {
     const { wait = sleep, judge, timeLeftMs, rest } = this.options;
     const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
@@ -266,6 +312,17 @@ export class PetStoreClient {
     return this.options.judge.couldNotComplete(cause);
   }
 }
+
+/** A request's turn to go on its key: the key's refusals in a row when it went, and what to call once it is answered. */
+interface Turn {
+  inARow: number;
+  answered(): void;
+}
+
+const NOT_A_RETRY: Turn = { inARow: 0, answered: () => {} };
+
+/** The longest a timer can be set for (2^31 - 1 ms): a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The operations this worker has had an answer to: a request to one of them that gets none is dropped, not a target gone. */
 const answeredInWorker = new Set<OperationId>();

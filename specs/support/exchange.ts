@@ -113,7 +113,7 @@ export function playwrightTransport(context: APIRequestContext, timeoutMs: numbe
  * request context (about 480 requests/s here) and Node's fetch (about 4,500) cannot hold; see
  * bench/suite for the figures. Its connections stay open until `close`.
  */
-export function socketTransport(baseUrl: string, connections: number, timeoutMs: number = DEFAULT_ANSWER_TIMEOUT_MS): Transport & { close(): void } {
+export function socketTransport(baseUrl: string, connections: number, timeoutMs: number = DEFAULT_ANSWER_TIMEOUT_MS): Transport & { open(): Promise<void>; close(): void } {
   const client = new HttpClient(new URL(baseUrl), { maxConnections: connections, timeoutMs });
   return {
     async send(request) {
@@ -131,6 +131,8 @@ export function socketTransport(baseUrl: string, connections: number, timeoutMs:
       }
       return { status: response.status, headers: response.headers, body: response.body.toString('utf8') };
     },
+    /** Opens every connection ahead of the requests (a TCP handshake each, no request). */
+    open: () => client.open(connections),
     close: () => client.close(),
   };
 }

@@ -23,7 +23,6 @@ import { keyRoles, type KeyRoles } from './key-roles.ts';
 import type { KeyRest } from './key-rest.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
-import { longWaitsUnchecked } from './long-waits.ts';
 import { lostConnectionsUnmeasured } from './lost-connections.ts';
 import { BURST_CONCURRENCY, type Alone } from './minute-window.ts';
 import { currentRun, runSettings } from './run.ts';
@@ -70,6 +69,13 @@ export interface KeyLeasing {
 interface TestFixtures {
   check: RuleJudge;
   api: PetStoreClient;
+  /**
+   * Option: the `api` fixture sends over the suite's raw keep-alive client with this many connections instead of
+   * Playwright's request context, whose own work between a call and its bytes on the wire (a tenth of a second
+   * and more for each of 20 parallel calls, here) leaves an exchange's times saying nothing of what was in flight
+   * together. Set it (`test.use`) for a test that judges how many of its requests the target had at once.
+   */
+  apiConnections: number | undefined;
   anonymous: PetStoreClient;
   keys: KeyLeasing;
   /** Skips a test tagged @creates when the run is read-only. */
@@ -120,7 +126,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (created) testInfo.annotations.push(created);
   },
 
-  api: async ({ request, target, check, leaseBook }, use, testInfo) => {
+  apiConnections: [undefined, { option: true }],
+
+  api: async ({ request, target, check, leaseBook, apiConnections }, use, testInfo) => {
     const functional = target.roles.functional;
     if (!functional) {
       testInfo.skip(true, `set a key in ${PLAN_IDS.map(keyVariable).join(', ')} (any plan) to run this`);
@@ -129,21 +137,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const spent = spentKeys(target, leaseBook, testInfo);
     spent.skipIfSpent(functional.plan, functional.key);
     const lease = await leaseBook.common(functional.key);
+    const sockets = apiConnections === undefined ? undefined : socketTransport(target.baseUrl, apiConnections, answerTimeoutMs(target));
+    const wire = sockets ?? playwrightTransport(request, answerTimeoutMs(target));
     // Functional tests judge nothing by the key's plan: a key that answers as another plan's is only named.
-    const watched = spent.watch(leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
-    const transport = longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
+    const transport = spent.watch(leasedTransport(wire, () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
     try {
+      await sockets?.open();
       const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key));
       if (!target.settings.readOnly) await settleStatusThatDoesNotMatter(api);
       await use(api);
     } finally {
+      sockets?.close();
       lease.release();
     }
   },
 
   anonymous: async ({ request, target, check, leaseBook }, use, testInfo) => {
-    const leased = leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE));
-    const transport = longWaitsUnchecked(leased, target.clock, timeLeft(testInfo), (reason) => testInfo.skip(true, reason));
+    const transport = leasedTransport(playwrightTransport(request, answerTimeoutMs(target)), () => leaseBook.common(BURST_LEASE));
     await use(client(transport, target, check, testInfo, undefined, undefined, 'wait'));
   },
 
@@ -161,7 +171,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       transports.push(socket);
       const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip');
       const stop = (reason: string): void => testInfo.skip(true, reason);
-      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : longWaitsUnchecked(watched, target.clock, timeLeft(testInfo), stop);
+      // A 429 whose wait the test has no time for stops a polite client's test once the key's rest has it (client.ts).
+      const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : watched;
       // A measurement waits as it measures; a client that waits out 429s waits for the key's rest too.
       const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness, politeness === 'wait' ? leaseBook.rest(lease.key) : undefined);
       held.set(made, lease.key);

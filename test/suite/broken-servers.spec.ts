@@ -125,6 +125,8 @@ for (const group of GROUPS) {
 
     const account = describeOutcome(outcome);
     expect(outcome.run.globalErrors, account).toEqual([]);
+    const unexercised = outcome.outcomes.filter((item) => item.caughtBy.length === 0 && item.partlyChecked.length > 0);
+    expect(unexercised.map((item) => `${item.fault.rule} ${item.fault.id}`), `the run left these faults' rules partly checked: not exercised, so neither caught nor passed\n${account}`).toEqual([]);
     expect(outcome.outcomes.filter((item) => item.caughtBy.length === 0).map((item) => `${item.fault.rule} ${item.fault.id}`), account).toEqual([]);
     expect(outcome.wrongFailures.map((item) => `${item.test.title}: ${item.why}`), account).toEqual([]);
     expect(outcome.failedControls.map((item) => item.title), account).toEqual([]);

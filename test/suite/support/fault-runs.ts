@@ -32,6 +32,11 @@ export interface FaultOutcome {
   group: string;
   /** Tests that failed citing or naming the fault's rule. */
   caughtBy: SuiteTest[];
+  /**
+   * What the run left of the fault's rule partly checked, in its tests' own words: a fault no test caught there
+   * was not exercised, which is neither caught nor a pass.
+   */
+  partlyChecked: string[];
 }
 
 export interface GroupOutcome {
@@ -81,7 +86,7 @@ export async function runFaultGroup(group: FaultGroup): Promise<GroupOutcome> {
 export function judgeGroup(group: FaultGroup, faults: readonly Fault[], run: SuiteRunResult): GroupOutcome {
   const broken = new Set(faults.flatMap((fault) => [fault.rule, ...(fault.alsoBreaks ?? [])]));
   const controls = (group.controls ?? []).map((title) => new RegExp(`^${title}`));
-  const outcomes = faults.map((fault) => ({ fault, group: group.name, caughtBy: run.tests.filter((test) => catches(test, fault)) }));
+  const outcomes = faults.map((fault) => ({ fault, group: group.name, caughtBy: run.tests.filter((test) => catches(test, fault)), partlyChecked: partlyChecked(run, fault.rule) }));
   const wrongFailures = run.tests.filter(failed).flatMap((test) => {
     const blamed = test.namedRules.length > 0 ? test.namedRules : test.rules.slice(0, 1);
     const stray = blamed.filter((rule) => !broken.has(rule));
@@ -103,6 +108,12 @@ export function catches(test: SuiteTest, fault: Fault): boolean {
   return test.rules[0] === fault.rule && test.namedRules.every((rule) => (fault.alsoBreaks ?? []).includes(rule));
 }
 
+/** The run's notes that it left `rule` partly checked (judge.ts, `unchecked`), each once. */
+function partlyChecked(run: SuiteRunResult, rule: string): string[] {
+  const notes = run.tests.flatMap((test) => test.annotations.filter((note) => note.type === 'unchecked' && note.description?.startsWith(`[${rule}] `)));
+  return [...new Set(notes.map((note) => note.description ?? ''))];
+}
+
 function firstLine(test: SuiteTest): string {
   return (test.errors[0] ?? '').split('\n').find((line) => line.trim()) ?? '';
 }
@@ -110,8 +121,10 @@ function firstLine(test: SuiteTest): string {
 /** A readable account of a group's run, for an assertion message. */
 export function describeOutcome(outcome: GroupOutcome): string {
   const lines = [`fault group "${outcome.group.name}" (${(outcome.run.durationMs / 1000).toFixed(1)} s, exit ${outcome.run.exitCode}):`];
-  for (const { fault, caughtBy } of outcome.outcomes) {
-    lines.push(`  ${fault.rule} ${fault.id}: ${caughtBy.length > 0 ? `caught by ${caughtBy.map((test) => `"${test.title}"`).join(', ')}` : 'NOT CAUGHT'}`);
+  for (const { fault, caughtBy, partlyChecked } of outcome.outcomes) {
+    const verdict =
+      caughtBy.length > 0 ? `caught by ${caughtBy.map((test) => `"${test.title}"`).join(', ')}` : partlyChecked.length > 0 ? `NOT EXERCISED, its rule left partly checked: ${partlyChecked.join('; ')}` : 'NOT CAUGHT';
+    lines.push(`  ${fault.rule} ${fault.id}: ${verdict}`);
   }
   for (const { test, why } of outcome.wrongFailures) lines.push(`  wrong failure: "${test.title}": ${why}`);
   for (const test of outcome.failedControls) lines.push(`  control test did not pass: "${test.title}" (${test.status})`);

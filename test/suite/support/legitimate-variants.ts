@@ -349,3 +349,28 @@ export function soldByAnotherParty(): ExchangeTransform {
     },
   };
 }
+
+/**
+ * A gateway in front of a single worker: it forwards one request at a time, each once the one before it was
+ * answered, so the server behind never has two creates at once, whatever the client sends together. (A request
+ * the upstream never answers would hold up the rest: the reference server answers every one.)
+ */
+export function oneAtATime(): ExchangeTransform {
+  let turns: Promise<void> = Promise.resolve();
+  const turnOver = new WeakMap<ProxyRequest, () => void>();
+  return {
+    async request(request) {
+      const before = turns;
+      let over = (): void => {};
+      turns = new Promise((resolve) => (over = resolve));
+      await before;
+      const forwarded = { ...request };
+      turnOver.set(forwarded, over);
+      return forwarded;
+    },
+    response(response, request) {
+      turnOver.get(request)?.();
+      return response;
+    },
+  };
+}

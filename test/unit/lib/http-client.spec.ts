@@ -223,3 +223,38 @@ test('a tool inside the process sees each request as it is written, not made, ma
     server.close();
   }
 });
+
+test('connections opened ahead serve requests sent together at once, and one the server closed while idle is not a lost request', async () => {
+  let connections = 0;
+  let requests = 0;
+  const server = http.createServer({ keepAliveTimeout: 100 }, (req, res) => {
+    requests++;
+    res.end(req.url);
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 4, timeoutMs: 2_000 });
+  const request = (path: string): Buffer => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  try {
+    await client.open(6);
+    expect(client.openConnections, 'no more than maxConnections').toBe(4);
+    expect(requests, 'opening sends no request').toBe(0);
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => client.send(request(`/n${n}`))));
+    expect(answers.map((answer) => answer.body.toString())).toEqual(['/n1', '/n2', '/n3', '/n4']);
+    expect(connections, 'the requests went out on the connections opened ahead').toBe(4);
+
+    const idle = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 1, timeoutMs: 2_000 });
+    try {
+      await idle.open(1);
+      // The server drops the idle connection after 100 ms, before any request went out on it.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect((await idle.send(request('/after-idle'))).body.toString()).toBe('/after-idle');
+    } finally {
+      idle.close();
+    }
+  } finally {
+    client.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});

@@ -18,6 +18,7 @@ import type { KeyBook } from './key-book.ts';
 import { noAnswerOf } from './unanswered.ts';
 import { OperationPaths, type UrlReading } from './operation-paths.ts';
 import { TwoKeyMemory } from './two-key-memory.ts';
+import { BoundedMemo } from '../../lib/bounded-memo.ts';
 
 interface LooseHarEntry {
   startedDateTime?: unknown;
@@ -326,8 +327,21 @@ function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = f
 /** A repeated header joins the first, as a proxy may combine them. */
 function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
   if (emptyIsAbsent && loggedValue(text) === undefined) return;
-  const lower = name.toLowerCase();
-  record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
+  const lower = lowerCaseName(name);
+  const earlier = record[lower];
+  record[lower] = earlier === undefined ? text : `${earlier}, ${text}`;
+}
+
+/**
+ * Header names in lower case, by the name as written: a capture writes the same few on every entry, and a name met
+ * again is then the same string as the record's member, not one to be lowered and looked up as a member again.
+ */
+const lowerCaseNames = new BoundedMemo<string, string>(4_096);
+
+function lowerCaseName(name: string): string {
+  let lower = lowerCaseNames.get(name);
+  if (lower === undefined) lowerCaseNames.set(name, (lower = name.toLowerCase()));
+  return lower;
 }
 
 const NUMBER = /^\s*\d+(\.\d+)?\s*$/;

@@ -1,6 +1,6 @@
 /**
- * Values remembered by two keys (a method, then a URL), at most `limit` in all: past that the memory
- * starts again. Kept in two levels, not under the keys joined: joining would make a string per lookup, where a
+ * Values remembered by two keys (a method, then a URL; the key a capture named, then an Authorization header), at
+ * most `limit` in all: past that the memory starts again. Kept in two levels, not under the keys joined: joining would make a string per lookup, where a
  * key the judge already holds (a remembered path) is the same string each time, its hash already known.
  */
 export class TwoKeyMemory<Value, First = string> {

@@ -11,6 +11,58 @@
 const ISO_8601 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?) ?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 export function captureTimeMs(text: string): number {
+  return canonicalTimeMs(text) ?? writtenTimeMs(text);
+}
+
+/** The date of the latest canonical time read (yyyymmdd), and the start of its day: a capture's times come in order. */
+let latestDate = -1;
+let latestDateMs = NaN;
+
+/**
+ * A time as HAR tools and JavaScript write it (`toISOString`: 2026-10-31T23:59:59.997Z), read digit by digit: the
+ * regular expression, the text joined again and Date.parse cost a judge of millions of entries a tenth of turning
+ * each into an exchange. The day's start is Date.parse's own, so a day it reads oddly (30 February) is read the
+ * same; a time of day beyond 23:59:59 is left to it. Undefined for any other form.
+ */
+function canonicalTimeMs(text: string): number | undefined {
+  if (text.length !== 24 || text.charCodeAt(10) !== T || text.charCodeAt(23) !== Z || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON || text.charCodeAt(19) !== DOT) return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hours = digitsAt(text, 11, 2);
+  const minutes = digitsAt(text, 14, 2);
+  const seconds = digitsAt(text, 17, 2);
+  const ms = digitsAt(text, 20, 3);
+  if (year < 0 || month < 0 || day < 0 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || ms < 0) return undefined;
+  const date = year * 10_000 + month * 100 + day;
+  if (date !== latestDate) {
+    const dayMs = Date.parse(`${text.slice(0, 10)}T00:00:00Z`);
+    if (Number.isNaN(dayMs)) return undefined;
+    latestDate = date;
+    latestDateMs = dayMs;
+  }
+  return latestDateMs + ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
+}
+
+const T = 0x54;
+const Z = 0x5a;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const DOT = 0x2e;
+const ZERO = 0x30;
+
+/** The whole number written by `count` digits from `from`; -1 where one is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let at = from; at < from + count; at++) {
+    const digit = text.charCodeAt(at) - ZERO;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+function writtenTimeMs(text: string): number {
   const parts = ISO_8601.exec(text.trim());
   if (!parts) return NaN;
   const [, date, time, offset] = parts as unknown as [string, string, string, string | undefined];

@@ -16,6 +16,7 @@
  * ids), words and hyphenated names (rule ids, pseudonyms, temporary folders' random tails), dates and URLs.
  * A key of hex digits alone, or a short random one, is therefore caught only by position or when configured.
  */
+import { BoundedMemo } from './bounded-memo.ts';
 
 /** Words that make a name a credential's wherever they stand in it. */
 const SECRET_WORDS = new Set([
@@ -121,10 +122,10 @@ export function credentialsCarried(parts: CarriedParts): string[] {
   const headers = parts.headers ?? {};
   // Names one by one, not Object.entries: this runs for every exchange a judge reads, with every header.
   for (const name in headers) {
+    const carrying = carryingOf(name);
+    if (carrying === CARRIES_NOTHING) continue;
     const value = headers[name] as string;
-    const lower = name.toLowerCase();
-    if (lower === 'authorization' || lower === 'proxy-authorization') continue;
-    if (lower === 'cookie' || lower === 'set-cookie') {
+    if (carrying === CARRIES_COOKIES) {
       for (const pair of value.split(/[;,]/)) {
         const at = pair.indexOf('=');
         if (at > 0 && (isKeyLikeName(pair.slice(0, at).trim()) || looksLikeKey(pair.slice(at + 1).trim()))) keepWorthReplacing(found, pair.slice(at + 1).trim());
@@ -139,6 +140,24 @@ export function credentialsCarried(parts: CarriedParts): string[] {
     }
   }
   return found;
+}
+
+/** How a header may carry a credential by position: not at all, in its cookies, or as its value under a key-like name. */
+const CARRIES_NOTHING = 0;
+const CARRIES_COOKIES = 1;
+const CARRIES_BY_NAME = 2;
+type Carrying = typeof CARRIES_NOTHING | typeof CARRIES_COOKIES | typeof CARRIES_BY_NAME;
+
+/** By header name: a capture sends the same few with every exchange. Authorization is its reader's (see above). */
+const carryingByName = new BoundedMemo<string, Carrying>(REMEMBERED_NAMES);
+
+function carryingOf(name: string): Carrying {
+  const known = carryingByName.get(name);
+  if (known !== undefined) return known;
+  const lower = name.toLowerCase();
+  const carrying = lower === 'authorization' || lower === 'proxy-authorization' ? CARRIES_NOTHING : lower === 'cookie' || lower === 'set-cookie' ? CARRIES_COOKIES : isKeyLikeName(name) ? CARRIES_BY_NAME : CARRIES_NOTHING;
+  carryingByName.set(name, carrying);
+  return carrying;
 }
 
 /** A value under a name: kept when the name is key-like (a bare "key" only when its value looks like one). */

@@ -16,7 +16,9 @@ import { SIGNAL_HEADERS } from '../../lib/deprecation-signals.ts';
 import type { CredentialForm, JudgedExchange, KeyIdentity, NoAnswer } from '../../lib/capture/exchange.ts';
 import type { KeyBook } from './key-book.ts';
 import { noAnswerOf } from './unanswered.ts';
-import { OperationPaths } from './operation-paths.ts';
+import { OperationPaths, type UrlReading } from './operation-paths.ts';
+import { TwoKeyMemory } from './two-key-memory.ts';
+import { BoundedMemo } from '../../lib/bounded-memo.ts';
 
 interface LooseHarEntry {
   startedDateTime?: unknown;
@@ -79,15 +81,14 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
   if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
   const started = typeof entry.startedDateTime === 'string' ? captureTimeMs(entry.startedDateTime) : NaN;
   if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
-  const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
-  const cause = [response._error, entry._error].find((each): each is string => typeof each === 'string' && each !== '');
-  const noAnswer = noAnswerOf(response.status as number, typeof entry.time === 'number' && entry.time >= 0 ? entry.time : undefined, cause);
+  const waited = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : undefined;
+  const noAnswer = noAnswerOf(response.status as number, waited, causeOf(response._error) ?? causeOf(entry._error));
   const requestHeaders = headerRecord(request.headers, where, 'request.headers');
   const content = response.content;
   const responseBody = typeof content?.text === 'string' ? (content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text) : undefined;
   const postData = request.postData;
   return build(number, request.method as string, String(request.url), where, keys, {
-    answeredAt: started + took,
+    answeredAt: started + (waited ?? 0),
     sentAt: started,
     status: response.status as number,
     requestHeaders,
@@ -96,11 +97,16 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     responseHeaders: headerRecord(response.headers, where, 'response.headers'),
     responseBody,
     named: undefined,
-    signalsNotLogged: [],
+    signalsNotLogged: NOT_LOGGED_NONE,
     authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
     noAnswer,
     conditional: response.status === NOT_MODIFIED && CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined) ? true : undefined,
   });
+}
+
+/** A browser's cause for a request without a response, where it wrote one. */
+function causeOf(error: unknown): string | undefined {
+  return typeof error === 'string' && error !== '' ? error : undefined;
 }
 
 function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, where: Where): JudgedExchange | undefined {
@@ -113,7 +119,7 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
   const duration = entry.duration === undefined || entry.duration === '' ? undefined : secondsOf(entry.duration);
   if (entry.duration !== undefined && entry.duration !== '' && duration === undefined) bad(where, `has a "duration" that is not a number of seconds: ${JSON.stringify(entry.duration)}`);
   const requestHeaders = headerRecord(entry.requestHeaders, where, '"requestHeaders"', true);
-  const loggedNames = new Set(typeof entry.responseHeaders === 'object' && entry.responseHeaders !== null ? Object.keys(entry.responseHeaders).map((name) => name.toLowerCase()) : []);
+  const requestNames = namesWritten(entry.requestHeaders, REQUEST_NAMES);
   let named: KeyIdentity | undefined;
   if (typeof entry.key === 'string' && entry.key !== '') {
     let plan: PlanId | undefined;
@@ -135,10 +141,10 @@ function fromExchangeLine(number: number, entry: LooseExchange, keys: KeyBook, w
     responseHeaders: headerRecord(entry.responseHeaders, where, '"responseHeaders"', true),
     responseBody: loggedValue(entry.responseBody),
     named,
-    signalsNotLogged: SIGNAL_HEADERS.filter((name) => !loggedNames.has(name)),
-    authorizationKnown: typeof entry.requestHeaders === 'object' && entry.requestHeaders !== null && Object.keys(entry.requestHeaders).some((name) => name.toLowerCase() === 'authorization'),
+    signalsNotLogged: SIGNALS_NOT_LOGGED[namesWritten(entry.responseHeaders, SIGNAL_HEADERS)] as readonly string[],
+    authorizationKnown: (requestNames & AUTHORIZATION_WRITTEN) !== 0,
     noAnswer: noAnswerOf(status as number, duration === undefined ? undefined : duration * 1000, undefined),
-    conditional: status === NOT_MODIFIED ? conditionalLogged(entry.requestHeaders, requestHeaders) : undefined,
+    conditional: status === NOT_MODIFIED ? conditionalLogged(requestNames, requestHeaders) : undefined,
   });
 }
 
@@ -161,10 +167,34 @@ interface Parts {
 }
 
 /** Whether a log line's 304 answered a conditional request: 'not-logged' where the line writes neither header, not even empty. */
-function conditionalLogged(logged: unknown, requestHeaders: Record<string, string>): true | 'not-logged' | undefined {
+function conditionalLogged(requestNames: number, requestHeaders: Record<string, string>): true | 'not-logged' | undefined {
   if (CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined)) return true;
-  const names = typeof logged === 'object' && logged !== null ? Object.keys(logged).map((name) => name.toLowerCase()) : [];
-  return CONDITIONAL_HEADERS.some((name) => names.includes(name)) ? undefined : 'not-logged';
+  return (requestNames & CONDITIONAL_WRITTEN) !== 0 ? undefined : 'not-logged';
+}
+
+/** What a HAR entry says of the signals it does not hold: nothing (a HAR holds every header the answer had). */
+const NOT_LOGGED_NONE: readonly string[] = [];
+
+/**
+ * The deprecation signals a log line does not write at all, by which of them it writes (a bit each, in the order of
+ * SIGNAL_HEADERS): made once, not per line.
+ */
+const SIGNALS_NOT_LOGGED: ReadonlyArray<readonly string[]> = Array.from({ length: 1 << SIGNAL_HEADERS.length }, (_, written) => SIGNAL_HEADERS.filter((_, at) => (written & (1 << at)) === 0));
+
+/** The request headers whose mere writing by a log says something: Authorization (a key or none), then the conditional ones. */
+const REQUEST_NAMES: readonly string[] = ['authorization', ...CONDITIONAL_HEADERS];
+const AUTHORIZATION_WRITTEN = 1;
+const CONDITIONAL_WRITTEN = ((1 << CONDITIONAL_HEADERS.length) - 1) << 1;
+
+/** Which of `names` (lower case) a log line's headers write, even empty: a bit each, in their order. */
+function namesWritten(headers: unknown, names: readonly string[]): number {
+  let written = 0;
+  if (typeof headers !== 'object' || headers === null) return written;
+  for (const name in headers) {
+    const at = names.indexOf(name.toLowerCase());
+    if (at >= 0) written |= 1 << at;
+  }
+  return written;
 }
 
 /** Shared by every capture read in this process: where a URL lands depends on the URL alone. */
@@ -172,20 +202,23 @@ const operationPaths = new OperationPaths();
 
 function build(number: number, method: string, url: string, where: Where, keys: KeyBook, parts: Parts): JudgedExchange | undefined {
   const upper = method.toUpperCase();
-  let path: string | undefined;
+  let reading: UrlReading | undefined;
   try {
-    path = operationPaths.pathOf(upper, url);
+    reading = operationPaths.readingOf(upper, url);
   } catch {
     return bad(where, `has a URL that cannot be read: ${JSON.stringify(keys.redactor.text(url).slice(0, 80))}`);
   }
-  if (path === undefined) return undefined;
+  if (reading === undefined) return undefined;
   const credential = credentialOf(parts, keys);
-  keys.redactor.learnCarried({ url, headers: parts.requestHeaders, ...(parts.requestBody !== undefined ? { body: parts.requestBody } : {}) });
+  // What the exchange carries by position, as `learnCarried` learns it whole: the URL's (read once per URL), the request's, the answer's.
+  for (const secret of reading.carried) keys.redactor.learn(secret);
+  keys.redactor.learnCarried({ headers: parts.requestHeaders, body: parts.requestBody });
   keys.redactor.learnCarried({ headers: parts.responseHeaders });
+  // Every member always, the optional ones undefined where absent: one shape for every exchange the judge reads.
   return {
     number,
     method: upper,
-    path,
+    path: reading.path,
     answeredAt: parts.answeredAt,
     sentAt: parts.sentAt,
     status: parts.status,
@@ -196,30 +229,64 @@ function build(number: number, method: string, url: string, where: Where, keys: 
     requestBody: parts.requestBody,
     responseHeaders: parts.responseHeaders,
     responseBody: parts.responseBody,
-    ...(parts.signalsNotLogged.length > 0 ? { signalsNotLogged: parts.signalsNotLogged } : {}),
-    ...(parts.noAnswer ? { noAnswer: parts.noAnswer } : {}),
-    ...(parts.conditional ? { conditional: parts.conditional } : {}),
+    signalsNotLogged: parts.signalsNotLogged.length > 0 ? parts.signalsNotLogged : undefined,
+    noAnswer: parts.noAnswer,
+    conditional: parts.conditional,
   };
 }
 
 /** A value a sanitizing export writes in place of the credential: the capture says it does not hold it. */
 const SANITIZED = /^(\[(sanitized|redacted|removed|filtered)\]|<(sanitized|redacted|removed|filtered)>|redacted|sanitized|\*+|x{3,})$/i;
 
+interface Credential {
+  form: CredentialForm;
+  key: KeyIdentity | undefined | 'unknown';
+  shown: string | undefined;
+}
+
+const NO_CREDENTIAL: Credential = { form: 'none', key: undefined, shown: undefined };
+const NOT_CAPTURED: Credential = { form: 'not-captured', key: 'unknown', shown: undefined };
+
+/** What a key a capture named stands for where the request's header is not in it: made once per key. */
+const namedWithoutHeader = new WeakMap<KeyIdentity, Credential>();
+
+/**
+ * What each Authorization header presented, by the key the capture named beside it (none in a HAR) and the header,
+ * per key book (the pseudonyms are its): a capture sends each key's header thousands of times, and reading it again
+ * (its scheme, its key, the text shown) cost a tenth of turning each entry into an exchange. Bounded.
+ */
+const credentialsRead = new WeakMap<KeyBook, TwoKeyMemory<Credential, KeyIdentity | undefined>>();
+const MAX_CREDENTIALS_READ = 16_384;
+
 /**
  * The key a request carried, read from its Authorization header: a key counts only when sent as a bearer
  * token, whatever else the capture says. A key the capture named (a gateway's pseudonym) stands for the header's
  * token, which such a log leaves out or redacts; named with no header at all, the gateway is taken at its word.
  */
-function credentialOf(parts: Parts, keys: KeyBook): { form: CredentialForm; key: KeyIdentity | undefined | 'unknown'; shown: string | undefined } {
+function credentialOf(parts: Parts, keys: KeyBook): Credential {
   const authorization = parts.requestHeaders.authorization;
+  const named = parts.named;
   if (authorization === undefined) {
-    if (parts.named) return { form: 'bearer', key: parts.named, shown: `Bearer <key ${parts.named.pseudonym}>` };
-    return parts.authorizationKnown ? { form: 'none', key: undefined, shown: undefined } : { form: 'not-captured', key: 'unknown', shown: undefined };
+    if (!named) return parts.authorizationKnown ? NO_CREDENTIAL : NOT_CAPTURED;
+    let credential = namedWithoutHeader.get(named);
+    if (!credential) namedWithoutHeader.set(named, (credential = { form: 'bearer', key: named, shown: `Bearer <key ${named.pseudonym}>` }));
+    return credential;
   }
+  let read = credentialsRead.get(keys);
+  if (!read) credentialsRead.set(keys, (read = new TwoKeyMemory(MAX_CREDENTIALS_READ)));
+  const known = read.get(named, authorization);
+  if (known) return known;
+  const credential = credentialIn(authorization, named, keys);
+  // Another scheme's token, or a bare one, is shown as a key only once the book knows it as one: read again each time.
+  if (credential.form !== 'other-form') read.set(named, authorization, credential);
+  return credential;
+}
+
+function credentialIn(authorization: string, named: KeyIdentity | undefined, keys: KeyBook): Credential {
   if (SANITIZED.test(authorization.trim())) return { form: 'not-captured', key: 'unknown', shown: authorization.trim() };
   const read = keys.read(authorization);
   if (read.form !== 'bearer' && read.form !== 'bearer-other-case') return { form: read.form, key: undefined, shown: read.shown };
-  const key = parts.named ?? read.key;
+  const key = named ?? read.key;
   return { form: read.form, key, shown: key && !read.key ? read.shown.replace(REDACTED, `<key ${key.pseudonym}>`) : read.shown };
 }
 
@@ -260,8 +327,21 @@ function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = f
 /** A repeated header joins the first, as a proxy may combine them. */
 function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
   if (emptyIsAbsent && loggedValue(text) === undefined) return;
-  const lower = name.toLowerCase();
-  record[lower] = record[lower] === undefined ? text : `${record[lower]}, ${text}`;
+  const lower = lowerCaseName(name);
+  const earlier = record[lower];
+  record[lower] = earlier === undefined ? text : `${earlier}, ${text}`;
+}
+
+/**
+ * Header names in lower case, by the name as written: a capture writes the same few on every entry, and a name met
+ * again is then the same string as the record's member, not one to be lowered and looked up as a member again.
+ */
+const lowerCaseNames = new BoundedMemo<string, string>(4_096);
+
+function lowerCaseName(name: string): string {
+  let lower = lowerCaseNames.get(name);
+  if (lower === undefined) lowerCaseNames.set(name, (lower = name.toLowerCase()));
+  return lower;
 }
 
 const NUMBER = /^\s*\d+(\.\d+)?\s*$/;

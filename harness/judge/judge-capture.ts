@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { harCarriesAuthorization } from '../../lib/capture/authorization-scan.ts';
-import { CaptureInputError, readCapture, type CaptureFormat } from '../../lib/capture/read.ts';
+import { CaptureInputError, readCapture, type CaptureFormat, type ReadEntry } from '../../lib/capture/read.ts';
 import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
@@ -46,7 +46,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   for await (const raw of readCapture(path, format)) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
     if (exchange) read.add(exchange.answeredAt);
-    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeated.repeats(raw.text, exchange.answeredAt, raw.fingerprint)) addInOrder(judge, exchange, file);
+    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeats(repeated, raw, exchange.answeredAt)) addInOrder(judge, exchange, file);
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {
@@ -58,6 +58,11 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
     enterpriseQuota: enterpriseText(judge),
   }, keys.redactor);
   return { report, exchanges, keys: keyCount, repeatsDropped: repeated.dropped, period: read.period };
+}
+
+/** By the fingerprint the reader took where it did: the entry's text is then not needed. */
+function repeats(repeated: RepeatedLines, raw: ReadEntry, at: number): boolean {
+  return raw.fingerprint === undefined ? repeated.repeats(raw.text, at) : repeated.fingerprintRepeats(raw.fingerprint, at);
 }
 
 /** How many lines repeated one already read (the same request, time and answer), and were counted once. */

@@ -30,6 +30,11 @@ export class KeyBook {
   private readonly known: KeysByPlan;
   private readonly byToken = new Map<string, KeyIdentity>();
   private readonly seen = new Map<string, number>();
+  /**
+   * Each name a gateway gave a key, with what it names (null: none), read once: a log names the same keys on every
+   * line, and reading a name again (a pseudonym written out, three tests of its shape) cost each line.
+   */
+  private readonly byName = new Map<string, KeyIdentity | null>();
   /** What keeps these keys, those the capture sent, and anything else that looks like a credential, out of a report. */
   readonly redactor: Redactor;
 
@@ -66,13 +71,18 @@ export class KeyBook {
    * a name in the report: the same key the same pseudonym, whether named here or sent as a bearer token.
    */
   named(name: string, plan: PlanId | undefined): KeyIdentity | undefined {
+    const known = this.byName.get(name);
+    if (known !== undefined) return known ?? undefined;
+    const identity = this.nameRead(name, plan);
+    this.byName.set(name, identity ?? null);
+    return identity;
+  }
+
+  /** A name as first met: what it names, for good (null: none), whatever plan later lines give it. */
+  private nameRead(name: string, plan: PlanId | undefined): KeyIdentity | undefined {
     if (NO_NAME.test(name.trim())) return undefined;
     if (planOfKey(this.known, name) || parsePlaceholder(name) || looksLikeKey(name)) return this.identify(name, plan);
-    const known = this.byToken.get(`named:${name}`);
-    if (known) return known;
-    const identity: KeyIdentity = { pseudonym: name, plan };
-    this.byToken.set(`named:${name}`, identity);
-    return identity;
+    return { pseudonym: name, plan };
   }
 
   /** A token sent in another form, as evidence shows it: a known key by its pseudonym, anything else redacted. */

@@ -11,9 +11,13 @@ import { hash } from 'node:crypto';
 export const REPEATS_WITHIN_MS = 15 * 60_000;
 
 export class RepeatedLines {
-  private readonly seen = new Map<string, number>();
-  /** Fingerprints in the order read, with their time, to forget them once they are out of reach. */
-  private readonly queue: Array<{ fingerprint: string; at: number }> = [];
+  private readonly seen = new Set<string>();
+  /**
+   * The fingerprints remembered in the order read, and their times, to forget them once out of reach: two arrays, not
+   * an object per line (and the times unboxed), for a judge that reads millions.
+   */
+  private readonly fingerprints: string[] = [];
+  private readonly times: number[] = [];
   private head = 0;
   private latest = -Infinity;
   dropped = 0;
@@ -23,23 +27,31 @@ export class RepeatedLines {
    * time it is remembered. The text is the line itself, not the entry parsed and written again: a repeat is a line
    * shipped twice as it was written, and writing each entry out once more cost the judge a tenth of its time.
    * Whitespace around it is not the line: a shipper may re-send it with a CRLF ending, or as a file's last line.
-   * `taken`: the SHA-1 (base64) of the line's bytes, where the reader took it already (a HAR's entry has no
-   * whitespace around it); the same as that of the text's.
    */
-  repeats(text: string, at: number, taken?: string): boolean {
-    const fingerprint = taken ?? hash('sha1', text.trim(), 'base64');
+  repeats(text: string, at: number): boolean {
+    return this.fingerprintRepeats(hash('sha1', text.trim(), 'base64'), at);
+  }
+
+  /**
+   * The same, by the SHA-1 (base64) of the entry's bytes where the reader took it already (a HAR's entry has no
+   * whitespace around it): the same as that of its text, which need not then be made.
+   */
+  fingerprintRepeats(fingerprint: string, at: number): boolean {
     if (this.seen.has(fingerprint)) {
       this.dropped++;
       return true;
     }
-    this.seen.set(fingerprint, at);
-    this.queue.push({ fingerprint, at });
-    this.latest = Math.max(this.latest, at);
-    while (this.head < this.queue.length && this.queue[this.head]!.at < this.latest - REPEATS_WITHIN_MS) {
-      const old = this.queue[this.head++]!;
-      if (this.seen.get(old.fingerprint) === old.at) this.seen.delete(old.fingerprint);
+    this.seen.add(fingerprint);
+    this.fingerprints.push(fingerprint);
+    this.times.push(at);
+    if (at > this.latest) this.latest = at;
+    const reach = this.latest - REPEATS_WITHIN_MS;
+    while (this.head < this.times.length && (this.times[this.head] as number) < reach) this.seen.delete(this.fingerprints[this.head++] as string);
+    if (this.head > 4096 && this.head * 2 > this.times.length) {
+      this.fingerprints.splice(0, this.head);
+      this.times.splice(0, this.head);
+      this.head = 0;
     }
-    if (this.head > 4096 && this.head * 2 > this.queue.length) this.queue.splice(0, this.head), (this.head = 0);
     return false;
   }
 }

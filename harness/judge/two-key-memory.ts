@@ -1,19 +1,19 @@
 /**
- * Values remembered by two keys (a method, then a URL), at most `limit` in all: past that the memory
- * starts again. Kept in two levels, not under the keys joined: joining would make a string per lookup, where a
+ * Values remembered by two keys (a method, then a URL; the key a capture named, then an Authorization header), at
+ * most `limit` in all: past that the memory starts again. Kept in two levels, not under the keys joined: joining would make a string per lookup, where a
  * key the judge already holds (a remembered path) is the same string each time, its hash already known.
  */
-export class TwoKeyMemory<Value> {
-  private readonly byFirst = new Map<string, Map<string, Value>>();
+export class TwoKeyMemory<Value, First = string> {
+  private readonly byFirst = new Map<First, Map<string, Value>>();
   private size = 0;
 
   constructor(private readonly limit: number) {}
 
-  get(first: string, second: string): Value | undefined {
+  get(first: First, second: string): Value | undefined {
     return this.byFirst.get(first)?.get(second);
   }
 
-  set(first: string, second: string, value: Value): void {
+  set(first: First, second: string, value: Value): void {
     let bySecond = this.byFirst.get(first);
     if (!bySecond) {
       bySecond = new Map();

@@ -27,13 +27,14 @@ const LOST = /CONNECTION_(RESET|CLOSED|ABORTED|FAILED)|EMPTY_RESPONSE|TIMED_OUT|
 
 /** Whether the capture's status (and what came with it) says the request got no answer. */
 export function noAnswerOf(status: number, waitedMs: number | undefined, error: string | undefined): NoAnswer | undefined {
+  // Before anything is written: almost every exchange of a capture was answered.
+  if (status !== 0 && status !== CLOSED_WITHOUT_ANSWER && status !== CLIENT_GAVE_UP) return undefined;
   const waited = waitedMs === undefined ? 'for a time the capture does not hold' : `${Math.round(waitedMs)} ms`;
   if (status === CLOSED_WITHOUT_ANSWER) return { certain: true, why: `the server closed the connection without an answer (444) after ${waited}` };
   if (status === CLIENT_GAVE_UP) {
     const long = waitedMs !== undefined && waitedMs >= ANSWER_WAIT_MS;
     return { certain: long, why: `the client closed the connection after waiting ${waited} for an answer (499)` };
   }
-  if (status !== 0) return undefined;
   if (error !== undefined && LOST.test(error)) return { certain: true, why: `no response: ${error} after ${waited}` };
   const long = waitedMs !== undefined && waitedMs >= ANSWER_WAIT_MS;
   return { certain: long, why: `no response (status 0${error ? `, ${error}` : ''}) after ${waited}` };

@@ -19,8 +19,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const HEADER_NAME = /authorization"(?<="name"[ \t\n\r]*:[ \t\n\r]*"authorization")/i;
-/** Bytes read at a time: few enough reads that their own cost is nothing beside the search. */
-const CHUNK = 4 << 20;
+/** Bytes read at a time: as fast as 4 MB, and each chunk's text is a quarter the memory. */
+const CHUNK = 1 << 20;
 /** Enough of a chunk's end, kept before the next, to hold the pattern cut in two (JSON puts little space in it). */
 const OVERLAP = 64;
 

@@ -40,7 +40,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const judge = new TrafficJudge({ env: options.env, clockSkewMs: options.clockSkewMs });
   const format = options.format ?? judgeFormat(path);
   // A HAR none of whose entries carries Authorization was sanitized: whether its requests carried a key is unknown.
-  const reading = { harAuthorization: await harCarriesAuthorization(path) };
+  const reading = { harAuthorization: harCarriesAuthorization(path) };
   const repeated = new RepeatedLines();
   const read = new ReadPeriod();
   for await (const raw of readCapture(path, format)) {

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { allowedMethods, matchOperation, operation, schemaProblems } from '../../../lib/contract.ts';
+import { readFixtureYaml } from '../../../lib/fixtures.ts';
 import { parseLossless } from '../../../lib/lossless-json.ts';
 
 test.describe('contract', () => {
@@ -28,5 +30,13 @@ test.describe('contract', () => {
       'status must be one of available, pending, sold',
     ]);
     expect(schemaProblems('NewPet', parseLossless('[]'))).toEqual(['body must be an object']);
+  });
+
+  // lib/contract.ts adds the schemas without this check, to keep it out of every process's start-up.
+  test('every schema of the contract is a valid JSON Schema 2020-12', () => {
+    const { components } = readFixtureYaml('openapi.yaml') as { components: { schemas: Record<string, object> } };
+    const ajv = new Ajv2020({ strict: false });
+    expect(Object.keys(components.schemas).length).toBeGreaterThan(0);
+    for (const [name, schema] of Object.entries(components.schemas)) expect(ajv.validateSchema(schema) ? '' : `${name}: ${ajv.errorsText()}`).toBe('');
   });
 });

@@ -9,7 +9,7 @@
  */
 import { MINUTE_WINDOW_MS } from '../../../lib/rate-limiter/reading.ts';
 import { RUN_SLACK_MS } from '../windows.ts';
-import { seconds } from './verdict.ts';
+import { seconds, type CheckId } from './verdict.ts';
 
 /** One minute at `timeScale` (ms of real time). */
 export function minuteAtScaleMs(timeScale: number): number {
@@ -29,4 +29,13 @@ export function shortWindowsText(timeScale: number): string {
 /** "within one window (1.3 s at time scale 45) of its first request". */
 export function withinWindowText(timeScale: number): string {
   return `within one window (${(minuteAtScaleMs(timeScale) / 1000).toFixed(1)} s at time scale ${timeScale}) of its first request`;
+}
+
+/** The checks only partly judged at such a scale. */
+const PARTLY_JUDGED: readonly CheckId[] = ['minute-max', 'first-refusal', 'remaining-steps'];
+
+/** The line a run at such a scale is told before it starts (stderr), or undefined at a scale whose windows are long enough. */
+export function shortWindowsNotice(timeScale: number): string | undefined {
+  if (shortWindowScale(timeScale) === undefined) return undefined;
+  return `Note: ${shortWindowsText(timeScale)}, so the minute quota and Remaining's countdown (${PARTLY_JUDGED.join(', ')}) fail only on what came back within one window of a window's first request, and are not checked beyond it; use a time scale of 30 or less to judge them whole.`;
 }

@@ -18,10 +18,11 @@ import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /**
  * How far the generators' clocks may differ: workers on several machines each time their own answers. One generator
- * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly.
+ * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly; so did
+ * workers that all ran on this machine (`onThisMachine`: the load command started them), whatever their number.
  */
-function generatorSkewMs(generators: number): number {
-  return generators > 1 ? 250 : 0;
+export function generatorSkewMs(generators: number, onThisMachine: boolean): number {
+  return generators > 1 && !onThisMachine ? 250 : 0;
 }
 
 interface Summed {
@@ -40,10 +41,11 @@ interface Summed {
 }
 
 /**
- * `generators`: how many generators' sums these are (their clocks may differ); `minuteAtScaleMs`: one minute at the
- * run's time scale (QuotaWindow.withinMinute: from sums, known only when every admission came back within it).
+ * `skewMs`: how far the clocks of the generators whose sums these are may differ (generatorSkewMs); `minuteAtScaleMs`:
+ * one minute at the run's time scale (QuotaWindow.withinMinute: from sums, known only when every admission came back
+ * within it).
  */
-export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, generators: number, minuteAtScaleMs?: number): SummedKey {
+export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, skewMs: number, minuteAtScaleMs?: number): SummedKey {
   // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
   // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
   // so they go in in the order their first answers left.
@@ -110,7 +112,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     const fromStart = remaining.length > 0 && largest(remaining) === tally.limit - 1;
     const firstSentAt = smallest(phases.map((phase) => phase.firstSent!));
     const lastAdmittedDone = largest([tally.admitted, tally.late].flatMap((phase) => (phase.lastDone === null ? [] : [phase.lastDone])).concat(-Infinity));
-    const allWithinMinute = withinOneMinute(minuteAtScaleMs, resets) && lastAdmittedDone + generatorSkewMs(generators) < firstSentAt + minuteAtScaleMs;
+    const allWithinMinute = withinOneMinute(minuteAtScaleMs, resets) && lastAdmittedDone + skewMs < firstSentAt + minuteAtScaleMs;
     windows.push({
       number: ++counters[windowClass],
       windowClass,
@@ -159,7 +161,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     },
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),
-    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, generatorSkewMs(generators)),
+    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, skewMs),
     sentBetween: tallies.flatMap((tally) =>
       (['admitted', 'late', 'refused'] as const)
         .map((name) => ({ outcome: name === 'refused' ? ('refused' as const) : ('admitted' as const), phase: tally[name] }))

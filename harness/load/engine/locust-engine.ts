@@ -98,22 +98,23 @@ export interface LocalRun {
 
 export async function runWithLocust(run: LocalRun): Promise<RunResult> {
   const locust = ensureLocust(run.say);
-  writeLocustTest(run.dir, run.plan);
+  // Its master and workers all run here: the plan says so, for --verdicts-from to judge the result alike.
+  const plan: RunPlan = { ...run.plan, oneMachine: true };
+  writeLocustTest(run.dir, plan);
   run.beforeTraffic?.();
-  run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${run.plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
-  const resultFile = await runLocust({ locust, dir: run.dir, plan: run.plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
-  const result = resultFromFile(resultFile, run.scenario, run.plan, true);
+  run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
+  const resultFile = await runLocust({ locust, dir: run.dir, plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
+  const result = resultFromFile(resultFile, run.scenario, plan);
   if (result.lostAnswers) run.say(`Partly checked: ${result.lostAnswers}`);
   return result;
 }
 
-/** `onThisMachine`: the load command ran every generator here (runWithLocust), so they timed their answers on one clock. */
-export function resultFromFile(resultFile: string, scenario: Scenario, plan: RunPlan, onThisMachine = false): RunResult {
+export function resultFromFile(resultFile: string, scenario: Scenario, plan: RunPlan): RunResult {
   const result = readEngineResult(resultFile, plan);
   if (result.windows.length + result.loose.length === 0) {
     throw new InputError(`${resultFile} holds no answer of the target: did the generators reach ${plan.baseUrl}, with keys in ${[...new Set(plan.keys.map((key) => key.keyVariable))].join(', ')}?`);
   }
-  const run = runFromResult(result, scenario.keys, plan, onThisMachine);
+  const run = runFromResult(result, scenario.keys, plan);
   const silent = result.withoutLastReport ?? [];
   if (silent.length === 0) return run;
   const workers = `${silent.length === 1 ? 'worker' : 'workers'} ${silent.join(', ')}`;

@@ -17,8 +17,7 @@ import { headersOf, noteLooseRefusals, noteWindowRefusals } from './refusal-sums
 import { accountOfSums, generatorSkewMs } from './sums-account.ts';
 import { minuteAtScaleMs } from '../verdicts/short-windows.ts';
 
-/** `onThisMachine`: every generator ran on this machine, on its one clock (the load command started them). */
-export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[], plan: RunPlan, onThisMachine = false): RunResult {
+export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[], plan: RunPlan): RunResult {
   const phases = [...result.windows.flatMap((w) => [w.admitted, w.refused, w.late]), ...result.loose].filter((phase) => phase.count > 0);
   const startedAtEpochMs = phases.length ? smallest(phases.map((phase) => phase.firstSent ?? Infinity)) : Date.now();
   const lastDone = phases.length ? largest(phases.map((phase) => phase.lastDone ?? 0)) : startedAtEpochMs;
@@ -34,7 +33,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
     keys: specs.map((spec, index) => {
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
-      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, generatorSkewMs(result.generators.length, onThisMachine), minuteAtScaleMs(plan.timeScale));
+      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, generatorSkewMs(result.generators.length, plan.oneMachine === true), minuteAtScaleMs(plan.timeScale));
       return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };

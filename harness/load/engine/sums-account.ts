@@ -19,10 +19,10 @@ import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 /**
  * How far the generators' clocks may differ: workers on several machines each time their own answers. One generator
  * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly; so did
- * workers that all ran on this machine (`onThisMachine`: the load command started them), whatever their number.
+ * workers that all ran on one machine (`oneMachine`: the load command started them, RunPlan.oneMachine), however many.
  */
-export function generatorSkewMs(generators: number, onThisMachine: boolean): number {
-  return generators > 1 && !onThisMachine ? 250 : 0;
+export function generatorSkewMs(generators: number, oneMachine: boolean): number {
+  return generators > 1 && !oneMachine ? 250 : 0;
 }
 
 interface Summed {

@@ -77,8 +77,8 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, account: KeyAccount, sho
             : crossingUntold(window, model, shortScale)
               ? { check: 'first-refusal', status: 'not-checked', message: `first 429 after ${window.admitted} admissions: ${shortWindowsText(shortScale!)}` }
               : before > window.limit
-              ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
-              : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
+                ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+                : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
       );
     }
   }

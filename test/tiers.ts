@@ -43,6 +43,7 @@ export const FIELD_TESTS: readonly string[] = [
   'load/many-machines.spec.ts',
   'load/end-to-end.spec.ts',
   'load/broken-targets.spec.ts',
+  'load/buckets-at-one-second-windows.spec.ts',
   'load/command-line.spec.ts',
   'matrix/certify-command.spec.ts',
   'matrix/shipped-implementations.spec.ts',

@@ -26,6 +26,7 @@ import { summarise } from './summary.ts';
 import { resolveTarget, targetSettingsFromEnv, type ResolvedTarget } from './target.ts';
 import type { JudgedTarget } from './summary.ts';
 import { textSummary } from './text-summary.ts';
+import { shortWindowsNotice } from './verdicts/short-windows.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseCli(argv);
@@ -79,6 +80,7 @@ async function main(argv: readonly string[]): Promise<number> {
         keys: target.keys,
         scenario,
         say,
+        beforeTraffic: () => noteShortWindows(scale),
         onTick: (elapsedS) => void process.stderr.write(`\r  Locust: ${Math.min(elapsedS, durationS).toFixed(0)} of ${durationS.toFixed(0)} s${elapsedS > durationS ? ', collecting the workers\' counts' : ''}   `),
         signal: controller.signal,
       }).finally(() => {
@@ -86,6 +88,7 @@ async function main(argv: readonly string[]): Promise<number> {
         process.off('SIGINT', interrupt);
       });
     } else {
+      noteShortWindows(scale);
       const progress = progressSink(process.stderr, scenario.durationMs, (text) => redactor.text(text));
       run = await runLoad({
         baseUrl: target.baseUrl,
@@ -127,6 +130,7 @@ function exportEngineTest(options: CliOptions, dir: string, env: NodeJS.ProcessE
   const baseUrl = settings.baseUrl ?? 'http://127.0.0.1:8080/v1';
   const scale = options.timeScale ?? settings.timeScale ?? 1;
   const plan = runPlanOf(scenario, runKeysOf(scenario, () => '', scale), baseUrl, scale, options.seed, options.workers);
+  noteShortWindows(scale);
   writeLocustTest(dir, plan);
   writeFileSync(join(dir, 'README.md'), exportReadme(plan, options.workers));
   process.stdout.write(`Wrote the Locust test of ${scenario.name} (${scenario.source}) for ${options.workers} workers and time scale ${scale} to ${dir}: see ${join(dir, 'README.md')}\n`);
@@ -143,6 +147,15 @@ function judgeEngineResult(options: CliOptions, file: string): number {
   const target = { baseUrl: plan.baseUrl, bundled: false, timeScale: plan.timeScale, timeScaleSource: 'the exported run plan', description: `${plan.baseUrl}, as Locust's master counted it over all its workers (${file})` };
   say(`Verdicts from ${file}: ${plan.scenario}, ${keyCount(plan)} key${keyCount(plan) === 1 ? '' : 's'}`);
   return writeReports(options, scenario, target, run, redactor, say);
+}
+
+/**
+ * Before traffic starts, once every input was found good (a bad one is one line alone), on stderr: at a time scale of
+ * windows too short to judge some checks whole, which and why.
+ */
+function noteShortWindows(timeScale: number): void {
+  const notice = shortWindowsNotice(timeScale);
+  if (notice !== undefined) process.stderr.write(`${notice}\n`);
 }
 
 function round(value: number): number {

@@ -14,6 +14,7 @@ import { timelineOf, type Timeline } from './timeline.ts';
 import type { ResolvedTarget } from './target.ts';
 import { withLostAnswers } from './lost-answers.ts';
 import { judgeKey } from './verdicts/judge-key.ts';
+import { minuteAtScaleMs } from './verdicts/short-windows.ts';
 import { QUOTA_CHECKS, worst, type Verdict, type VerdictStatus, type WindowCheck } from './verdicts/verdict.ts';
 import { accountKey, classOf, type Ban, type WindowClass, type WindowLength } from './windows.ts';
 import { largest, smallest } from '../../lib/extremes.ts';
@@ -95,10 +96,10 @@ export interface LoadSummary {
 export type JudgedTarget = Pick<ResolvedTarget, 'description' | 'baseUrl' | 'bundled' | 'timeScale' | 'timeScaleSource'>;
 
 export function summarise(scenario: Scenario, target: JudgedTarget, run: RunResult): LoadSummary {
-  const context = { freshKeys: target.bundled, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs };
+  const context = { freshKeys: target.bundled, startedAtEpochMs: run.startedAtEpochMs, elapsedMs: run.elapsedMs, timeScale: target.timeScale };
   const keys = run.keys.map((result): KeySummary => {
     const { spec } = result;
-    const account = result.summed?.account ?? accountKey(result.observations, spec.plan, run.startedAtEpochMs);
+    const account = result.summed?.account ?? accountKey(result.observations, spec.plan, run.startedAtEpochMs, minuteAtScaleMs(target.timeScale));
     const days = result.summed ? result.summed.days : followDays(result.observations, spec.plan, run.startedAtEpochMs, account.banLike);
     const judgement = judgeKey(result, account, days, context);
     judgement.verdicts = withLostAnswers(judgement.verdicts, run.lostAnswers);

@@ -22,7 +22,7 @@ import { plans, type PlanId } from '../plans.ts';
 import { largest, smallest } from '../extremes.ts';
 import type { RecognisedLimiter } from './kinds.ts';
 import { decidedAfter } from './order.ts';
-import { MINUTE_WINDOW_MS, type Reading } from './reading.ts';
+import { MINUTE_WINDOW_MS, ROUNDING_MS, type Reading } from './reading.ts';
 import { bucketWindowBounds } from './refill.ts';
 import { recogniseLimiter } from './recognise.ts';
 import { longerThanWindow, longestAskedMs } from './refusal-wait.ts';
@@ -103,6 +103,26 @@ export interface QuotaWindow {
   fromSums?: boolean;
   /** From sums: the most X-RateLimit-Remaining a 429 of this window said was left (undefined when none said). */
   refusalsSaidLeft?: number;
+  /**
+   * The admissions (and their Remaining values) that came back within one minute at the run's time scale of the
+   * window's first request, under its one Reset: none of them can have been given back by any legitimate limiter
+   * (withinOneMinute). Undefined where that is not known: no time scale given, a minute under Reset's second, a
+   * window of two Resets, or (from sums) not every admission of the window back within that minute.
+   */
+  withinMinute?: { admitted: number; remaining: number[] } | undefined;
+}
+
+/**
+ * Whether admissions under one Reset that came back within `minuteMs` (one minute at the run's time scale) of the
+ * window's first request are all its limiter had counted, whatever its kind: a fixed window or a sliding counter
+ * admits at most its limit under one Reset; a sliding log keeps each request a whole minute (a shorter log would admit
+ * more than the quota per minute), so nothing of them had left; a bucket's exact Reset moves on by one token's refill
+ * with each admission and never back, so under one whole-second Reset it admits at most a second's refill, no more
+ * than its limit once a minute lasts a second or more. Not so under two Resets a second apart (one end rounded apart),
+ * nor for a minute shorter than Reset's second.
+ */
+export function withinOneMinute(minuteMs: number | undefined, resets: number): minuteMs is number {
+  return minuteMs !== undefined && minuteMs >= ROUNDING_MS && resets === 1;
 }
 
 export interface Ban {
@@ -207,7 +227,8 @@ export function classOf(limit: number, plan: PlanId, observedLimits: readonly nu
 }
 
 
-export function accountKey(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number): KeyAccount {
+/** `minuteAtScaleMs`: one minute at the run's time scale, when the run knows it (QuotaWindow.withinMinute). */
+export function accountKey(observations: readonly Observation[], plan: PlanId, startedAtEpochMs: number, minuteAtScaleMs?: number): KeyAccount {
   const withHeaders = observations
     .map((observation, index) => ({ observation, index }))
     .filter(({ observation }) => observation.outcome !== 'error' && observation.limit !== undefined && observation.reset !== undefined);
@@ -220,7 +241,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     if (classOf(limit, plan, observedLimits) === 'other' && observation.outcome === 'admitted') undocumentedLimits.set(limit, (undocumentedLimits.get(limit) ?? 0) + 1);
     accountant.add({ id: index, outcome: observation.outcome, limit, reset, remaining, sentAt: observation.sentAt, receivedAt: observation.doneAt, observation });
   }
-  const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), firmAdmitted: window.firmAdmitted, members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
+  const groups = accountant.finish().map((window) => ({ windowClass: classOf(window.limit, plan, observedLimits), firmAdmitted: window.firmAdmitted, resets: window.resets.length, members: window.answers.map((answer) => ({ observation: answer.observation, index: answer.id })) }));
 
   // The length of a minute window, learned from windows the client saw from their start.
   const seen: MinuteWindowSeen[] = [];
@@ -263,7 +284,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   let admittedAfterRefusal = false;
-  for (const { windowClass, firmAdmitted, members } of groups) {
+  for (const { windowClass, firmAdmitted, resets, members } of groups) {
     const ordinary = members.filter(({ index }) => !banLike.has(index)).map(({ observation }) => observation);
     if (ordinary.length === 0) continue;
     const first = ordinary[0] as Observation;
@@ -275,6 +296,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
     const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1 && openedBeforeRefusing(admitted, refusals, limit);
+    const early = withinOneMinute(minuteAtScaleMs, resets) ? admitted.filter((o) => o.doneAt < firstSent + minuteAtScaleMs) : undefined;
     if (firstRefusal && admitted.some((o) => refusals.some((refusal) => decidedAfter({ receivedAt: refusal.doneAt }, o, 0) === 'after'))) admittedAfterRefusal = true;
     windows.push({
       number: ++counters[windowClass],
@@ -296,6 +318,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       admittedBeforeRefusing: firstRefusal ? admittedBeforeRefusing(admitted, refusals) : undefined,
       admittedWhenEmpty: Math.max(0, emptyAnswers - 1),
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted.length > limit && topValueRepeats(admitted, limit),
+      withinMinute: early && { admitted: early.length, remaining: early.map((o) => o.remaining as number) },
     });
   }
 

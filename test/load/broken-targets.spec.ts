@@ -33,7 +33,8 @@ test('a target admitting limit+1 per window is flagged under PLAN-FREE, in the l
   expect(last && progressLine(last)).toMatch(/QUOTA BROKEN in [1-9]\d* of \d+ windows/);
   const key = keyOf(summary, 'free #1 compliant');
   expect(verdictOf(key, 'minute-max')).toMatchObject({ status: 'fail', rules: ['PLAN-FREE'] });
-  expect(verdictOf(key, 'minute-max').evidence[0]).toContain('61 admitted, 61 of them before the first 429; limit 60');
+  // Windows of 1 s at time scale 60: only what came back within one of a window's first request is counted against every kind.
+  expect(verdictOf(key, 'minute-max').evidence[0]).toContain('61 admitted under one Reset within one window (1.0 s at time scale 60) of its first request, before any kind of limiter can have given one back; limit 60');
   expect(summary.status).toBe('fail');
   expect(summary.plans[0]?.status).toBe('fail');
 });

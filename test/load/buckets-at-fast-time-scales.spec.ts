@@ -5,65 +5,45 @@
  * there, over the limit and under it, and the broken limiters must still fail the rule each breaks over it, with short
  * and long latencies. At time scale 30 with 400-ms answers (issue 38) a fifth of a window is in flight at once: a bucket
  * refilled under the Reset it emptied under is no window seen from its start, and a sliding log's second "0 left" under
- * one Reset no over-admission, on the built-in engine and from Locust's sums alike.
+ * one Reset no over-admission, on the built-in engine and from Locust's sums alike. Every run is judged at its own
+ * time scale, as the load command judges it; the rest of scales 45 and 60 is swept in the field tier
+ * (buckets-at-one-second-windows.spec.ts).
  */
 import { expect, test } from '@playwright/test';
-import type { RateLimiter } from '../../reference-server/limiter.ts';
-import { GcraLimiter } from '../support/gcra-limiter.ts';
-import { SlidingCounterLimiter } from '../support/sliding-counter-limiter.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
-import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
-import { RepeatingRemainingLimiter } from '../judge/repeating-remaining.ts';
-import type { CheckId } from '../../harness/load/verdicts/verdict.ts';
-import { EarlyRefusingLimiter, OverAdmittingLimiter } from './support/limiters.ts';
-import { judge, judgeSummed } from './support/judge.ts';
-import { simulate } from './support/simulate.ts';
+import { BROKEN, GIVING_BACK, OVER, sweep, UNDER, type Point } from './support/fast-time-scales.ts';
 
 /** Time scales and answer latencies: short and long answers at 60 and 20, and 400-ms answers in 2-s windows. */
-const POINTS = [
+const POINTS: readonly Point[] = [
   [60, 3],
   [60, 40],
   [20, 3],
   [20, 40],
   [30, 400],
-] as const;
-/** Over the limit at time scale 60 (a bucket of 60 a second), and one rate under it (1.5 times the limit at 30). */
-const OVER = [75, 90, 150, 300] as const;
-const UNDER = 45;
+];
 
-function sweep(limiter: (timeScale: number) => RateLimiter, rates: readonly number[], each: (failed: CheckId[], where: string, details: string) => void): void {
-  for (const [timeScale, latencyMs] of POINTS) {
-    for (const perSecond of rates) {
-      const result = simulate({ limiter: limiter(timeScale), plan: 'free', behaviour: 'compliant', perSecond, durationMs: 6_000, latencyMs, stepMs: 2 });
-      for (const [engine, judged] of [['built-in', judge(result)], ['from sums', judgeSummed(result)]] as const) {
-        const details = JSON.stringify(judged.failed.map((check) => judged.verdict(check)), null, 1);
-        each(judged.failed, `time scale ${timeScale}, ${perSecond}/s, ${latencyMs} ms, ${engine}`, details);
-      }
-    }
-  }
-}
-
-const legitimate = [
-  ['a token bucket', (timeScale: number) => new TokenBucketLimiter(timeScale)],
-  ['GCRA', (timeScale: number) => new GcraLimiter(timeScale)],
-  ['a sliding counter', (timeScale: number) => new SlidingCounterLimiter(timeScale)],
-  ['a sliding log', (timeScale: number) => new SlidingWindowLimiter(timeScale)],
-] as const;
-
-for (const [name, limiter] of legitimate) {
+for (const [name, limiter] of GIVING_BACK) {
   test(`${name} passes at fast time scales, whatever the rate and latency`, () => {
-    sweep(limiter, [UNDER, ...OVER], (failed, where, details) => expect(failed, `${where}: ${details}`).toEqual([]));
+    sweep(POINTS, limiter, [UNDER, ...OVER], ({ judged, where, details }) => expect([...judged.failed, ...judged.warned], `${where}: ${details}`).toEqual([]));
   });
 }
 
-const broken = [
-  ['admitting one more than the limit', 'minute-max', (timeScale: number) => new OverAdmittingLimiter(timeScale)],
-  ['refusing before the quota is spent', 'first-refusal', (timeScale: number) => new EarlyRefusingLimiter(timeScale)],
-  ['saying a Remaining twice in a fixed window', 'remaining-steps', (timeScale: number) => new RepeatingRemainingLimiter(timeScale)],
-] as const;
-
-for (const [name, check, limiter] of broken) {
+for (const [name, check, limiter] of BROKEN) {
   test(`a limiter ${name} still fails ${check} at fast time scales`, () => {
-    sweep(limiter, OVER, (failed, where) => expect(failed, where).toContain(check));
+    sweep(POINTS, limiter, OVER, ({ judged, where }) => expect(judged.failed, where).toContain(check));
   });
 }
+
+test('a sliding log sent at its limit at time scale 45 (1.3-s windows) is not failed for what it gives back in the second before its Reset', () => {
+  // At 45/s a log refuses almost nothing, and a refused client's whole-second wait carries it past the Reset: nothing
+  // shows it gives quota back, and its admissions in the last second before a Reset were once counted as a fixed
+  // window's 61st to 70th (40-ms answers), or a 61st before a 429 (3-ms answers, from sums).
+  const points: readonly Point[] = [
+    [45, 40],
+    [45, 3],
+  ];
+  sweep(points, (timeScale) => new SlidingWindowLimiter(timeScale), [UNDER], ({ latencyMs, engine, judged, where, details }) => {
+    expect([...judged.failed, ...judged.warned], `${where}: ${details}`).toEqual([]);
+    if (latencyMs === 40 && engine === 'built-in') expect(judged.verdict('minute-max').evidence.join('\n'), where).toMatch(/70 admitted under one Reset, 59 of them back within one window \(1\.3 s at time scale 45\) of its first request: windows of 1\.3 s at time scale 45 are shorter than the Reset rounding plus the clock slack \(2\.0 s\)/);
+  });
+});

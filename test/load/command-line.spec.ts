@@ -109,3 +109,14 @@ test('a target that admits limit+1 makes the run fail with exit code 1, naming P
     await server.close();
   }
 });
+
+test('a time scale whose windows are shorter than 2 s is named up front, in one line on stderr, with the checks it leaves partly judged', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'load-short-windows-'));
+  const fast = await load(['--plan', 'free', '--rate', '1.1x', '--duration', '2s', '--time-scale', '60', '--output', out]);
+  expect(fast.code, fast.stdout + fast.stderr).toBe(0);
+  expect(fast.stderr.split('\n').filter((line) => line.includes('time scale 60'))).toHaveLength(1);
+  expect(fast.stderr).toMatch(/^Note: windows of 1\.0 s at time scale 60 are shorter than the Reset rounding plus the clock slack \(2\.0 s\): .* \(minute-max, first-refusal, remaining-steps\) fail only on what came back within one window of a window's first request, .*time scale of 30 or less.*\n/);
+  const slower = await load(['--engine', 'locust', '--plan', 'free', '--time-scale', '30', '--export', join(out, 'export')]);
+  expect(slower.code, slower.stderr).toBe(0);
+  expect(slower.stderr).toBe('');
+});

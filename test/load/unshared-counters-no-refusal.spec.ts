@@ -45,7 +45,7 @@ test('whatever kind of limiter the answers are read as, even one giving quota ba
   const result = answered(new UnsharedCountersLimiter(SCALE, 0), 6);
   const read = accountKey(result.observations, 'free', SIMULATION_START);
   const days = followDays(result.observations, 'free', SIMULATION_START, read.banLike);
-  const context = { freshKeys: true, startedAtEpochMs: SIMULATION_START, elapsedMs: result.observations.at(-1)!.doneAt };
+  const context = { freshKeys: true, startedAtEpochMs: SIMULATION_START, elapsedMs: result.observations.at(-1)!.doneAt, timeScale: SCALE };
   for (const kind of ['fixed-first-use', 'bucket', 'sliding-log', 'sliding-counter', 'unknown'] satisfies LimiterKind[]) {
     const account = { ...read, limiter: { ...read.limiter, kind } };
     const quota = judgeKey(result, account, days, context).verdicts.find((verdict) => verdict.check === 'minute-max')!;

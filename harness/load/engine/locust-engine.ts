@@ -90,16 +90,21 @@ export interface LocalRun {
   keys: KeysByPlan;
   scenario: Scenario;
   say: (line: string) => void;
+  /** Once Locust is found and its test written, just before traffic starts (any input error comes before). */
+  beforeTraffic?: () => void;
   onTick?: (elapsedS: number) => void;
   signal?: AbortSignal;
 }
 
 export async function runWithLocust(run: LocalRun): Promise<RunResult> {
   const locust = ensureLocust(run.say);
-  writeLocustTest(run.dir, run.plan);
-  run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${run.plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
-  const resultFile = await runLocust({ locust, dir: run.dir, plan: run.plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
-  const result = resultFromFile(resultFile, run.scenario, run.plan);
+  // Its master and workers all run here: the plan says so, for --verdicts-from to judge the result alike.
+  const plan: RunPlan = { ...run.plan, oneMachine: true };
+  writeLocustTest(run.dir, plan);
+  run.beforeTraffic?.();
+  run.say(`Engine: Locust (${locust}), a master and ${run.workers} workers on this machine, ${plan.usersPerKey} users per key; its test is in ${relative(process.cwd(), run.dir) || run.dir}`);
+  const resultFile = await runLocust({ locust, dir: run.dir, plan, workers: run.workers, keys: run.keys, onTick: run.onTick, signal: run.signal });
+  const result = resultFromFile(resultFile, run.scenario, plan);
   if (result.lostAnswers) run.say(`Partly checked: ${result.lostAnswers}`);
   return result;
 }

@@ -14,7 +14,8 @@ import { readRateLimit } from '../../../lib/rate-limit-headers.ts';
 import type { EngineResult, LatencyTally, LooseTally, WindowTally } from './result.ts';
 import type { RunPlan } from './run-plan.ts';
 import { headersOf, noteLooseRefusals, noteWindowRefusals } from './refusal-sums.ts';
-import { accountOfSums } from './sums-account.ts';
+import { accountOfSums, generatorSkewMs } from './sums-account.ts';
+import { minuteAtScaleMs } from '../verdicts/short-windows.ts';
 
 export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[], plan: RunPlan): RunResult {
   const phases = [...result.windows.flatMap((w) => [w.admitted, w.refused, w.late]), ...result.loose].filter((phase) => phase.count > 0);
@@ -32,7 +33,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
     keys: specs.map((spec, index) => {
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
-      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, result.generators.length);
+      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, generatorSkewMs(result.generators.length, plan.oneMachine === true), minuteAtScaleMs(plan.timeScale));
       return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };

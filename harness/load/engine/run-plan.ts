@@ -54,6 +54,11 @@ export interface RunPlan {
   seed: number | null;
   client: ClientPlan;
   keys: RunPlanKey[];
+  /**
+   * Every generator ran on the machine that wrote this plan (the load command started them): they timed their answers
+   * on one clock. Absent from an export, whose generators may run on several machines (generatorSkewMs).
+   */
+  oneMachine?: true;
 }
 
 export function clientPlan(): ClientPlan {

@@ -13,21 +13,24 @@ import { longerThanWindow, longestAskedMs } from '../../../lib/rate-limiter/refu
 import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '../../../lib/rate-limiter/window-accountant.ts';
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
-import { classOf, minuteLengthOf, RUN_SLACK_MS, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
+import { classOf, minuteLengthOf, RUN_SLACK_MS, withinOneMinute, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
 import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
 
 /**
  * How far the generators' clocks may differ: workers on several machines each time their own answers. One generator
- * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly.
+ * timed every answer on one clock: what it saw come back before it sent another was decided first, exactly; so did
+ * workers that all ran on one machine (`oneMachine`: the load command started them, RunPlan.oneMachine), however many.
  */
-function generatorSkewMs(generators: number): number {
-  return generators > 1 ? 250 : 0;
+export function generatorSkewMs(generators: number, oneMachine: boolean): number {
+  return generators > 1 && !oneMachine ? 250 : 0;
 }
 
 interface Summed {
   tally: WindowTally;
   /** Its admissions the accountant counted firm: a generator's sums all come back before the slack, or none count. */
   firmAdmitted: number;
+  /** How many Resets the window's sums named (two a second apart where nodes rounded one end apart). */
+  resets: number;
   windowClass: WindowClass;
   /** Remaining of every admission, highest first (admitted before and after a refusal alike). */
   remaining: number[];
@@ -37,8 +40,12 @@ interface Summed {
   longestWaitMs: number;
 }
 
-/** `generators`: how many generators' sums these are (their clocks may differ). */
-export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, generators: number): SummedKey {
+/**
+ * `skewMs`: how far the clocks of the generators whose sums these are may differ (generatorSkewMs); `minuteAtScaleMs`:
+ * one minute at the run's time scale (QuotaWindow.withinMinute: from sums, known only when every admission came back
+ * within it).
+ */
+export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, skewMs: number, minuteAtScaleMs?: number): SummedKey {
   // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
   // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
   // so they go in in the order their first answers left.
@@ -89,7 +96,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     // The least a refusal of this window can have been asked to wait: Retry-After, or its Reset from the last refusal.
     const lastRefused = tally.refused.lastDone ?? tally.reset * 1000;
     const banLike = windowClass === 'day' ? 0 : waits.filter(({ ms }) => longerThanWindow(longestAskedMs(ms, tally.reset, lastRefused), estimateMs ?? Infinity)).reduce((sum, { times }) => sum + times, 0);
-    return { tally, firmAdmitted: window.firmAdmitted, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
+    return { tally, firmAdmitted: window.firmAdmitted, resets: window.resets.length, windowClass, remaining: valuesOf(window.fromSums ? [...tally.admitted.remaining, ...tally.late.remaining] : []), banLike, longestWaitMs: largest(waits.map(({ ms }) => ms).concat(0)) };
   });
 
   // Sums show the kind only by refusals: a window that refused and never admitted its refused generator again
@@ -97,18 +104,21 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
   const model: WindowModel = tallies.some((tally) => tally.late.count > 0) ? 'sliding' : tallies.some((tally) => tally.refused.count > 0) ? 'fixed' : 'unseen';
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
-  for (const { tally, firmAdmitted, windowClass, remaining, banLike } of summed) {
+  for (const { tally, firmAdmitted, resets, windowClass, remaining, banLike } of summed) {
     const admitted = tally.admitted.count + tally.late.count;
     const refused = tally.refused.count - banLike;
     if (admitted + refused === 0) continue;
     const phases = [tally.admitted, tally.refused, tally.late].filter((phase) => phase.count > 0);
     const fromStart = remaining.length > 0 && largest(remaining) === tally.limit - 1;
+    const firstSentAt = smallest(phases.map((phase) => phase.firstSent!));
+    const lastAdmittedDone = largest([tally.admitted, tally.late].flatMap((phase) => (phase.lastDone === null ? [] : [phase.lastDone])).concat(-Infinity));
+    const allWithinMinute = withinOneMinute(minuteAtScaleMs, resets) && lastAdmittedDone + skewMs < firstSentAt + minuteAtScaleMs;
     windows.push({
       number: ++counters[windowClass],
       windowClass,
       limit: tally.limit,
       reset: tally.reset,
-      firstSentAt: smallest(phases.map((phase) => phase.firstSent!)) - startedAtEpochMs,
+      firstSentAt: firstSentAt - startedAtEpochMs,
       lastSentAt: largest(phases.map((phase) => phase.lastSent!)) - startedAtEpochMs,
       firstDoneAt: smallest(phases.map((phase) => phase.firstDone!)) - startedAtEpochMs,
       lastDoneAt: largest(phases.map((phase) => phase.lastDone!)) - startedAtEpochMs,
@@ -126,6 +136,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       merged: (estimateMs ?? Infinity) < 1_000 - 100 && admitted > tally.limit && remaining.filter((value) => value === tally.limit - 1).length > 1,
       fromSums: true,
       refusalsSaidLeft: valuesOf(tally.refused.remaining ?? [])[0],
+      withinMinute: allWithinMinute ? { admitted, remaining } : undefined,
     });
   }
 
@@ -150,7 +161,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     },
     days: daysOf(summed, plan, startedAtEpochMs),
     retries: retriesOf(summed),
-    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, generatorSkewMs(generators)),
+    resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, skewMs),
     sentBetween: tallies.flatMap((tally) =>
       (['admitted', 'late', 'refused'] as const)
         .map((name) => ({ outcome: name === 'refused' ? ('refused' as const) : ('admitted' as const), phase: tally[name] }))

@@ -13,7 +13,8 @@ import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
 import { answersOf } from './answers.ts';
 import { headersOnEveryAnswer, refusalVerdicts } from './headers.ts';
 import { ban, limiterKind } from './observed.ts';
-import { capacityQuota, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, minuteMaxUnplaced, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { capacityQuota, crossingUntold, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, minuteMaxUnplaced, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { shortWindowScale, shortWindowsText } from './short-windows.ts';
 import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
 import { resetFromSums, resetStable } from './reset.ts';
 import { retryAfterAdmitted, retryAfterAdmittedFromSums } from './retry.ts';
@@ -35,7 +36,8 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   const minuteWindows = account.windows.filter((window) => window.windowClass === 'minute');
   const gradual = GRADUAL_KINDS.includes(account.limiter.kind);
   // What comes back bit by bit has no window of one Reset that holds its count: its quota is its capacity from empty.
-  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account)));
+  const shortScale = shortWindowScale(context.timeScale);
+  const windowChecks = account.windows.map((window) => (gradual ? [] : judgeWindow(window, plan, account, shortScale)));
   const verdicts: Verdict[] = [];
   const answers = answersOf(result, context);
   const reset = result.summed ? resetFromSums(result.summed) : resetStable(account, answers);
@@ -45,12 +47,12 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
     else {
       const most = minuteMax(plan, minuteWindows, windowChecks, account);
       verdicts.push(reset.status === 'fail' ? minuteMaxUnplaced(most) : most);
-      verdicts.push(reset.status === 'fail' ? firstRefusalUnplaced(plan) : firstRefusal(plan, minuteWindows, account.model));
+      verdicts.push(reset.status === 'fail' ? firstRefusalUnplaced(plan) : firstRefusal(plan, minuteWindows, account.model, shortScale));
     }
     verdicts.push(dailyQuota(plan, days, account, context, result));
   } else verdicts.push(customQuota(plan, account, result));
   verdicts.push(result.summed ? retryAfterAdmittedFromSums(result, result.summed) : retryAfterAdmitted(result, account));
-  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account));
+  verdicts.push(gradual ? refilledRemainingSteps(account, answers) : reset.status === 'fail' ? remainingUnplaced() : remainingSteps(account, shortScale));
   verdicts.push(reset);
   verdicts.push(...refusalVerdicts(result));
   verdicts.push(headersOnEveryAnswer(result, account, plan));
@@ -59,25 +61,27 @@ export function judgeKey(result: KeyResult, account: KeyAccount, days: DaySegmen
   return { verdicts, windowChecks };
 }
 
-function judgeWindow(window: QuotaWindow, plan: PlanId, account: KeyAccount): WindowCheck[] {
+function judgeWindow(window: QuotaWindow, plan: PlanId, account: KeyAccount, shortScale: number | undefined): WindowCheck[] {
   const { model } = account;
   const checks: WindowCheck[] = [];
   if (window.windowClass === 'minute' && plans[plan].documented) {
-    checks.push({ check: 'minute-max', ...overAdmission(window, model) });
-    if (!window.merged && window.refused > 0 && window.seenFromStart && window.fromSums) checks.push({ check: 'first-refusal', ...firstRefusalFromSums(window, model) });
+    checks.push({ check: 'minute-max', ...overAdmission(window, model, shortScale) });
+    if (!window.merged && window.refused > 0 && window.seenFromStart && window.fromSums) checks.push({ check: 'first-refusal', ...firstRefusalFromSums(window, model, shortScale) });
     else if (!window.merged && window.admittedBeforeFirstRefusal !== undefined && window.seenFromStart) {
       const before = window.admittedBeforeFirstRefusal;
       checks.push(
         refusedEarly(window)
           ? { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` }
-          : refusedLate(window, model)
+          : refusedLate(window, model, shortScale)
             ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admitted} admissions, expected ${window.limit + 1}` }
-            : before > window.limit
-              ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
-              : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
+            : crossingUntold(window, model, shortScale)
+              ? { check: 'first-refusal', status: 'not-checked', message: `first 429 after ${window.admitted} admissions: ${shortWindowsText(shortScale!)}` }
+              : before > window.limit
+                ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+                : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
       );
     }
   }
-  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model, account.shortestBucketWindowMs) });
+  checks.push({ check: 'remaining-steps', ...remainingStatus(window, model, account.shortestBucketWindowMs, shortScale) });
   return checks;
 }

@@ -9,6 +9,7 @@ import { bucketCapacity } from '../../../lib/rate-limiter/bucket-capacity.ts';
 import { firmlyPastLimit } from '../../../lib/rate-limiter/window-accountant.ts';
 import { rulesOf } from '../../../lib/checks/registry.ts';
 import { shortestRefillWindowMs, unorderedInput, type Answer } from './answers.ts';
+import { shortWindowsText, withinWindowText } from './short-windows.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
@@ -16,9 +17,10 @@ import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdic
  * well before a window's Reset (whatever the limiter's kind, refused or not) or before its first refusal. Admissions
  * the target itself said it had no room for, in a window not seen from its start, are no evidence alone (emptiedUnseenText).
  */
-export function overAdmission(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
+export function overAdmission(window: QuotaWindow, model: WindowModel, shortScale?: number): { status: VerdictStatus; message: string } {
   if (window.merged) return { status: 'inconclusive', message: `${window.admitted} admitted under one Reset: several sub-second windows share it` };
-  if (model === 'fixed' && window.seenFromStart && window.admitted > window.limit) {
+  if (shortScale !== undefined && overWithinMinute(window)) return { status: 'fail', message: `${window.withinMinute?.admitted} admitted under one Reset ${withinWindowText(shortScale)}, before any kind of limiter can have given one back; limit ${window.limit}` };
+  if (shortScale === undefined && model === 'fixed' && window.seenFromStart && window.admitted > window.limit) {
     const before = window.admittedBeforeFirstRefusal;
     return { status: 'fail', message: `${window.admitted} admitted${before !== undefined ? `, ${before} of them before the first 429` : ''}; limit ${window.limit}` };
   }
@@ -26,6 +28,7 @@ export function overAdmission(window: QuotaWindow, model: WindowModel): { status
     return { status: 'fail', message: `${window.admittedEarly} admitted before the window's first request could have aged out; limit ${window.limit}` };
   }
   if (firmlyPastLimit(window) > 0) return { status: 'fail', message: firmlyOverText(window) };
+  if (shortScale !== undefined && crossingUntold(window, model, shortScale)) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, ${withinMinuteCount(window, shortScale)}: ${shortWindowsText(shortScale)}` };
   if (model === 'fixed' && window.admitted > window.limit && window.admittedWhenEmpty > 0) return { status: 'not-checked', message: emptiedUnseenText(window) };
   if (model === 'unseen' && window.admitted > window.limit) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset, and no window refused: whether the limiter gave quota back within it (a bucket or a sliding log does) is not shown (${unorderedInput(window)})` };
   if (window.admitted > window.limit && window.fromSums) return { status: 'not-checked', message: `${window.admitted} admitted under one Reset of a sliding window: how many before any could age out needs their order (${SUMS_INPUT})` };
@@ -60,12 +63,13 @@ const GAVE_BACK = `a generator was admitted again after its own refusal, so the 
  * have admitted before its first refusal, whatever their order, so fewer than the limit is an early refusal; in a
  * fixed window nothing is admitted after the first refusal, so more than the limit is a late one.
  */
-export function firstRefusalFromSums(window: QuotaWindow, model: WindowModel): { status: VerdictStatus; message: string } {
+export function firstRefusalFromSums(window: QuotaWindow, model: WindowModel, shortScale?: number): { status: VerdictStatus; message: string } {
   const saidLeft = window.refusalsSaidLeft ? `, a 429 saying ${window.refusalsSaidLeft} were left` : '';
   const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset${saidLeft}`;
   if (earlyOnceGivenBack(window, model)) return { status: 'not-checked', message: `${what}: ${GAVE_BACK}` };
   if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
-  if (refusedLate(window, model)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
+  if (refusedLate(window, model, shortScale)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
+  if (crossingUntold(window, model, shortScale)) return { status: 'not-checked', message: `${what}: ${shortWindowsText(shortScale!)}` };
   return { status: 'pass', message: `${what}` };
 }
 
@@ -154,8 +158,26 @@ export function refusedEarly(window: QuotaWindow): boolean {
 }
 
 /** Refused only past the limit: a fixed window admits nothing after its first refusal, so all it admitted came before. */
-export function refusedLate(window: QuotaWindow, model: WindowModel): boolean {
-  return model === 'fixed' && window.admitted > window.limit;
+export function refusedLate(window: QuotaWindow, model: WindowModel, shortScale?: number): boolean {
+  if (model !== 'fixed') return false;
+  return shortScale === undefined ? window.admitted > window.limit : overWithinMinute(window);
+}
+
+/** More than the limit came back under one Reset within one minute at the run's time scale of its first request. */
+function overWithinMinute(window: QuotaWindow): boolean {
+  return (window.withinMinute?.admitted ?? 0) > window.limit;
+}
+
+/**
+ * At a time scale of short windows (short-windows.ts), a window the fixed model holds past its limit, but not within
+ * one minute of its first request: a limiter giving quota back in the last second before its Reset admits so too.
+ */
+export function crossingUntold(window: QuotaWindow, model: WindowModel, shortScale: number | undefined): boolean {
+  return shortScale !== undefined && model === 'fixed' && window.admitted > window.limit && !overWithinMinute(window);
+}
+
+function withinMinuteCount(window: QuotaWindow, shortScale: number): string {
+  return window.withinMinute === undefined ? `and which of them came back ${withinWindowText(shortScale)} is not known` : `${window.withinMinute.admitted} of them back ${withinWindowText(shortScale)}`;
 }
 
 /**
@@ -183,14 +205,17 @@ export function firstRefusalUnplaced(plan: PlanId): Verdict {
   );
 }
 
-export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel): Verdict {
+export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: WindowModel, shortScale?: number): Verdict {
   const limit = plans[plan].documented?.perMinute ?? 0;
   const title = `While demand exceeds the quota, each minute window admits exactly ${limit}: the first 429 comes at request ${limit + 1}`;
   const rules = rulesOf('first-refusal', plan);
   const ranOut = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
-  const judged = ranOut.filter((window) => !earlyOnceGivenBack(window, model));
-  const setAside = ranOut.length - judged.length;
-  const setAsideNote = setAside > 0 ? ` ${count(setAside, 'window')} that refused before ${limit} under one Reset not judged: ${GAVE_BACK}.` : '';
+  const givenBack = ranOut.filter((window) => earlyOnceGivenBack(window, model));
+  const crossing = ranOut.filter((window) => !refusedEarly(window) && crossingUntold(window, model, shortScale));
+  const judged = ranOut.filter((window) => !givenBack.includes(window) && !crossing.includes(window));
+  const setAsideNote =
+    (givenBack.length > 0 ? ` ${count(givenBack.length, 'window')} that refused before ${limit} under one Reset not judged: ${GAVE_BACK}.` : '') +
+    (crossing.length > 0 ? ` ${count(crossing.length, 'window')} that admitted past ${limit} under one Reset not judged: ${shortWindowsText(shortScale!)}.` : '');
   if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out;${setAsideNote}`);
   if (judged.length === 0) {
     const refusedAtAll = windows.some((window) => window.refused > 0);
@@ -205,7 +230,7 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
     );
   }
   const early = judged.filter(refusedEarly);
-  const late = judged.filter((window) => refusedLate(window, model));
+  const late = judged.filter((window) => refusedLate(window, model, shortScale));
   if (early.length + late.length > 0) {
     return verdict(
       'first-refusal',
@@ -213,7 +238,7 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
       'fail',
       title,
       `${count(early.length + late.length, 'window')} of ${judged.length} ${early.length ? `refused before ${limit} were admitted` : ''}${early.length && late.length ? ' or ' : ''}${late.length ? `admitted past ${limit} before refusing` : ''}.`,
-      [...early, ...late].map((window) => `${describeWindow(window)}: ${window.fromSums ? firstRefusalFromSums(window, model).message : `first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`}`),
+      [...early, ...late].map((window) => `${describeWindow(window)}: ${window.fromSums ? firstRefusalFromSums(window, model, shortScale).message : `first 429 at request ${(window.admittedBeforeFirstRefusal ?? 0) + 1}`}`),
     );
   }
   return verdict('first-refusal', rules, 'pass', title, `In all ${count(judged.length, 'window')} that ran out, exactly ${limit} were admitted and request ${limit + 1} got 429.${setAsideNote}`);

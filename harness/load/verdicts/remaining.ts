@@ -9,20 +9,26 @@ import { remainingStepProblem, stepBetween } from '../../../lib/rate-limiter/ste
 import { refillAllowance } from '../../../lib/rate-limiter/refill.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { shortestRefillWindowMs, sequentialPairs, unorderedInput, type Answer } from './answers.ts';
+import { minuteAtScaleMs, shortWindowsText, withinWindowText } from './short-windows.ts';
 import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStatus } from './verdict.ts';
 
 /**
  * Remaining must count down one by one, at least where nothing can have aged out yet (see windows.ts).
  * `bucketWindowMs`: the shortest window a bucket of the Limit may refill over, its Resets allowing one (see bucketBreak).
  */
-export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketWindowMs?: number): { status: VerdictStatus; message: string } {
+export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketWindowMs?: number, shortScale?: number): { status: VerdictStatus; message: string } {
   if (window.merged || window.remaining.length < 2) return { status: 'not-checked', message: 'too few admitted requests to compare' };
   const whole = countdownWords(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
   if (model === 'unseen') return unseenKind(window, whole, shown);
-  const asBucket = bucketWindowMs === undefined ? undefined : bucketBreak(window, whole, bucketWindowMs);
+  // Sums cannot show whether a bucket's Resets fit the answers: at short windows, where the fixed model is no evidence,
+  // a bucket refilled over one minute may have said them, unless more than it holds came back within that minute.
+  const mayBeBucket = shortScale !== undefined && window.fromSums === true && model === 'fixed' && (window.withinMinute?.admitted ?? 0) <= window.limit;
+  const bucketMs = bucketWindowMs ?? (mayBeBucket ? minuteAtScaleMs(shortScale) : undefined);
+  const asBucket = bucketMs === undefined ? undefined : bucketBreak(window, whole, bucketMs);
   if (asBucket) return asBucket;
+  if (model === 'fixed' && window.seenFromStart && shortScale !== undefined) return countdownWithinMinute(window, whole, shortScale);
   if (model === 'fixed' && window.seenFromStart) return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${whole}` };
   if (!window.seenFromStart) return { status: 'not-checked', message: `${whole}; the window's start was not seen, so requests may have aged out of it` };
   if (window.fromSums) return { status: 'not-checked', message: `${whole}; requests may have aged out of this sliding window, and which came first is not known: ${SUMS_INPUT}` };
@@ -36,16 +42,29 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketW
  * A countdown broken where every Reset may be a bucket's (when it is full again), though no pair decided one after the
  * other showed it was one (requests always in flight together): a bucket hands a Remaining out again once a token came
  * back, and its Reset moves on as tokens are spent, so the values it skips here went to answers under the next Reset.
- * Only more repeats than the shortest window the Resets allow gives back over the window's answers, or an admission
- * saying more is left than the limit, is evidence.
+ * Only more repeats than the shortest window the Resets allow gives back over the window's answers, an admission
+ * saying more is left than the limit, or a value skipped, is evidence: a bucket's Reset never moves back, so one
+ * Reset's answers were decided one run after another, each saying one less than the one before or more as tokens
+ * came back, and every value between its highest and its lowest was said.
  */
 function bucketBreak(window: QuotaWindow, whole: string, bucketWindowMs: number): { status: VerdictStatus; message: string } | undefined {
-  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit') return undefined;
+  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit' || countdownBreak(new Set(window.remaining), window.limit)?.kind === 'skipped') return undefined;
   const repeats = window.remaining.length - new Set(window.remaining).size;
   const spanMs = window.lastDoneAt - window.firstSentAt;
   const back = refillAllowance(window.limit, bucketWindowMs, spanMs);
   if (repeats > back) return undefined;
   return { status: 'not-checked', message: `${whole}; every Reset may be a bucket's, which gives up to ${back} of ${window.limit} back in the ${describeDuration(spanMs)} of this window's answers (${describeDuration(bucketWindowMs)} a window at the shortest), and its Reset moves on as tokens are spent` };
+}
+
+/**
+ * At a time scale of short windows (short-windows.ts), a window the fixed model holds to a countdown: only the
+ * admissions back within one minute of its first request must count down under every kind that gives nothing back
+ * under one Reset before then (a sliding log, a fixed window); a bucket's are excused before this (bucketBreak).
+ */
+function countdownWithinMinute(window: QuotaWindow, whole: string, shortScale: number): { status: VerdictStatus; message: string } {
+  const early = window.withinMinute === undefined ? undefined : countdownWords(window.withinMinute.remaining, window.limit);
+  if (early !== undefined) return { status: 'fail', message: `Remaining of the admissions ${withinWindowText(shortScale)} went ${window.withinMinute!.remaining.slice(0, 12).join(', ')}${window.withinMinute!.remaining.length > 12 ? ', …' : ''}: ${early}` };
+  return { status: 'not-checked', message: `${whole}, ${window.withinMinute === undefined ? 'and which admissions came' : `though not among those`} ${withinWindowText(shortScale)}${window.withinMinute === undefined ? ' is not known' : ''}: ${shortWindowsText(shortScale)}` };
 }
 
 /**
@@ -72,9 +91,9 @@ export function remainingUnplaced(): Verdict {
   );
 }
 
-export function remainingSteps(account: KeyAccount): Verdict {
+export function remainingSteps(account: KeyAccount, shortScale?: number): Verdict {
   const title = 'X-RateLimit-Remaining falls by one with each admitted request in a window';
-  const statuses = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model, account.shortestBucketWindowMs) }));
+  const statuses = account.windows.map((window) => ({ window, ...remainingStatus(window, account.model, account.shortestBucketWindowMs, shortScale) }));
   const judged = statuses.filter(({ status }) => status !== 'not-checked');
   // Windows left unjudged for what their input cannot show, not for too few answers: why, in the windows' words.
   const unshown = statuses.filter(({ window }) => !window.merged && window.remaining.length >= 2);

@@ -37,6 +37,8 @@ export interface JudgeContext {
   freshKeys: boolean;
   startedAtEpochMs: number;
   elapsedMs: number;
+  /** The run's time scale (a minute lasts 60 s / timeScale): at short windows some checks judge less (short-windows.ts). */
+  timeScale: number;
 }
 
 const MAX_EVIDENCE = 5;

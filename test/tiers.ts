@@ -32,6 +32,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/two-limiters-with-days.spec.ts',
   'suite/unanswered-requests.spec.ts',
   'judge/two-node-gateway.spec.ts',
+  'replay/judged-fields-in-worker.spec.ts',
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',
   'load/locust-answers.spec.ts',

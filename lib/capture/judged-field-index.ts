@@ -6,9 +6,10 @@
  * with an escape, nesting deeper than MAX_DEPTH) gets no record, and the judging thread parses it whole as before,
  * so its errors stay those of JSON.parse and of the judge.
  *
- * A record, in Int32s: LEAF_COUNT leaves of three (kind, start, end: offsets in the chunk's bytes), then the
- * request's and the response's headers (where their pairs start in the record, and how many; -1 where the entry has
- * no such list), then each header pair as two leaves (name, value).
+ * A record, in Int32s: LEAF_COUNT leaves of three (kind, start, end: offsets from the entry's first byte, which
+ * rebase() moves to where the entry sits in the bytes posted), then the request's and the response's headers (where
+ * their pairs start in the record, and how many; -1 where the entry has no such list), then each header pair as two
+ * leaves (name, value).
  */
 
 /** The judged fields that are values, not containers: their slot in a record. */

@@ -33,6 +33,7 @@ export const FIELD_TESTS: readonly string[] = [
   'suite/unanswered-requests.spec.ts',
   'suite/one-at-a-time-creates.spec.ts',
   'judge/two-node-gateway.spec.ts',
+  'replay/judged-fields-in-worker.spec.ts',
   'load/engine-parity.spec.ts',
   'load/engine-locust.spec.ts',
   'load/locust-answers.spec.ts',

@@ -62,6 +62,12 @@ function decoded(pieces: readonly Uint8Array[]): string {
   return Buffer.concat(pieces).toString('utf8');
 }
 
+/**
+ * Walks an entry that starts in a chunk (at its '{') in a pass of its own: the index past the entry's end, or -1 where
+ * the entry does not end in the chunk or is left to the scanner, which then walks it as any other.
+ */
+export type EntryWalker = (chunk: Uint8Array, start: number) => number;
+
 export class HarEntryScanner {
   private readonly frames: Frame[] = [];
   private started = false;
@@ -72,6 +78,9 @@ export class HarEntryScanner {
   /** How many bytes of a byte order mark the file started with. */
   private byteOrderMarkBytes = 0;
   private entryCount = 0;
+
+  /** `walker`: a pass over each entry that finds its end while doing more (judged-field-index.ts), in place of the scanner's. */
+  constructor(private readonly walker?: EntryWalker) {}
 
   /** A value being captured (an entry) or skipped (anything else), tracked by depth and string state. */
   private value: { keep: boolean; depth: number; inString: boolean; escape: boolean; pieces: Uint8Array[] } | undefined;
@@ -111,11 +120,28 @@ export class HarEntryScanner {
         this.position++;
         continue;
       }
+      const end = code === OPEN_BRACE ? this.walked(chunk, i) : -1;
+      if (end !== -1) {
+        this.entryCount++;
+        out.push([chunk.subarray(i, end)]);
+        this.position += end - i;
+        i = end;
+        continue;
+      }
       this.structural(code);
       i++;
       this.position++;
     }
     return out;
+  }
+
+  /** Where an entry that starts at chunk[start] ends, where the walker found it; -1 elsewhere. */
+  private walked(chunk: Uint8Array, start: number): number {
+    const frame = this.frames.at(-1);
+    if (!this.walker || frame?.kind !== 'entries' || frame.expect === 'comma-or-end') return -1;
+    const end = this.walker(chunk, start);
+    if (end !== -1) frame.expect = 'comma-or-end';
+    return end;
   }
 
   /** A byte of the UTF-8 byte order mark some tools write before a HAR, at its start: JSON's RFC lets a reader ignore it. */

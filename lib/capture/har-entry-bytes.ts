@@ -22,4 +22,18 @@ export interface EntryBytes {
    * from the bytes as written rather than on the judging thread.
    */
   fingerprints: Uint8Array<ArrayBuffer>;
+  /** Where the judge's fields sit in each entry (judged-field-index.ts), where the reader was asked for them. */
+  judgedFields?: JudgedFieldRecords;
+}
+
+export interface JudgedFieldRecords {
+  /** Each entry's record in `records`, or -1 for an entry to be parsed whole. */
+  at: Int32Array<ArrayBuffer>;
+  records: Int32Array<ArrayBuffer>;
+}
+
+/** What the worker is asked: the file, and whether to find the judge's fields in each entry. */
+export interface HarReading {
+  path: string;
+  judgedFields: boolean;
 }

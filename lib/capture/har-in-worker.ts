@@ -6,10 +6,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { HarFormatError } from './entry-scanner.ts';
-import type { EntryBytes, FromHarReader } from './har-entry-bytes.ts';
+import type { EntryBytes, FromHarReader, HarReading } from './har-entry-bytes.ts';
 
-export async function* harEntryBytesInWorker(path: string): AsyncGenerator<EntryBytes> {
-  const worker = new Worker(new URL('./har-reading-worker.mjs', import.meta.url), { workerData: path });
+/** `judgedFields`: where the judge's fields sit in each entry is found too (judged-field-index.ts). */
+export async function* harEntryBytesInWorker(path: string, judgedFields = false): AsyncGenerator<EntryBytes> {
+  const worker = new Worker(new URL('./har-reading-worker.mjs', import.meta.url), { workerData: { path, judgedFields } satisfies HarReading });
   const arrived: FromHarReader[] = [];
   let failure: Error | undefined;
   let notify: (() => void) | undefined;

@@ -7,7 +7,8 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
-import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader } from './har-entry-bytes.ts';
+import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading, type JudgedFieldRecords } from './har-entry-bytes.ts';
+import { JudgedFieldIndex, rebase } from './judged-field-index.ts';
 
 /** Chunks posted and not yet taken, at most. */
 const AHEAD = 3;
@@ -26,16 +27,54 @@ port.on('message', () => {
   wake?.();
 });
 
-async function read(path: string): Promise<void> {
-  const scanner = new HarEntryScanner();
+async function read({ path, judgedFields }: HarReading): Promise<void> {
+  const fields = judgedFields ? new FieldRecords() : undefined;
+  const scanner = new HarEntryScanner(fields?.walker);
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
-    const entries = joined(scanner.pushBytes(chunk as Buffer));
-    port.postMessage({ entries } satisfies FromHarReader, [entries.bytes.buffer, entries.fingerprints.buffer]);
+    // A plain view of the Buffer: the walk then reads one kind of array, chunk and joined bytes alike.
+    const bytes = chunk as Buffer;
+    const entries = joined(scanner.pushBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)));
+    const transfer = [entries.bytes.buffer, entries.fingerprints.buffer];
+    if (fields) {
+      entries.judgedFields = fields.take(entries);
+      transfer.push(entries.judgedFields.at.buffer, entries.judgedFields.records.buffer);
+    }
+    port.postMessage({ entries } satisfies FromHarReader, transfer);
     posted++;
     while (posted - taken >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
   }
   scanner.end();
+}
+
+/**
+ * Where the judge's fields sit in each entry: found by the walk that finds the entry's end in the chunk read (one pass
+ * over its bytes), or, for an entry that straddles chunks, in its bytes once joined.
+ */
+class FieldRecords {
+  private readonly index = new JudgedFieldIndex();
+  /** Per entry walked and not yet taken, in order: its record, or -1 where the walk left it to the scanner. */
+  private readonly walked: number[] = [];
+
+  readonly walker = (chunk: Uint8Array, start: number): number => {
+    const record = this.index.add(chunk, start, chunk.length, true);
+    this.walked.push(record);
+    return record === -1 ? -1 : this.index.entryEnd;
+  };
+
+  /** The records of a chunk's entries, their offsets in `entries.bytes`. */
+  take({ bytes, ends }: EntryBytes): JudgedFieldRecords {
+    const at = new Int32Array(ends.length);
+    for (let entry = 0; entry < ends.length; entry++) {
+      const start = entry === 0 ? 0 : (ends[entry - 1] as number);
+      at[entry] = this.walked[entry] ?? -1;
+      if (at[entry] === -1) at[entry] = this.index.add(bytes, start, ends[entry] as number);
+    }
+    const records = this.index.take();
+    for (let entry = 0; entry < ends.length; entry++) if (at[entry] !== -1) rebase(records, at[entry] as number, entry === 0 ? 0 : (ends[entry - 1] as number));
+    this.walked.splice(0, ends.length);
+    return { at, records };
+  }
 }
 
 function joined(entries: readonly Uint8Array[][]): EntryBytes {
@@ -59,7 +98,7 @@ function joined(entries: readonly Uint8Array[][]): EntryBytes {
   return { bytes, ends, fingerprints };
 }
 
-read(workerData as string).then(
+read(workerData as HarReading).then(
   () => port.postMessage({ done: true } satisfies FromHarReader),
   (error: unknown) => port.postMessage({ failed: { format: error instanceof HarFormatError, message: (error as Error).message, code: (error as NodeJS.ErrnoException).code } } satisfies FromHarReader),
 );

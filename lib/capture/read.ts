@@ -12,6 +12,7 @@ import { basename } from 'node:path';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes } from './har-entry-bytes.ts';
 import { harEntryBytesInWorker } from './har-in-worker.ts';
+import { judgedHarEntry, type JudgedHarEntry } from './judged-fields.ts';
 
 export type CaptureFormat = 'har' | 'ndjson';
 
@@ -45,18 +46,29 @@ const CHUNK_BYTES = 1 << 20;
 export const HAR_IN_WORKER_BYTES = 32 << 20;
 
 /**
+ * What of each entry is wanted: all of it, or only the fields the judge reads (JudgedHarEntry), which a HAR read on
+ * a worker thread gives without decoding and parsing the whole entry. Either way an entry of another shape is whole.
+ */
+export type EntryFields = 'whole' | 'judged';
+
+/**
  * Every entry of the capture, parsed as plain JSON (bodies are strings in HAR, so no number is rounded).
  * `harInWorkerFrom`: the size in bytes from which a HAR's entries are found on a worker thread.
  */
-export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES): AsyncGenerator<ReadEntry> {
+export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES, fields: EntryFields = 'whole'): AsyncGenerator<ReadEntry> {
   const name = basename(path);
-  const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path, harInWorkerFrom);
+  const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path, harInWorkerFrom, fields);
   let entries = 0;
   try {
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
       entries += batch.size;
       for (let index = 0; index < batch.size; index++) {
+        const judged = batch.judged?.(index);
+        if (judged) {
+          yield new JudgedEntry(batch.number(index), judged, batch.fingerprint(index), batch, index);
+          continue;
+        }
         const text = batch.text(index);
         let entry: unknown;
         try {
@@ -79,6 +91,21 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
   if (entries === 0) throw new CaptureInputError(`${name}: the capture holds no entries (${format === 'ndjson' ? 'expected one per line: a HAR entry or an exchange' : 'its log.entries is empty'})`);
 }
 
+/** An entry of which only the judged fields were built: its text is decoded only where it is asked for. */
+class JudgedEntry implements ReadEntry {
+  constructor(
+    readonly number: number,
+    readonly entry: JudgedHarEntry,
+    readonly fingerprint: string | undefined,
+    private readonly batch: Batch,
+    private readonly index: number,
+  ) {}
+
+  get text(): string {
+    return this.batch.text(this.index);
+  }
+}
+
 /** The entries of one chunk read. */
 interface Batch {
   readonly size: number;
@@ -89,6 +116,8 @@ interface Batch {
   text(index: number): string;
   /** The SHA-1 of the entry's bytes (base64), if the reader took it. */
   fingerprint(index: number): string | undefined;
+  /** The entry's judged fields, where the reader found where they sit; else it is to be parsed whole. */
+  judged?(index: number): JudgedHarEntry | undefined;
 }
 
 class TextBatch implements Batch {
@@ -150,6 +179,12 @@ class EntryBytesBatch implements Batch {
   fingerprint(index: number): string {
     return this.fingerprints.toString('base64', index * FINGERPRINT_BYTES, (index + 1) * FINGERPRINT_BYTES);
   }
+
+  judged(index: number): JudgedHarEntry | undefined {
+    const fields = this.entries.judgedFields;
+    const record = fields?.at[index] ?? -1;
+    return fields && record !== -1 ? judgedHarEntry(this.bytes, fields.records, record) : undefined;
+  }
 }
 
 /**
@@ -187,10 +222,10 @@ class LineBatch implements Batch {
   }
 }
 
-async function* harEntries(path: string, inWorkerFrom: number): AsyncGenerator<Batch> {
+async function* harEntries(path: string, inWorkerFrom: number, fields: EntryFields): AsyncGenerator<Batch> {
   let number = 0;
   if ((await sizeOf(path)) >= inWorkerFrom) {
-    for await (const entries of harEntryBytesInWorker(path)) {
+    for await (const entries of harEntryBytesInWorker(path, fields === 'judged')) {
       const batch = new EntryBytesBatch(entries, number + 1);
       yield batch;
       number += batch.size;

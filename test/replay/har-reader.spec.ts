@@ -1,30 +1,13 @@
 /** Reading captures: the streaming HAR reader gives the same entries as JSON.parse whatever the chunking, and says what is wrong with a bad file. */
 import { hash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { HarEntryScanner } from '../../lib/capture/entry-scanner.ts';
 import { captureFormat, readCapture } from '../../lib/capture/read.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
-import { entry, tempDir } from './support.ts';
-
-const DOCUMENT = JSON.stringify(
-  {
-    log: {
-      version: '1.2',
-      creator: { name: 'browser', version: '1', comment: 'braces in strings: }]{["\\' },
-      pages: [{ id: 'page_1', title: 'a ] page', pageTimings: { onLoad: -1 } }],
-      entries: [
-        { n: 1, text: 'quote \\" and } and ]', nested: { deep: [1, [2, [3]]] } },
-        { n: 2, unicode: 'ünïcødé ✓', escaped: '\\\\' },
-        { n: 3, empty: {}, list: [] },
-      ],
-      comment: null,
-    },
-  },
-  null,
-  2,
-);
+import { BROKEN, DOCUMENT, harWithEntriesOfTheJudge, expectReadForTheJudgeAsHere, readOutcome, straddlingDocument, type ReadOutcome } from './har-documents.ts';
+import { entry, SAMPLE_HAR, tempDir } from './support.ts';
 
 /** The document's bytes fed in chunks of `chunkSize` bytes: a cut may fall inside a character's UTF-8 sequence. */
 function scan(text: string, chunkSize: number): unknown[] {
@@ -40,17 +23,6 @@ test('entries come out whole and exact, however the document is cut into chunks'
   const expected = (JSON.parse(DOCUMENT) as { log: { entries: unknown[] } }).log.entries;
   for (const size of [1, 2, 3, 5, 13, 64, Buffer.byteLength(DOCUMENT)]) expect(scan(DOCUMENT, size), `chunks of ${size}`).toEqual(expected);
 });
-
-const BROKEN: Array<[string, string, RegExp]> = [
-  ['an empty file', '', /empty/],
-  ['a JSON array', '[1, 2]', /not a HAR document: it starts with "\["/],
-  ['a truncated document', DOCUMENT.slice(0, DOCUMENT.indexOf('"n": 3')), /ends before the HAR document does inside log.entries \(after entry 2\)/],
-  ['no log', '{"entries": []}', /no "log" object/],
-  ['no entries', '{"log": {"version": "1.2"}}', /no "entries" array/],
-  ['an entry that is not an object', '{"log": {"entries": [{"a": 1}, 7]}}', /entry 2 is not an object/],
-  ['a bad literal', '{"log": {"version": tru, "entries": []}}', /"tru" is not a JSON value/],
-  ['data after the document', '{"log": {"entries": []}} {}', /after the end of the HAR document/],
-];
 
 for (const [what, text, message] of BROKEN) {
   test(`${what} is refused with a message saying so`, () => {
@@ -136,29 +108,28 @@ test('a capture holding no entry is refused alike as a HAR and as NDJSON, naming
 
 test('a HAR read on a worker thread gives the same entries, numbers and errors as one read here, with each entry fingerprinted as its text is', async () => {
   const dir = tempDir('har-worker');
-  // Entries that straddle the worker's chunks of 4 MiB, one of them across a whole chunk, with characters beyond ASCII.
-  const straddling = JSON.stringify({ log: { entries: [3_000_000, 5_000_000, 10, 2_500_000].map((length, n) => ({ n, text: `ü${'x'.repeat(length)}✓` })) } }, null, 2);
-  const documents: Array<[string, string]> = [['several', DOCUMENT], ['marked', `\uFEFF${DOCUMENT}`], ['straddling', straddling], ...BROKEN.map(([what, text]): [string, string] => [what, text])];
+  const documents: Array<[string, string]> = [['several', DOCUMENT], ['marked', `\uFEFF${DOCUMENT}`], ['straddling', straddlingDocument()], ...BROKEN.map(([what, text]): [string, string] => [what, text])];
   for (const [what, text] of documents) {
     const path = join(dir, `${what.replaceAll(' ', '-')}.har`);
     writeFileSync(path, text);
-    const outcome = async (inWorkerFrom: number): Promise<unknown> => {
-      const read: Array<{ number: number; entry: unknown; fingerprint: string | undefined; text: string }> = [];
-      try {
-        for await (const raw of readCapture(path, 'har', inWorkerFrom)) read.push(raw);
-      } catch (error) {
-        return `${(error as Error).name}: ${(error as Error).message}`;
-      }
-      return read;
-    };
-    const here = await outcome(Number.POSITIVE_INFINITY);
-    const inWorker = await outcome(0);
+    const here = await readOutcome(path, Number.POSITIVE_INFINITY, 'whole');
+    const inWorker = await readOutcome(path, 0, 'whole');
     if (typeof here === 'string') {
       expect(inWorker, what).toBe(here);
       continue;
     }
-    const entries = inWorker as Array<{ number: number; entry: unknown; fingerprint: string | undefined; text: string }>;
-    expect(entries.map(({ number, entry }) => ({ number, entry })), what).toEqual((here as typeof entries).map(({ number, entry }) => ({ number, entry })));
+    const entries = inWorker as Exclude<ReadOutcome, string>;
+    expect(entries.map(({ number, entry }) => ({ number, entry })), what).toEqual(here.map(({ number, entry }) => ({ number, entry })));
     for (const raw of entries) expect(raw.fingerprint, `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
+  }
+});
+
+test('HAR entries read on a worker thread for the judge come as their judged fields, as JSON.parse gives them, entries straddling the chunks included; any other entry whole, a bad one refused alike', async () => {
+  const dir = tempDir('har-worker-judged');
+  const documents: Array<[string, string]> = [...harWithEntriesOfTheJudge(), ['sample', readFileSync(SAMPLE_HAR, 'utf8')]];
+  for (const [what, text] of documents) {
+    const path = join(dir, `${what}.har`);
+    writeFileSync(path, text);
+    await expectReadForTheJudgeAsHere(what, path);
   }
 });

@@ -1,0 +1,420 @@
+/**
+ * Where the fields the judge reads sit in a HAR entry's bytes, found on the worker thread that reads a large HAR
+ * (har-reading-worker.ts), so that the judging thread builds each entry from those bytes alone (judged-fields.ts)
+ * rather than decoding the whole entry and parsing it. The walk checks the entry is JSON as strictly as JSON.parse
+ * does; an entry it cannot vouch for (not JSON, a shape the judge reads otherwise, a tracked key written twice or
+ * with an escape, nesting deeper than MAX_DEPTH) gets no record, and the judging thread parses it whole as before,
+ * so its errors stay those of JSON.parse and of the judge.
+ *
+ * A record, in Int32s: LEAF_COUNT leaves of three (kind, start, end: offsets from the entry's first byte, which
+ * rebase() moves to where the entry sits in the bytes posted), then the request's and the response's headers (where
+ * their pairs start in the record, and how many; -1 where the entry has no such list), then each header pair as two
+ * leaves (name, value).
+ */
+
+/** The judged fields that are values, not containers: their slot in a record. */
+export const LEAF = {
+  startedDateTime: 0,
+  time: 1,
+  method: 2,
+  url: 3,
+  postText: 4,
+  postMimeType: 5,
+  status: 6,
+  contentText: 7,
+  contentEncoding: 8,
+  responseError: 9,
+  error: 10,
+  fromCache: 11,
+} as const;
+const LEAF_COUNT = 12;
+export const LEAF_INTS = 3;
+/** Where in a record the request's headers are described (start, count), then the response's. */
+export const REQUEST_HEADERS = LEAF_COUNT * LEAF_INTS;
+export const RESPONSE_HEADERS = REQUEST_HEADERS + 2;
+const FIXED_INTS = RESPONSE_HEADERS + 2;
+/** A header pair: its name's leaf, then its value's. */
+export const PAIR_INTS = 2 * LEAF_INTS;
+
+/** What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a number, or any other JSON value (start and end are its text). */
+export const ABSENT = 0;
+export const PLAIN = 1;
+export const NUMBER = 2;
+export const JSON_VALUE = 3;
+
+/** Moves the offsets of the record at `records[record]` by `by`: from its entry's start to where the entry sits in the bytes posted. */
+export function rebase(records: Int32Array, record: number, by: number): void {
+  for (let leaf = 0; leaf < LEAF_COUNT; leaf++) moveLeaf(records, record + leaf * LEAF_INTS, by);
+  for (const list of [REQUEST_HEADERS, RESPONSE_HEADERS]) {
+    const pairs = record + (records[record + list] as number);
+    const count = records[record + list + 1] as number;
+    for (let leaf = 0; leaf < count * 2; leaf++) moveLeaf(records, pairs + leaf * LEAF_INTS, by);
+  }
+}
+
+function moveLeaf(records: Int32Array, leaf: number, by: number): void {
+  if (records[leaf] === ABSENT) return;
+  records[leaf + 1]! += by;
+  records[leaf + 2]! += by;
+}
+
+/** Deeper values are left to JSON.parse, whose limits are the ones a reader meets elsewhere. */
+const MAX_DEPTH = 512;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const COLON = 58;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/** What a byte is inside a string: most are ORDINARY; the others (quote, backslash, control characters, bytes beyond ASCII) are looked at. */
+const ORDINARY = 0;
+const STRING_BYTE = new Uint8Array(256).map((_, code) => (code < 0x20 || code === QUOTE || code === BACKSLASH || code >= 0x80 ? 1 : ORDINARY));
+
+/** Thrown where the walk cannot vouch for the entry: it is then parsed whole. */
+const UNSURE = new Error('the entry is parsed whole');
+
+/** The objects the walk reads members of, and the names it reads in each (a header pair's name and value are its two leaves). */
+const ENTRY = 0;
+const REQUEST = 1;
+const POST_DATA = 2;
+const RESPONSE = 3;
+const CONTENT = 4;
+const PAIR = 5;
+const NAMES: readonly (readonly Uint8Array[])[] = [
+  ['startedDateTime', 'time', 'request', 'response', '_error', '_fromCache'],
+  ['method', 'url', 'headers', 'postData'],
+  ['text', 'mimeType'],
+  ['status', 'headers', 'content', '_error'],
+  ['text', 'encoding'],
+  ['name', 'value'],
+].map((names) => names.map((name) => Buffer.from(name, 'latin1')));
+/** The leaves of an entry's own names, by their place in NAMES[ENTRY] (request and response are objects). */
+const ENTRY_LEAVES = [LEAF.startedDateTime, LEAF.time, -1, -1, LEAF.error, LEAF.fromCache];
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isHex(code: number): boolean {
+  return isDigit(code) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/** The escapes JSON allows after a backslash, but for \u: " \ / b f n r t. */
+function isSimpleEscape(code: number): boolean {
+  return code === QUOTE || code === BACKSLASH || code === 47 || code === 98 || code === 102 || code === 110 || code === 114 || code === 116;
+}
+
+export class JudgedFieldIndex {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private at = 0;
+  private end = 0;
+  private ints = new Int32Array(1 << 14);
+  private length = 0;
+  private record = 0;
+  /** Where the walked entry's bytes start: offsets in its record are from there. */
+  private base = 0;
+  /** Where the entry last indexed ends (past its closing brace). */
+  entryEnd = 0;
+
+  /**
+   * Indexes the entry that starts at bytes[start] ('{'): where its record starts, or -1 where it is to be parsed
+   * whole. `end`: where the entry ends, when known; otherwise (`walking`) the walk finds it, within bytes, and gives
+   * -1 where the entry does not end before bytes do (or is one it cannot vouch for: it is then walked again whole).
+   * Offsets in the record are from the entry's start.
+   */
+  add(bytes: Uint8Array, start: number, end: number, walking = false): number {
+    this.bytes = bytes;
+    this.at = start;
+    this.end = end;
+    this.base = start;
+    this.record = this.length;
+    this.reserve(FIXED_INTS);
+    this.ints.fill(ABSENT, this.record, this.record + REQUEST_HEADERS);
+    this.ints.fill(-1, this.record + REQUEST_HEADERS, this.record + FIXED_INTS);
+    this.length += FIXED_INTS;
+    try {
+      this.entry();
+      if (!walking && this.at !== this.end) throw UNSURE;
+      if (this.at > this.end) throw UNSURE;
+      this.entryEnd = this.at;
+      return this.record;
+    } catch (error) {
+      if (error !== UNSURE) throw error;
+      this.length = this.record;
+      return -1;
+    }
+  }
+
+  /** The records so far, one after another; the next ones start afresh. */
+  take(): Int32Array<ArrayBuffer> {
+    const records = this.ints.slice(0, this.length);
+    this.length = 0;
+    return records;
+  }
+
+  private reserve(ints: number): void {
+    if (this.length + ints <= this.ints.length) return;
+    const larger = new Int32Array(Math.max(this.ints.length * 2, this.length + ints));
+    larger.set(this.ints.subarray(0, this.length));
+    this.ints = larger;
+  }
+
+  private entry(): void {
+    const seen = this.object(ENTRY, this.record);
+    // No request object: the judge reads the entry as a line of the exchange format; no response: it says so.
+    if ((seen & 0b1100) !== 0b1100) throw UNSURE;
+  }
+
+  /** The value of judged member `key` of an object of kind `object`, whose leaves are at `base` (a record, or a header pair). */
+  private member(object: number, key: number, base: number): void {
+    switch (object) {
+      case ENTRY:
+        if (key === 2) this.object(REQUEST, base);
+        else if (key === 3) this.object(RESPONSE, base);
+        else this.leaf(base + ENTRY_LEAVES[key]! * LEAF_INTS);
+        return;
+      case REQUEST:
+        if (key === 2) this.headers(base + REQUEST_HEADERS);
+        else if (key === 3) this.object(POST_DATA, base);
+        else this.leaf(base + (key === 0 ? LEAF.method : LEAF.url) * LEAF_INTS);
+        return;
+      case POST_DATA:
+        this.leaf(base + (key === 0 ? LEAF.postText : LEAF.postMimeType) * LEAF_INTS);
+        return;
+      case RESPONSE:
+        if (key === 1) this.headers(base + RESPONSE_HEADERS);
+        else if (key === 2) this.object(CONTENT, base);
+        else this.leaf(base + (key === 0 ? LEAF.status : LEAF.responseError) * LEAF_INTS);
+        return;
+      case CONTENT:
+        this.leaf(base + (key === 0 ? LEAF.contentText : LEAF.contentEncoding) * LEAF_INTS);
+        return;
+      default:
+        this.leaf(base + key * LEAF_INTS);
+    }
+  }
+
+  /** A list of {name, value}: anything else (an object of names, null) the judge reads otherwise. */
+  private headers(slot: number): void {
+    if (this.byteAt(this.at) !== OPEN_BRACKET) throw UNSURE;
+    this.at++;
+    this.ints[slot] = this.length - this.record;
+    let count = 0;
+    this.whitespace();
+    if (this.byteAt(this.at) === CLOSE_BRACKET) this.at++;
+    else
+      for (;;) {
+        this.whitespace();
+        const pair = this.length;
+        this.reserve(PAIR_INTS);
+        this.ints.fill(ABSENT, pair, pair + PAIR_INTS);
+        this.length += PAIR_INTS;
+        count++;
+        this.object(PAIR, pair);
+        if (this.afterItem(CLOSE_BRACKET)) break;
+      }
+    this.ints[slot + 1] = count;
+  }
+
+  /**
+   * An object of kind `object` (ENTRY ... PAIR): its judged members are read by member(), any other member's value
+   * is checked and passed over. Returns which judged names it held, a bit each.
+   */
+  private object(object: number, base: number): number {
+    if (this.byteAt(this.at) !== OPEN_BRACE) throw UNSURE;
+    this.at++;
+    let seen = 0;
+    this.whitespace();
+    if (this.byteAt(this.at) === CLOSE_BRACE) {
+      this.at++;
+      return seen;
+    }
+    const names = NAMES[object]!;
+    for (;;) {
+      this.whitespace();
+      if (this.byteAt(this.at) !== QUOTE) throw UNSURE;
+      const key = this.key(names);
+      this.whitespace();
+      if (this.byteAt(this.at) !== COLON) throw UNSURE;
+      this.at++;
+      this.whitespace();
+      if (key === -1) this.value(1);
+      else {
+        // JSON.parse keeps the last of a name written twice: rare enough to leave to it.
+        if ((seen & (1 << key)) !== 0) throw UNSURE;
+        seen |= 1 << key;
+        this.member(object, key, base);
+      }
+      if (this.afterItem(CLOSE_BRACE)) return seen;
+    }
+  }
+
+  /** After a member or element: true at the container's end, false after a comma. */
+  private afterItem(close: number): boolean {
+    this.whitespace();
+    const code = this.byteAt(this.at);
+    this.at++;
+    if (code === COMMA) return false;
+    if (code === close) return true;
+    throw UNSURE;
+  }
+
+  /** A member's name: its place in `names`, or -1 for another. */
+  private key(names: readonly Uint8Array[]): number {
+    const start = this.at + 1;
+    if (this.string() !== PLAIN) {
+      // A name written with escapes might spell a judged one.
+      for (let at = start; at < this.at - 1; at++) if (this.bytes[at] === BACKSLASH) throw UNSURE;
+      return -1;
+    }
+    const length = this.at - 1 - start;
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index] as Uint8Array;
+      if (name.length !== length) continue;
+      let same = true;
+      for (let offset = 0; offset < length && same; offset++) same = this.bytes[start + offset] === name[offset];
+      if (same) return index;
+    }
+    return -1;
+  }
+
+  /** A judged value at `slot`: its kind and where its text is. */
+  private leaf(slot: number): void {
+    const start = this.at;
+    const code = this.byteAt(start);
+    let kind: number;
+    if (code === QUOTE) {
+      kind = this.string();
+      if (kind === PLAIN) {
+        this.ints[slot] = PLAIN;
+        this.ints[slot + 1] = start + 1 - this.base;
+        this.ints[slot + 2] = this.at - 1 - this.base;
+        return;
+      }
+    } else if (code === MINUS || isDigit(code)) {
+      this.number();
+      kind = NUMBER;
+    } else {
+      this.value(1);
+      kind = JSON_VALUE;
+    }
+    this.ints[slot] = kind;
+    this.ints[slot + 1] = start - this.base;
+    this.ints[slot + 2] = this.at - this.base;
+  }
+
+  /** Any JSON value, checked and passed over. */
+  private value(depth: number): void {
+    if (depth > MAX_DEPTH) throw UNSURE;
+    const code = this.byteAt(this.at);
+    if (code === QUOTE) this.string();
+    else if (code === MINUS || isDigit(code)) this.number();
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) this.container(code === OPEN_BRACE, depth);
+    else if (code === 116) this.literal('true');
+    else if (code === 102) this.literal('false');
+    else if (code === 110) this.literal('null');
+    else throw UNSURE;
+  }
+
+  private container(isObject: boolean, depth: number): void {
+    this.at++;
+    this.whitespace();
+    if (this.byteAt(this.at) === (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      this.whitespace();
+      if (isObject) {
+        if (this.byteAt(this.at) !== QUOTE) throw UNSURE;
+        this.string();
+        this.whitespace();
+        if (this.byteAt(this.at) !== COLON) throw UNSURE;
+        this.at++;
+        this.whitespace();
+      }
+      this.value(depth + 1);
+      if (this.afterItem(isObject ? CLOSE_BRACE : CLOSE_BRACKET)) return;
+    }
+  }
+
+  /** A string, from its opening quote to past its closing one: PLAIN, or JSON_VALUE where it holds an escape or a byte beyond ASCII. */
+  private string(): number {
+    const bytes = this.bytes;
+    const end = this.end;
+    let at = this.at + 1;
+    let kind = PLAIN;
+    for (;;) {
+      // Most bytes of a string are none of those that matter: one look-up passes them.
+      while (at < end && STRING_BYTE[bytes[at] as number] === ORDINARY) at++;
+      if (at >= end) throw UNSURE;
+      const code = bytes[at] as number;
+      if (code === QUOTE) break;
+      if (code < 0x20) throw UNSURE;
+      if (code === BACKSLASH) {
+        kind = JSON_VALUE;
+        const escaped = this.byteAt(at + 1);
+        if (escaped === 117) {
+          for (let digit = at + 2; digit < at + 6; digit++) if (!isHex(this.byteAt(digit))) throw UNSURE;
+          at += 6;
+        } else if (isSimpleEscape(escaped)) at += 2;
+        else throw UNSURE;
+        continue;
+      }
+      if (code >= 0x80) kind = JSON_VALUE;
+      at++;
+    }
+    this.at = at + 1;
+    return kind;
+  }
+
+  /** -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+  private number(): void {
+    let at = this.at;
+    if (this.byteAt(at) === MINUS) at++;
+    if (this.byteAt(at) === 48) at++;
+    else if (isDigit(this.byteAt(at))) while (isDigit(this.byteAt(at))) at++;
+    else throw UNSURE;
+    if (this.byteAt(at) === DOT) {
+      at++;
+      if (!isDigit(this.byteAt(at))) throw UNSURE;
+      while (isDigit(this.byteAt(at))) at++;
+    }
+    if (this.byteAt(at) === 101 || this.byteAt(at) === 69) {
+      at++;
+      if (this.byteAt(at) === PLUS || this.byteAt(at) === MINUS) at++;
+      if (!isDigit(this.byteAt(at))) throw UNSURE;
+      while (isDigit(this.byteAt(at))) at++;
+    }
+    this.at = at;
+  }
+
+  private literal(word: string): void {
+    for (let offset = 0; offset < word.length; offset++) if (this.byteAt(this.at + offset) !== word.charCodeAt(offset)) throw UNSURE;
+    this.at += word.length;
+  }
+
+  private whitespace(): void {
+    const bytes = this.bytes;
+    const end = this.end;
+    let at = this.at;
+    while (at < end) {
+      const code = bytes[at];
+      if (code !== 32 && code !== 10 && code !== 13 && code !== 9) break;
+      at++;
+    }
+    this.at = at;
+  }
+
+  /** The byte at `at`, or -1 past the bytes the entry may hold: no read goes beyond them. */
+  private byteAt(at: number): number {
+    return at < this.end ? (this.bytes[at] as number) : -1;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The judge's fields of a HAR entry read from its bytes (judged-field-index.ts, judged-fields.ts) are what JSON.parse of
+ * the whole entry gives for them; an entry the walk cannot vouch for is left to JSON.parse, never read half-way.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { JudgedFieldIndex, rebase } from '../../lib/capture/judged-field-index.ts';
+import { judgedHarEntry, type JudgedHarEntry } from '../../lib/capture/judged-fields.ts';
+import { judgedOf } from './judged-of.ts';
+import { SAMPLE_HAR } from './support.ts';
+
+/** The entry's text read by the index, here within `prefix` and `suffix` (other bytes of a chunk): its fields, or 'parsed whole'. */
+function read(text: string, walking: boolean, prefix = '  ', suffix = ',\n  {"next": 1}'): JudgedHarEntry | 'parsed whole' {
+  const bytes = Buffer.from(`${prefix}${text}${suffix}`);
+  const start = Buffer.byteLength(prefix);
+  const end = start + Buffer.byteLength(text);
+  const index = new JudgedFieldIndex();
+  const record = index.add(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), start, walking ? bytes.length : end, walking);
+  if (record === -1) return 'parsed whole';
+  if (walking) expect(index.entryEnd, 'where the walk says the entry ends').toBe(end);
+  const records = index.take();
+  rebase(records, record, start);
+  return judgedHarEntry(bytes, records, record);
+}
+
+const ENTRY = {
+  startedDateTime: '2026-11-29T08:00:00.123Z',
+  time: 12.5,
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:8080/v1/pets?name=caf%C3%A9',
+    httpVersion: 'HTTP/1.1',
+    headers: [
+      { name: 'Authorization', value: 'Bearer $PETSTORE_API_KEY_PRO#3' },
+      { name: 'content-type', value: 'application/json' },
+      { name: 'x-empty', value: '' },
+    ],
+    queryString: [{ name: 'name', value: 'café' }],
+    postData: { mimeType: 'application/json', text: '{"name":"Rex \\"the\\" dog","tag":"ünïcødé ✓","n":[1,2.5e3,-0]}' },
+  },
+  response: {
+    status: 201,
+    statusText: 'Created',
+    headers: [
+      { name: 'content-type', value: 'application/json; charset=utf-8' },
+      { name: 'x-ratelimit-remaining', value: '299' },
+    ],
+    content: { size: 40, mimeType: 'application/json', text: '{"id":9007199254740993,"name":"Rex"}' },
+    redirectURL: '',
+  },
+  cache: {},
+  timings: { send: 0, wait: 12.5, receive: 0 },
+};
+
+/** Entries the judge reads as HAR entries, each in a shape the index must read as JSON.parse does. */
+const READ: Array<[string, unknown]> = [
+  ['a whole entry, escapes and characters beyond ASCII in its bodies', ENTRY],
+  ['a body in base64', { ...ENTRY, response: { ...ENTRY.response, content: { encoding: 'base64', text: Buffer.from('{"id":1}').toString('base64') } } }],
+  ['a browser cache hit', { ...ENTRY, _fromCache: 'memory' }],
+  ['an answer that never came, with its causes', { ...ENTRY, response: { status: 0, headers: [], _error: 'net::ERR_CONNECTION_RESET' }, _error: 'net::ERR_FAILED' }],
+  ['no headers, no body, no time', { startedDateTime: ENTRY.startedDateTime, request: { method: 'GET', url: 'http://h/v1/pets' }, response: { status: 200 } }],
+  ['empty lists and objects', { startedDateTime: ENTRY.startedDateTime, time: 0, request: { method: 'GET', url: 'http://h/v1/pets', headers: [], postData: {} }, response: { status: 200, headers: [], content: {} } }],
+  ['headers without a value, or with a value that is not a string', { ...ENTRY, request: { ...ENTRY.request, headers: [{ name: 'a' }, { name: 'b', value: null }, { name: 'c', value: 7 }, { value: 'no name' }] } }],
+  ['fields of other types than a HAR writes', { ...ENTRY, startedDateTime: 1_764_403_200, time: '3', response: { ...ENTRY.response, status: '200', content: { text: { not: 'a string' } } } }],
+  ['numbers of every JSON form', { ...ENTRY, time: -1.5e-3, response: { ...ENTRY.response, status: 2e2 } }],
+  ['escapes in a URL and a header', { ...ENTRY, request: { ...ENTRY.request, url: 'http://h/v1/pets?q=a\tb\u0001\u2028', headers: [{ name: 'x-quote', value: 'say "hi" \\ / \b\f\n\r' }] } }],
+  ['names the judge does not read, beyond ASCII or escaped inside a value it passes over', { ...ENTRY, comment: 'a \\u0072equest', 'tim\u00e9': 1, timings: { '\u0000odd': { deep: [[[{}]]] } } }],
+];
+
+for (const [what, entry] of READ) {
+  test(`${what}: the judged fields read from the bytes are those JSON.parse gives`, () => {
+    const expected = judgedOf(entry as Record<string, unknown>);
+    for (const text of [JSON.stringify(entry), JSON.stringify(entry, null, 2), JSON.stringify(entry, null, '\t').replaceAll('\n', '\r\n')]) {
+      expect(read(text, false), 'an entry whose end is known').toEqual(expected);
+      expect(read(text, true), 'an entry walked in its chunk').toEqual(expected);
+    }
+  });
+}
+
+/** Entries the index leaves to JSON.parse: not JSON, or a shape the judge reads otherwise. */
+const PARSED_WHOLE: Array<[string, string]> = [
+  ['a line of the exchange format (no request object)', '{"time": 1, "method": "GET", "url": "/v1/pets", "status": 200}'],
+  ['a request that is an array', '{"request": [], "response": {"status": 200}}'],
+  ['no response', '{"request": {"method": "GET"}}'],
+  ['headers as an object of names', '{"request": {"method": "GET", "headers": {"a": "b"}}, "response": {"status": 200}}'],
+  ['headers as null', '{"request": {"method": "GET", "headers": null}, "response": {"status": 200}}'],
+  ['a header that is not an object', '{"request": {"method": "GET", "headers": ["a: b"]}, "response": {"status": 200}}'],
+  ['postData that is a string', '{"request": {"method": "GET", "postData": "x"}, "response": {"status": 200}}'],
+  ['a judged name written twice', '{"request": {"method": "GET", "method": "POST"}, "response": {"status": 200}}'],
+  ['a name with an escape beside the judged ones (it might spell one)', '{"request": {"method": "GET"}, "response": {"status": 200}, "\\u0000": 1}'],
+  ['a judged name spelt with an escape', '{"req\\u0075est": {"method": "GET"}, "request": {"method": "POST"}, "response": {"status": 200}}'],
+  ['a trailing comma', '{"request": {"method": "GET",}, "response": {"status": 200}}'],
+  ['a control character in a string', '{"request": {"method": "G\tET"}, "response": {"status": 200}}'],
+  ['a bad escape', '{"request": {"method": "G\\xET"}, "response": {"status": 200}}'],
+  ['a short \\u escape', '{"request": {"method": "G\\u00E"}, "response": {"status": 200}}'],
+  ['a number with a leading zero', '{"request": {"method": "GET"}, "response": {"status": 0200}}'],
+  ['a number without digits after its point', '{"request": {"method": "GET"}, "response": {"status": 200.}}'],
+  ['a misspelt literal', '{"request": {"method": "GET"}, "response": {"status": 200, "x": nul}}'],
+  ['a missing colon', '{"request": {"method" "GET"}, "response": {"status": 200}}'],
+  ['nesting deeper than the walk follows', `{"request": {"method": "GET"}, "response": {"status": 200}, "x": ${'['.repeat(600)}${']'.repeat(600)}}`],
+];
+
+for (const [what, text] of PARSED_WHOLE) {
+  test(`${what}: the entry is left to JSON.parse`, () => {
+    expect(read(text, false)).toBe('parsed whole');
+    expect(read(text, true)).toBe('parsed whole');
+  });
+}
+
+test('numbers in every JSON form read as JSON.parse reads them', () => {
+  const text = '{"time": -1.5E+2, "request": {"method": "GET", "url": 0}, "response": {"status": 2e2, "_error": -0.0e-0}, "_error": 12345678901234567890}';
+  expect(read(text, true)).toEqual(judgedOf(JSON.parse(text) as Record<string, unknown>));
+});
+
+test('an entry cut by its chunk\'s end is left to the scanner, wherever the cut falls', () => {
+  const text = JSON.stringify(ENTRY, null, 2);
+  const readAnyway = Array.from({ length: text.length - 1 }, (_, index) => index + 1).filter((cut) => read(text.slice(0, cut), true, '', '') !== 'parsed whole');
+  expect(readAnyway, 'cuts after which the entry was read').toEqual([]);
+});
+
+test('every entry of the sample HAR reads as JSON.parse reads it', () => {
+  const entries = (JSON.parse(readFileSync(SAMPLE_HAR, 'utf8')) as { log: { entries: Array<Record<string, unknown>> } }).log.entries;
+  expect(entries.length).toBeGreaterThan(0);
+  for (const entry of entries) expect(read(JSON.stringify(entry, null, 2), true)).toEqual(judgedOf(entry));
+});

@@ -49,6 +49,14 @@ interface Measured {
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
+const SUPPORTED_NODE = '22.12 or later';
+
+/** Whether this Node is one the package's `engines` names: the judge's figures are quoted for those. */
+function onSupportedNode(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12);
+}
+
 async function judgeOnce(capture: string, mode: 'judge' | 'checks-only' = 'judge'): Promise<Measured> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', 'judge', 'run-judge.ts'), capture, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -107,7 +115,7 @@ async function driftRounds(): Promise<{ markdown: string; json: object }> {
   );
   const wallRatio = median(pairs.map((pair) => pair.wallRatio));
   const cpuRatio = median(pairs.map((pair) => pair.cpuRatio));
-  const verdict = `${wallRatio >= GOAL_OVER_DRIFT ? 'met' : 'NOT met'}: the judge at a median ${wallRatio.toFixed(2)} times drift's rate on ${harExchanges.toLocaleString('en-US')} exchanges (${cpuRatio.toFixed(2)} times by CPU; goal at least ${GOAL_OVER_DRIFT})`;
+  const verdict = `${wallRatio >= GOAL_OVER_DRIFT ? 'met' : 'NOT met'}: the judge at a median ${wallRatio.toFixed(2)} times drift's rate on ${harExchanges.toLocaleString('en-US')} exchanges (${cpuRatio.toFixed(2)} times by CPU; goal at least ${GOAL_OVER_DRIFT}), both on Node ${process.versions.node}${onSupportedNode() ? '' : `, which the package does not support (it asks for ${SUPPORTED_NODE}): tsx loads modules slower there, so run \`bash scripts/on-node.sh 22 npm run bench:judge\``}`;
   return { markdown: `${table}\n\n- ${verdict}\n`, json: { harExchanges, pairs, wallRatio, cpuRatio } };
 }
 

@@ -12,6 +12,9 @@
  * worker died or the deadline passed, as a dead worker's lease is (leases.ts).
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
+import type { TargetClock } from '../../lib/target-clock.ts';
+import type { Transport } from './exchange.ts';
 import { processIsAlive } from './process-alive.ts';
 
 interface Rest {
@@ -57,6 +60,15 @@ export class KeyRest {
   answered(): void {
     const rest = this.read();
     if (rest.inARow > 0) this.write({ untilMs: rest.untilMs, inARow: 0 });
+  }
+
+  /**
+   * A wait the key was asked for, up to `untilMs` (real ms since the epoch), before the client has seen the 429 that
+   * asked it: the refusals in a row are the client's to count (`refused`).
+   */
+  askedToWait(untilMs: number): void {
+    const rest = this.read();
+    if (untilMs > rest.untilMs) this.write({ untilMs, inARow: rest.inARow });
   }
 
   /**
@@ -114,6 +126,23 @@ export class KeyRest {
 
 /** The retry slot's file, beside the rest's: `rest.retry`. */
 const RETRY_SLOT_SUFFIX = '.retry';
+
+/**
+ * The transport, putting every 429's Retry-After into the key's rest as it arrives: a hook above it that ends the
+ * test on that 429 (a spent, banned or misconfigured key: test.ts's spent.watch) leaves the key resting, so no
+ * later request on it, this test's or another's, goes before the wait it was asked.
+ */
+export function restingOnRefusals(transport: Transport, rest: KeyRest, clock: TargetClock): Transport {
+  return {
+    async send(request) {
+      const response = await transport.send(request);
+      if (response.status !== 429) return response;
+      const asked = retryAfterMs(response.headers['retry-after'], clock.now());
+      if (asked !== undefined) rest.askedToWait(Date.now() + clock.toRealMs(asked));
+      return response;
+    },
+  };
+}
 
 function readOr<T>(file: string, missing: T): string | T {
   try {

@@ -11,7 +11,7 @@
  * exclusive create by the worker that sends it and holding its pid and deadline; it is taken back when that
  * worker died or the deadline passed, as a dead worker's lease is (leases.ts).
  */
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
 import type { TargetClock } from '../../lib/target-clock.ts';
 import type { Transport } from './exchange.ts';
@@ -96,11 +96,14 @@ export class KeyRest {
     return undefined;
   }
 
-  /** Removes a retry slot whose process is gone or whose deadline passed; true when it did. An empty slot is one being written. */
+  /**
+   * Removes a retry slot whose process is gone or whose deadline passed; true when it did. An empty slot is one
+   * being written, unless it was made long ago (its process died between making and writing it).
+   */
   private takeBackIfLapsed(slot: string): boolean {
     const [pid, deadline] = readOr(slot, '').split(' ').map(Number);
-    if (!Number.isInteger(pid) || (pid as number) <= 0) return false;
-    if (processIsAlive(pid as number) && !((deadline as number) < Date.now())) return false;
+    const lapsed = Number.isInteger(pid) && (pid as number) > 0 ? !processIsAlive(pid as number) || (deadline as number) < Date.now() : madeBefore(slot, Date.now() - SLOT_WRITTEN_MS);
+    if (!lapsed) return false;
     rmSync(slot, { force: true });
     return true;
   }
@@ -127,6 +130,9 @@ export class KeyRest {
 /** The retry slot's file, beside the rest's: `rest.retry`. */
 const RETRY_SLOT_SUFFIX = '.retry';
 
+/** Ample time for a slot made to be written (real ms): one still empty after it will never be. */
+const SLOT_WRITTEN_MS = 1_000;
+
 /**
  * The transport, putting every 429's Retry-After into the key's rest as it arrives: a hook above it that ends the
  * test on that 429 (a spent, banned or misconfigured key: test.ts's spent.watch) leaves the key resting, so no
@@ -142,6 +148,14 @@ export function restingOnRefusals(transport: Transport, rest: KeyRest, clock: Ta
       return response;
     },
   };
+}
+
+function madeBefore(file: string, ms: number): boolean {
+  try {
+    return statSync(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
 }
 
 function readOr<T>(file: string, missing: T): string | T {

@@ -2,14 +2,19 @@
  * The suite's client in two workers (two processes, each its own client and KeyRest on the key's one lease folder)
  * sharing a key that a server refuses: ERR-3, no request leaves before the latest Retry-After the server gave on the
  * key; ERR-4, once the rest is over one request in the whole run goes out as the key's retry, and none other until
- * it is answered, in either worker.
+ * it is answered, in either worker. The retry's slot is taken back from a worker gone or past its deadline, and a
+ * request held for it waits no longer than its test has left.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { DEMO_KEYS } from '../../../lib/keys.ts';
+import { Redactor } from '../../../lib/redact.ts';
+import { PetStoreClient } from '../../../specs/support/client.ts';
+import { RuleJudge } from '../../../specs/support/judge.ts';
 import { KeyRest } from '../../../specs/support/key-rest.ts';
 
 const cites = (rule: string) => ({ annotation: { type: 'rule', description: rule } });
@@ -116,4 +121,30 @@ test('ERR-4 SHOULD a retry slot is held while its worker lives and its deadline 
   expect(rest.claimRetry(Date.now() + 60_000), "a dead worker's retry is taken back").toBeDefined();
   writeFileSync(`${file}.retry`, `${process.pid} ${Date.now() - 1} 1`);
   expect(rest.claimRetry(Number.POSITIVE_INFINITY), 'a retry past its deadline is taken back').toBeDefined();
+  writeFileSync(`${file}.retry`, '');
+  expect(rest.claimRetry(Date.now() + 60_000), 'a slot still being written is held').toBeUndefined();
+  const longAgo = new Date(Date.now() - 60_000);
+  utimesSync(`${file}.retry`, longAgo, longAgo);
+  expect(rest.claimRetry(Date.now() + 60_000), 'a slot left unwritten by a worker that died making it is taken back').toBeDefined();
+});
+
+test("ERR-4 SHOULD a request held for another worker's retry waits no longer than its test has left: it is not sent, and could not complete", cites('ERR-4'), async () => {
+  const rest = new KeyRest(path.join(mkdtempSync(path.join(tmpdir(), 'petstore-rest-')), 'rest'));
+  rest.refused(() => 0, 0);
+  // Another worker's retry, out and unanswered.
+  expect(rest.claimRetry(Date.now() + 60_000)).toBeDefined();
+  let sent = 0;
+  const ends = Date.now() + 300;
+  const api = new PetStoreClient({
+    transport: { send: async () => (sent++, { status: 200, headers: {}, body: '[]' }) },
+    baseUrl: 'http://127.0.0.1:9/v1',
+    authorization: 'Bearer demo-business-1',
+    plan: 'business',
+    judge: new RuleJudge(test.info(), 'ERR-4', new Redactor(DEMO_KEYS)),
+    politeness: 'wait',
+    timeLeftMs: () => ends - Date.now(),
+    rest,
+  }).collecting();
+  await expect(api.listPets()).rejects.toThrow('GET /pets was not sent: the retry on its key was not answered in the time this test had left');
+  expect(sent).toBe(0);
 });

@@ -5,12 +5,17 @@
  * never sends before that wait is over (ERR-3), and the backoff keeps growing from one test to the next while the
  * refusals go on (ERR-4). Kept in the key's lease folder (leases.ts), so every worker reads the same file.
  *
- * Once the wait is over, a refused key sends one request, the retry, and its other requests in this process wait
+ * Once the wait is over, a refused key sends one request, the retry, and its other requests in every worker wait
  * for the retry's answer (as the load engine's KeyDriver does): requests refused together never go out again
- * together, into a refusal the retry would have shown. Workers each hold their own retry: the file says when a
- * key may send, not who sends.
+ * together, into a refusal the retry would have shown. The retry's slot is a file beside the rest, made with an
+ * exclusive create by the worker that sends it and holding its pid and deadline; it is taken back when that
+ * worker died or the deadline passed, as a dead worker's lease is (leases.ts).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { retryAfterMs } from '../../lib/rate-limiter/retry-after.ts';
+import type { TargetClock } from '../../lib/target-clock.ts';
+import type { Transport } from './exchange.ts';
+import { processIsAlive } from './process-alive.ts';
 
 interface Rest {
   /** Ms since the epoch before which the key sends nothing. */
@@ -20,8 +25,8 @@ interface Rest {
 
 const NONE: Rest = { untilMs: 0, inARow: 0 };
 
-/** The retry out on each key in this process, by its file, while it is unanswered: it settles with the answer. */
-const retriesOut = new Map<string, Promise<void>>();
+/** Retry slots claimed by this process, told apart from each other in the slot file. */
+let claims = 0;
 
 export class KeyRest {
   constructor(private readonly file: string) {}
@@ -57,30 +62,61 @@ export class KeyRest {
     if (rest.inARow > 0) this.write({ untilMs: rest.untilMs, inARow: 0 });
   }
 
-  /** The retry out on the key in this process, settling once it is answered; undefined when none is. */
-  retryOut(): Promise<void> | undefined {
-    return retriesOut.get(this.file);
+  /**
+   * A wait the key was asked for, up to `untilMs` (real ms since the epoch), before the client has seen the 429 that
+   * asked it: the refusals in a row are the client's to count (`refused`).
+   */
+  askedToWait(untilMs: number): void {
+    const rest = this.read();
+    if (untilMs > rest.untilMs) this.write({ untilMs, inARow: rest.inARow });
   }
 
-  /** Marks a retry as out on the key; call what it returns once the retry is answered (or failed), after `refused`/`answered`. */
-  sendingRetry(): () => void {
-    let answer: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    retriesOut.set(this.file, answered);
-    return () => {
-      // Only this retry's own mark is taken off: a newer retry's stays.
-      if (retriesOut.get(this.file) === answered) retriesOut.delete(this.file);
-      answer();
-    };
+  /**
+   * Claims the key's retry for this process until it is answered, or at the latest until `deadlineMs` (real ms
+   * since the epoch; Infinity: until this process ends): call what it returns once the retry is answered (or
+   * failed), after `refused`/`answered`. Undefined while another request's retry on the key, in any worker, is out.
+   */
+  claimRetry(deadlineMs: number): (() => void) | undefined {
+    const slot = this.slot();
+    const mine = `${process.pid} ${deadlineMs} ${++claims}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(slot, 'wx');
+        writeSync(fd, mine);
+        closeSync(fd);
+        return () => {
+          // Only this retry's own claim is taken off: a newer one, made after this one was taken back, stays.
+          if (readOr(slot, '') === mine) rmSync(slot, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if (!this.takeBackIfLapsed(slot)) return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Removes a retry slot whose process is gone or whose deadline passed; true when it did. An empty slot is one
+   * being written, unless it was made long ago (its process died between making and writing it).
+   */
+  private takeBackIfLapsed(slot: string): boolean {
+    const [pid, deadline] = readOr(slot, '').split(' ').map(Number);
+    const lapsed = Number.isInteger(pid) && (pid as number) > 0 ? !processIsAlive(pid as number) || (deadline as number) < Date.now() : madeBefore(slot, Date.now() - SLOT_WRITTEN_MS);
+    if (!lapsed) return false;
+    rmSync(slot, { force: true });
+    return true;
+  }
+
+  private slot(): string {
+    return `${this.file}${RETRY_SLOT_SUFFIX}`;
   }
 
   private read(): Rest {
-    try {
-      const [until, inARow] = readFileSync(this.file, 'utf8').split(' ').map(Number);
-      return { untilMs: Number.isFinite(until) ? (until as number) : 0, inARow: Number.isFinite(inARow) ? (inARow as number) : 0 };
-    } catch {
-      return NONE;
-    }
+    const text = readOr(this.file, undefined);
+    if (text === undefined) return NONE;
+    const [until, inARow] = text.split(' ').map(Number);
+    return { untilMs: Number.isFinite(until) ? (until as number) : 0, inARow: Number.isFinite(inARow) ? (inARow as number) : 0 };
   }
 
   private write(rest: Rest): void {
@@ -88,5 +124,44 @@ export class KeyRest {
     const draft = `${this.file}.${process.pid}`;
     writeFileSync(draft, `${rest.untilMs} ${rest.inARow}`);
     renameSync(draft, this.file);
+  }
+}
+
+/** The retry slot's file, beside the rest's: `rest.retry`. */
+const RETRY_SLOT_SUFFIX = '.retry';
+
+/** Ample time for a slot made to be written (real ms): one still empty after it will never be. */
+const SLOT_WRITTEN_MS = 1_000;
+
+/**
+ * The transport, putting every 429's Retry-After into the key's rest as it arrives: a hook above it that ends the
+ * test on that 429 (a spent, banned or misconfigured key: test.ts's spent.watch) leaves the key resting, so no
+ * later request on it, this test's or another's, goes before the wait it was asked.
+ */
+export function restingOnRefusals(transport: Transport, rest: KeyRest, clock: TargetClock): Transport {
+  return {
+    async send(request) {
+      const response = await transport.send(request);
+      if (response.status !== 429) return response;
+      const asked = retryAfterMs(response.headers['retry-after'], clock.now());
+      if (asked !== undefined) rest.askedToWait(Date.now() + clock.toRealMs(asked));
+      return response;
+    },
+  };
+}
+
+function madeBefore(file: string, ms: number): boolean {
+  try {
+    return statSync(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+
+function readOr<T>(file: string, missing: T): string | T {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return missing;
   }
 }

@@ -9,6 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import path from 'node:path';
 import { sleep } from '../../lib/backoff.ts';
 import { KeyRest } from './key-rest.ts';
+import { processIsAlive } from './process-alive.ts';
 
 export interface Lease {
   key: string;
@@ -278,14 +279,5 @@ export class KeyLeases {
     } catch {
       // Already gone.
     }
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

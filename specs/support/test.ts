@@ -20,7 +20,7 @@ import { countingCreations, createdAnnotation, type CreatedPets } from './create
 import { playwrightTransport, socketTransport, type Transport } from './exchange.ts';
 import { RuleJudge } from './judge.ts';
 import { keyRoles, type KeyRoles } from './key-roles.ts';
-import type { KeyRest } from './key-rest.ts';
+import { restingOnRefusals, type KeyRest } from './key-rest.ts';
 import { leasedTransport } from './leased-transport.ts';
 import { KeyLeases, type Lease } from './leases.ts';
 import { lostConnectionsUnmeasured } from './lost-connections.ts';
@@ -140,10 +140,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const sockets = apiConnections === undefined ? undefined : socketTransport(target.baseUrl, apiConnections, answerTimeoutMs(target));
     const wire = sockets ?? playwrightTransport(request, answerTimeoutMs(target));
     // Functional tests judge nothing by the key's plan: a key that answers as another plan's is only named.
-    const transport = spent.watch(leasedTransport(wire, () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note');
+    const rest = leaseBook.rest(functional.key);
+    const transport = spent.watch(leasedTransport(wire, () => leaseBook.common(BURST_LEASE)), functional.plan, functional.key, 'skip', 'note', rest);
     try {
       await sockets?.open();
-      const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', leaseBook.rest(functional.key));
+      const api = client(transport, target, check, testInfo, `Bearer ${functional.key}`, functional.plan, 'wait', rest);
       if (!target.settings.readOnly) await settleStatusThatDoesNotMatter(api);
       await use(api);
     } finally {
@@ -169,12 +170,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       leases.push(lease);
       const socket = socketTransport(target.baseUrl, BURST_CONCURRENCY, answerTimeoutMs(target));
       transports.push(socket);
-      const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip');
+      // A measurement waits as it measures; a client that waits out 429s waits for the key's rest too.
+      const rest = politeness === 'wait' ? leaseBook.rest(lease.key) : undefined;
+      const watched = spent.watch(socket, plan, lease.key, onSpent, 'skip', rest);
       const stop = (reason: string): void => testInfo.skip(true, reason);
       // A 429 whose wait the test has no time for stops a polite client's test once the key's rest has it (client.ts).
       const transport = politeness === 'measure' ? lostConnectionsUnmeasured(watched, stop) : watched;
-      // A measurement waits as it measures; a client that waits out 429s waits for the key's rest too.
-      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness, politeness === 'wait' ? leaseBook.rest(lease.key) : undefined);
+      const made = client(transport, target, check, testInfo, `Bearer ${lease.key}`, plan, politeness, rest);
       held.set(made, lease.key);
       return made;
     };
@@ -242,7 +244,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
  * wait out a day, so it says so and ends; `note`: a measurement says itself what it could not measure;
  * `own-day`: only a refusal before anything was admitted counts, since a daily test meets its own day's refusal
  * at the end. A key that answers as another plan's ends a test that judges its plan (`skip`), and is only named
- * by one that does not (`note`).
+ * by one that does not (`note`). With the key's `rest`, every 429 is in it before any of these can end the test.
  */
 function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
   const note = (plan: PlanId, key: string, untilMs: number): string => {
@@ -267,7 +269,7 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
       const found = parseMisconfiguration(leaseBook.misconfigured(key));
       if (found) testInfo.skip(true, noteMisconfigured(found));
     },
-    watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day', onMisconfigured: 'skip' | 'note'): Transport {
+    watch(transport: Transport, plan: PlanId, key: string, onSpent: 'skip' | 'note' | 'own-day', onMisconfigured: 'skip' | 'note', rest?: KeyRest): Transport {
       const spent = (untilMs: number): void => {
         leaseBook.markSpent(key, untilMs);
         const reason = note(plan, key, untilMs);
@@ -295,7 +297,8 @@ function spentKeys(target: Target, leaseBook: KeyLeases, testInfo: TestInfo) {
         usedUp: (untilMs: number) => rememberDayUsedUp(target.baseUrl, key, untilMs),
         usedUpEarlier: (untilMs: number) => dayUsedUpEarlier(target.baseUrl, key, untilMs, target.clock.toRealMs(1_000)),
       };
-      const watched = watchedKey(transport, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key), ...days }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
+      const resting = rest ? restingOnRefusals(transport, rest, target.clock) : transport;
+      const watched = watchedKey(resting, target.clock, { spent, banned, admitted: () => leaseBook.countAdmitted(key), ...days }, { untilAdmitted: onSpent === 'own-day', ...(quota ? { quota } : {}) });
       return watchedPlan(watched, plan, quota, keyName(target.keys, plan, key), misconfigured);
     },
   };

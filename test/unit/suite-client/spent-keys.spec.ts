@@ -1,9 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DEMO_KEYS } from '../../../lib/keys.ts';
 import { targetClock, WALL_CLOCK } from '../../../lib/target-clock.ts';
 import { spentKeysNote } from '../../../specs/reporter/spent-keys.ts';
 import { dayUsedUpEarlier, rememberDayUsedUp } from '../../../specs/support/days-used-up.ts';
 import type { ReceivedResponse, Transport } from '../../../specs/support/exchange.ts';
+import { KeyRest, restingOnRefusals } from '../../../specs/support/key-rest.ts';
 import { bannedUntil, keyName, SPENT_KEY, spentUntil, watchedKey } from '../../../specs/support/spent-keys.ts';
 
 const refusal = (headers: Record<string, string>): ReceivedResponse => ({ status: 429, headers, body: '{}' });
@@ -109,4 +113,15 @@ test("a run meeting first the refusal an earlier run's count ended the key's day
   expect(await meet('demo-free-1', 20_000), 'the wait ends when the remembered day does').toEqual({ spent: 1, banned: 0 });
   expect(await meet('demo-free-1', 7_200), 'a wait that ends at another moment is no day of ours').toEqual({ spent: 0, banned: 1 });
   expect(await meet('demo-free-2', 20_000), 'another key').toEqual({ spent: 0, banned: 1 });
+});
+
+test("ERR-3 a spent key's 429 that ends the test inside the transport is in the key's rest first: the next request on the key waits for its Retry-After", async () => {
+  const rest = new KeyRest(path.join(mkdtempSync(path.join(tmpdir(), 'petstore-rest-')), 'rest'));
+  const ended = new Error('the test ended: the key is spent');
+  const watch = { spent: () => { throw ended; }, admitted: () => {} };
+  const refusing: Transport = { send: async () => refusal({ 'retry-after': '3600' }) };
+  const before = Date.now();
+  await expect(watchedKey(restingOnRefusals(refusing, rest, WALL_CLOCK), WALL_CLOCK, watch).send(request)).rejects.toBe(ended);
+  expect(rest.untilMs()).toBeGreaterThanOrEqual(before + 3_600_000);
+  expect(rest.refusalsInARow(), 'the refusals in a row are the client\'s to count').toBe(0);
 });

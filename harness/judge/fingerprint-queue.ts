@@ -19,20 +19,27 @@ export class FingerprintQueue {
   private head = 0;
   private count = 0;
 
-  /** Whether the fingerprint at `from` in `source` is remembered. */
-  has(source: Uint8Array, from: number): boolean {
-    return this.cellOf(source, from) !== -1;
-  }
-
-  /** Remembers the fingerprint at `from` in `source`, added at `time`. */
-  add(source: Uint8Array, from: number, time: number): void {
+  /**
+   * Whether the fingerprint at `from` in `source` is remembered; if not, it is remembered from now, added at `time`.
+   * One probe of the table either way.
+   */
+  remembers(source: Uint8Array, from: number, time: number): boolean {
     if (this.count === this.capacity) this.grow();
+    const hash = hashOf(source, from);
+    const mask = this.cells.length - 1;
+    let cell = hash & mask;
+    for (let held = this.cells[cell] as number; held !== 0; held = this.cells[cell] as number) {
+      if (this.hashes[held - 1] === hash && this.holds(held - 1, source, from)) return true;
+      cell = (cell + 1) & mask;
+    }
     const slot = (this.head + this.count) & (this.capacity - 1);
-    this.bytes.set(source.subarray(from, from + FINGERPRINT_BYTES), slot * FINGERPRINT_BYTES);
+    const at = slot * FINGERPRINT_BYTES;
+    for (let index = 0; index < FINGERPRINT_BYTES; index++) this.bytes[at + index] = source[from + index] as number;
     this.times[slot] = time;
-    this.hashes[slot] = hashOf(source, from);
+    this.hashes[slot] = hash;
+    this.cells[cell] = slot + 1;
     this.count++;
-    this.place(slot);
+    return false;
   }
 
   /** The time of the oldest fingerprint remembered; undefined when none is. */
@@ -49,16 +56,6 @@ export class FingerprintQueue {
     this.empty(cell);
     this.head = (this.head + 1) & (this.capacity - 1);
     this.count--;
-  }
-
-  private cellOf(source: Uint8Array, from: number): number {
-    const hash = hashOf(source, from);
-    const mask = this.cells.length - 1;
-    for (let cell = hash & mask; ; cell = (cell + 1) & mask) {
-      const held = this.cells[cell] as number;
-      if (held === 0) return -1;
-      if (this.hashes[held - 1] === hash && this.holds(held - 1, source, from)) return cell;
-    }
   }
 
   private holds(slot: number, source: Uint8Array, from: number): boolean {

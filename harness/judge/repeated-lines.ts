@@ -32,11 +32,10 @@ export class RepeatedLines {
    * be made, nor any string.
    */
   fingerprintRepeats(fingerprints: Uint8Array, from: number, at: number): boolean {
-    if (this.remembered.has(fingerprints, from)) {
+    if (this.remembered.remembers(fingerprints, from, at)) {
       this.dropped++;
       return true;
     }
-    this.remembered.add(fingerprints, from, at);
     if (at > this.latest) this.latest = at;
     const reach = this.latest - REPEATS_WITHIN_MS;
     for (let oldest = this.remembered.oldestTime; oldest !== undefined && oldest < reach; oldest = this.remembered.oldestTime) this.remembered.forgetOldest();

@@ -25,12 +25,11 @@ test('fingerprints are remembered and forgotten oldest first as a Set and a queu
   const next = (): number => (random = (random * 48_271) % 2_147_483_647);
   for (let step = 0; step < 18_000; step++) {
     const number = next() % 5_000;
-    if (queue.has(fingerprint(number), 0) !== held.has(number)) wrong.push(`step ${step}: ${number} ${held.has(number) ? 'forgotten' : 'remembered unasked'}`);
+    // Inside a larger array, as a chunk's fingerprints sit.
+    const chunk = new Uint8Array(FINGERPRINT_BYTES * 3);
+    chunk.set(fingerprint(number), FINGERPRINT_BYTES);
+    if (queue.remembers(chunk, FINGERPRINT_BYTES, step) !== held.has(number)) wrong.push(`step ${step}: ${number} ${held.has(number) ? 'forgotten' : 'remembered unasked'}`);
     if (!held.has(number)) {
-      // Inside a larger array too, as a chunk's fingerprints sit.
-      const chunk = new Uint8Array(FINGERPRINT_BYTES * 3);
-      chunk.set(fingerprint(number), FINGERPRINT_BYTES);
-      queue.add(chunk, FINGERPRINT_BYTES, step);
       held.add(number);
       order.push(number);
       times.push(step);
@@ -45,7 +44,7 @@ test('fingerprints are remembered and forgotten oldest first as a Set and a queu
     }
   }
   expect(queue.oldestTime).toBe(times[0]);
-  for (let number = 0; number < 5_000; number++) if (queue.has(fingerprint(number), 0) !== held.has(number)) wrong.push(`at the end: ${number}`);
+  for (let number = 0; number < 5_000; number++) if (queue.remembers(fingerprint(number), 0, 0) !== held.has(number)) wrong.push(`at the end: ${number}`);
   expect(wrong).toEqual([]);
   expect(most, 'past the ring\'s first capacity').toBeGreaterThan(1_024);
   expect(order.length, 'and down again').toBeLessThan(most / 2);

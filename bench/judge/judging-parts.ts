@@ -24,12 +24,16 @@ const { TrafficJudge } = (await import(join(root, 'harness/judge/traffic-judge.t
 const { RepeatedLines } = (await import(join(root, 'harness/judge/repeated-lines.ts'))) as typeof import('../../harness/judge/repeated-lines.ts');
 
 type Repeats = InstanceType<typeof RepeatedLines>;
-/** A checkout from before the check was asked by fingerprint took it as a third argument of `repeats`. */
-type OlderRepeats = { repeats(text: string, at: number, taken?: string): boolean };
+/**
+ * A checkout from before the fingerprint was bytes read in place took it as a base64 string: as a third argument of
+ * `repeats` at first, then as `fingerprintRepeats`'s first.
+ */
+type OlderRepeats = { repeats(text: string, at: number, taken?: string): boolean; fingerprintRepeats(fingerprint: string, at: number): boolean };
+type OlderEntry = ReadEntry & { fingerprint?: string };
 
-const entries: ReadEntry[] = [];
+const entries: OlderEntry[] = [];
 // A HAR's entries keep their fingerprint, not their text, as the judge asks them: 300 MB less held.
-for await (const raw of readCapture(capture, format)) entries.push(raw.fingerprint === undefined ? raw : { ...raw, text: '' });
+for await (const raw of readCapture(capture, format) as AsyncGenerator<OlderEntry>) entries.push(raw.fingerprints === undefined && raw.fingerprint === undefined ? raw : { ...raw, text: '' });
 const file = basename(capture);
 
 function cpuMicrosEach(work: () => void): number {
@@ -39,9 +43,11 @@ function cpuMicrosEach(work: () => void): number {
   return (spent.user + spent.system) / entries.length;
 }
 
-function repeats(check: Repeats, raw: ReadEntry, at: number): boolean {
+function repeats(check: Repeats, raw: OlderEntry, at: number): boolean {
+  if (raw.fingerprints !== undefined) return check.fingerprintRepeats(raw.fingerprints, raw.fingerprintAt, at);
   if (raw.fingerprint === undefined) return check.repeats(raw.text, at);
-  return 'fingerprintRepeats' in check ? check.fingerprintRepeats(raw.fingerprint, at) : (check as OlderRepeats).repeats(raw.text, at, raw.fingerprint);
+  const older = check as unknown as OlderRepeats;
+  return 'fingerprintRepeats' in check ? older.fingerprintRepeats(raw.fingerprint, at) : older.repeats(raw.text, at, raw.fingerprint);
 }
 
 const rounds: Array<{ building: number; repeatCheck: number; judging: number }> = [];
@@ -57,7 +63,7 @@ for (let round = 0; round < 3; round++) {
   const repeatCheck = cpuMicrosEach(() => {
     for (let at = 0; at < entries.length; at++) {
       const exchange = exchanges[at];
-      if (exchange && !repeats(check, entries[at] as ReadEntry, exchange.answeredAt)) kept.push(exchange);
+      if (exchange && !repeats(check, entries[at] as OlderEntry, exchange.answeredAt)) kept.push(exchange);
     }
   });
   const judging = cpuMicrosEach(() => {

@@ -33,7 +33,8 @@ export interface CaptureJudgement {
   period: TrafficPeriod | undefined;
 }
 
-export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; shard?: Shard; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
+/** `harInWorkerFrom`: the size from which a HAR is read on a worker thread (HAR_IN_WORKER_BYTES; a test's small HAR is read there from 0). */
+export async function judgeCapture(path: string, options: { env: NodeJS.ProcessEnv; clockSkewMs: number; format?: CaptureFormat; shard?: Shard; harInWorkerFrom?: number; run: Omit<JudgeRun, 'target' | 'file' | 'startedAt' | 'durationMs' | 'enterpriseQuota'> }): Promise<CaptureJudgement> {
   const started = new Date();
   const file = basename(path);
   const keys = new KeyBook(options.env);
@@ -43,7 +44,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const reading = { harAuthorization: harCarriesAuthorization(path) };
   const repeated = new RepeatedLines();
   const read = new ReadPeriod();
-  for await (const raw of readCapture(path, format, HAR_IN_WORKER_BYTES, 'judged')) {
+  for await (const raw of readCapture(path, format, options.harInWorkerFrom ?? HAR_IN_WORKER_BYTES, 'judged')) {
     const exchange = toJudgedExchange(raw, file, keys, reading);
     if (exchange) read.add(exchange.answeredAt);
     if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeats(repeated, raw, exchange.answeredAt)) addInOrder(judge, exchange, file);
@@ -62,7 +63,7 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
 
 /** By the fingerprint the reader took where it did: the entry's text is then not needed. */
 function repeats(repeated: RepeatedLines, raw: ReadEntry, at: number): boolean {
-  return raw.fingerprint === undefined ? repeated.repeats(raw.text, at) : repeated.fingerprintRepeats(raw.fingerprint, at);
+  return raw.fingerprints === undefined ? repeated.repeats(raw.text, at) : repeated.fingerprintRepeats(raw.fingerprints, raw.fingerprintAt, at);
 }
 
 /** How many lines repeated one already read (the same request, time and answer), and were counted once. */

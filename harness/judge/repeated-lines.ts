@@ -6,19 +6,13 @@
  * later than that is out of order, and refused as such.
  */
 import { hash } from 'node:crypto';
+import { FingerprintQueue } from './fingerprint-queue.ts';
 
 /** How far back a re-sent line is still known: longer than log shippers wait before re-sending a batch. */
 export const REPEATS_WITHIN_MS = 15 * 60_000;
 
 export class RepeatedLines {
-  private readonly seen = new Set<string>();
-  /**
-   * The fingerprints remembered in the order read, and their times, to forget them once out of reach: two arrays, not
-   * an object per line (and the times unboxed), for a judge that reads millions.
-   */
-  private readonly fingerprints: string[] = [];
-  private readonly times: number[] = [];
-  private head = 0;
+  private readonly remembered = new FingerprintQueue();
   private latest = -Infinity;
   dropped = 0;
 
@@ -29,29 +23,22 @@ export class RepeatedLines {
    * Whitespace around it is not the line: a shipper may re-send it with a CRLF ending, or as a file's last line.
    */
   repeats(text: string, at: number): boolean {
-    return this.fingerprintRepeats(hash('sha1', text.trim(), 'base64'), at);
+    return this.fingerprintRepeats(hash('sha1', text.trim(), 'buffer'), 0, at);
   }
 
   /**
-   * The same, by the SHA-1 (base64) of the entry's bytes where the reader took it already (a HAR's entry has no
-   * whitespace around it): the same as that of its text, which need not then be made.
+   * The same, by the SHA-1 of the entry's bytes where the reader took it already (a HAR's entry has no whitespace
+   * around it), FINGERPRINT_BYTES from `from` in `fingerprints`: the same as that of its text, which need not then
+   * be made, nor any string.
    */
-  fingerprintRepeats(fingerprint: string, at: number): boolean {
-    if (this.seen.has(fingerprint)) {
+  fingerprintRepeats(fingerprints: Uint8Array, from: number, at: number): boolean {
+    if (this.remembered.remembers(fingerprints, from, at)) {
       this.dropped++;
       return true;
     }
-    this.seen.add(fingerprint);
-    this.fingerprints.push(fingerprint);
-    this.times.push(at);
     if (at > this.latest) this.latest = at;
     const reach = this.latest - REPEATS_WITHIN_MS;
-    while (this.head < this.times.length && (this.times[this.head] as number) < reach) this.seen.delete(this.fingerprints[this.head++] as string);
-    if (this.head > 4096 && this.head * 2 > this.times.length) {
-      this.fingerprints.splice(0, this.head);
-      this.times.splice(0, this.head);
-      this.head = 0;
-    }
+    for (let oldest = this.remembered.oldestTime; oldest !== undefined && oldest < reach; oldest = this.remembered.oldestTime) this.remembered.forgetOldest();
     return false;
   }
 }

@@ -32,8 +32,13 @@ export interface JudgedFieldRecords {
   records: Int32Array<ArrayBuffer>;
 }
 
-/** What the worker is asked: the file, and whether to find the judge's fields in each entry. */
+/**
+ * What the worker is asked: the file, and whether to find the judge's fields in each entry. `taken`: one Int32, how
+ * many chunks the judging thread has taken, which it counts up and the worker waits on (Atomics): a message per chunk
+ * taken cost the judging thread a few milliseconds each on a busy machine.
+ */
 export interface HarReading {
   path: string;
   judgedFields: boolean;
+  taken: Int32Array<SharedArrayBuffer>;
 }

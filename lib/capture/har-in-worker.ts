@@ -10,7 +10,8 @@ import type { EntryBytes, FromHarReader, HarReading } from './har-entry-bytes.ts
 
 /** `judgedFields`: where the judge's fields sit in each entry is found too (judged-field-index.ts). */
 export async function* harEntryBytesInWorker(path: string, judgedFields = false): AsyncGenerator<EntryBytes> {
-  const worker = new Worker(new URL('./har-reading-worker.mjs', import.meta.url), { workerData: { path, judgedFields } satisfies HarReading });
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(new URL('./har-reading-worker.mjs', import.meta.url), { workerData: { path, judgedFields, taken } satisfies HarReading });
   const arrived: FromHarReader[] = [];
   let failure: Error | undefined;
   let notify: (() => void) | undefined;
@@ -37,7 +38,8 @@ export async function* harEntryBytesInWorker(path: string, judgedFields = false)
       }
       if ('done' in message) return;
       if ('failed' in message) throw readingError(message.failed);
-      worker.postMessage('taken');
+      Atomics.add(taken, 0, 1);
+      Atomics.notify(taken, 0);
       yield message.entries;
     }
   } finally {

@@ -18,16 +18,12 @@ const AHEAD = 3;
  */
 const CHUNK_BYTES = 4 << 20;
 
-const port = parentPort ?? process.exit(1);
-let taken = 0;
-let posted = 0;
-let wake: (() => void) | undefined;
-port.on('message', () => {
-  taken++;
-  wake?.();
-});
+const WAKE_AT_LEAST_EVERY_MS = 100;
 
-async function read({ path, judgedFields }: HarReading): Promise<void> {
+const port = parentPort ?? process.exit(1);
+let posted = 0;
+
+async function read({ path, judgedFields, taken }: HarReading): Promise<void> {
   const fields = judgedFields ? new FieldRecords() : undefined;
   const scanner = new HarEntryScanner(fields?.walker);
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
@@ -41,8 +37,9 @@ async function read({ path, judgedFields }: HarReading): Promise<void> {
     }
     port.postMessage({ entries } satisfies FromHarReader, transfer);
     posted++;
-    while (posted - taken >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
-    wake = undefined;
+    // This thread has nothing else to do meanwhile: it sleeps until a chunk is taken, waking now and then so that an
+    // end of the reading asked by the judging thread (terminate) is seen.
+    for (let seen = Atomics.load(taken, 0); posted - seen >= AHEAD; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, WAKE_AT_LEAST_EVERY_MS);
   }
   scanner.end();
 }

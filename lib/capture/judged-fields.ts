@@ -4,12 +4,19 @@
  * A string of ASCII without escapes is sliced from the bytes; any other value is parsed from its own text alone.
  */
 import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, PAIR_INTS, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS } from './judged-field-index.ts';
+import { RecurringStrings } from './recurring-strings.ts';
 
 /**
  * Buffer's own latin1Slice and utf8Slice, which toString(encoding, start, end) calls after checking its arguments and
  * looking up the encoding by name: that cost the judging thread more than the slicing, on a dozen strings an entry.
  */
 type SlicedBuffer = Buffer & { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string };
+
+/**
+ * Headers, the method and the URL recur from entry to entry, and are given as the same strings; a time and a body
+ * seldom do, and would only push those out.
+ */
+const recurring = new RecurringStrings();
 
 /** The fields of a HAR entry the judge reads (harness/judge/capture-entry.ts), those the entry holds. */
 export interface JudgedHarEntry {
@@ -24,32 +31,32 @@ export interface JudgedHarEntry {
 /** An entry of `bytes`, from its record at `records[record]`. */
 export function judgedHarEntry(bytes: Buffer, records: Int32Array, record: number): JudgedHarEntry {
   const entry = bytes as SlicedBuffer;
-  const postText = leaf(entry, records, record, LEAF.postText);
-  const postMimeType = leaf(entry, records, record, LEAF.postMimeType);
-  const contentText = leaf(entry, records, record, LEAF.contentText);
-  const contentEncoding = leaf(entry, records, record, LEAF.contentEncoding);
+  const postText = leaf(entry, records, record, LEAF.postText, false);
+  const postMimeType = leaf(entry, records, record, LEAF.postMimeType, true);
+  const contentText = leaf(entry, records, record, LEAF.contentText, false);
+  const contentEncoding = leaf(entry, records, record, LEAF.contentEncoding, true);
   return {
-    startedDateTime: leaf(entry, records, record, LEAF.startedDateTime),
-    time: leaf(entry, records, record, LEAF.time),
+    startedDateTime: leaf(entry, records, record, LEAF.startedDateTime, false),
+    time: leaf(entry, records, record, LEAF.time, false),
     request: {
-      method: leaf(entry, records, record, LEAF.method),
-      url: leaf(entry, records, record, LEAF.url),
+      method: leaf(entry, records, record, LEAF.method, true),
+      url: leaf(entry, records, record, LEAF.url, true),
       headers: headers(entry, records, record, REQUEST_HEADERS),
       postData: postText === undefined && postMimeType === undefined ? undefined : { text: postText, mimeType: postMimeType },
     },
     response: {
-      status: leaf(entry, records, record, LEAF.status),
+      status: leaf(entry, records, record, LEAF.status, false),
       headers: headers(entry, records, record, RESPONSE_HEADERS),
       content: contentText === undefined && contentEncoding === undefined ? undefined : { text: contentText, encoding: contentEncoding },
-      _error: leaf(entry, records, record, LEAF.responseError),
+      _error: leaf(entry, records, record, LEAF.responseError, false),
     },
-    _error: leaf(entry, records, record, LEAF.error),
-    _fromCache: leaf(entry, records, record, LEAF.fromCache),
+    _error: leaf(entry, records, record, LEAF.error, false),
+    _fromCache: leaf(entry, records, record, LEAF.fromCache, false),
   };
 }
 
-function leaf(bytes: SlicedBuffer, records: Int32Array, record: number, slot: number): unknown {
-  return leafValue(bytes, records, record + slot * LEAF_INTS);
+function leaf(bytes: SlicedBuffer, records: Int32Array, record: number, slot: number, recurs: boolean): unknown {
+  return leafValue(bytes, records, record + slot * LEAF_INTS, recurs);
 }
 
 function headers(bytes: SlicedBuffer, records: Int32Array, record: number, slot: number): Array<{ name: unknown; value: unknown }> | undefined {
@@ -57,16 +64,17 @@ function headers(bytes: SlicedBuffer, records: Int32Array, record: number, slot:
   if (count === -1) return undefined;
   const pairs = new Array<{ name: unknown; value: unknown }>(count);
   let pair = record + (records[record + slot] as number);
-  for (let index = 0; index < count; index++, pair += PAIR_INTS) pairs[index] = { name: leafValue(bytes, records, pair), value: leafValue(bytes, records, pair + LEAF_INTS) };
+  for (let index = 0; index < count; index++, pair += PAIR_INTS) pairs[index] = { name: leafValue(bytes, records, pair, true), value: leafValue(bytes, records, pair + LEAF_INTS, true) };
   return pairs;
 }
 
-function leafValue(bytes: SlicedBuffer, records: Int32Array, at: number): unknown {
+/** `recurs`: a string likely written on other entries too (RecurringStrings). */
+function leafValue(bytes: SlicedBuffer, records: Int32Array, at: number, recurs: boolean): unknown {
   const kind = records[at];
   if (kind === ABSENT) return undefined;
   const start = records[at + 1] as number;
   const end = records[at + 2] as number;
-  if (kind === PLAIN) return bytes.latin1Slice(start, end);
+  if (kind === PLAIN) return recurs ? recurring.of(bytes, start, end) : bytes.latin1Slice(start, end);
   if (kind === JSON_VALUE) return JSON.parse(bytes.utf8Slice(start, end));
   return wholeNumber(bytes, start, end) ?? Number(bytes.latin1Slice(start, end));
 }

@@ -33,8 +33,12 @@ export interface RawEntry {
 /** An entry as read from a file: with its text as written, what tells a line written twice. */
 export interface ReadEntry extends RawEntry {
   text: string;
-  /** The SHA-1 of the entry's bytes as written (base64), where the reader took it already. */
-  fingerprint: string | undefined;
+  /**
+   * Where the reader took the SHA-1 of the entry's bytes as written already: FINGERPRINT_BYTES from `fingerprintAt`
+   * in `fingerprints` (shared by the entries of a chunk read, so no string or array is made per entry).
+   */
+  fingerprints: Uint8Array | undefined;
+  fingerprintAt: number;
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -66,7 +70,7 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
       for (let index = 0; index < batch.size; index++) {
         const judged = batch.judged?.(index);
         if (judged) {
-          yield new JudgedEntry(batch.number(index), judged, batch.fingerprint(index), batch, index);
+          yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES, batch, index);
           continue;
         }
         const text = batch.text(index);
@@ -77,7 +81,7 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
           throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
         }
         if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
-        yield { number: batch.number(index), entry, text, fingerprint: batch.fingerprint(index) };
+        yield { number: batch.number(index), entry, text, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES };
       }
     }
   } catch (error) {
@@ -96,7 +100,8 @@ class JudgedEntry implements ReadEntry {
   constructor(
     readonly number: number,
     readonly entry: JudgedHarEntry,
-    readonly fingerprint: string | undefined,
+    readonly fingerprints: Uint8Array | undefined,
+    readonly fingerprintAt: number,
     private readonly batch: Batch,
     private readonly index: number,
   ) {}
@@ -114,8 +119,8 @@ interface Batch {
   /** Where the entry is, for messages: "entry 3" in a HAR document, "line 17" in NDJSON. */
   where(index: number): string;
   text(index: number): string;
-  /** The SHA-1 of the entry's bytes (base64), if the reader took it. */
-  fingerprint(index: number): string | undefined;
+  /** Each entry's SHA-1 of its bytes, FINGERPRINT_BYTES each in order, if the reader took them. */
+  readonly fingerprints: Uint8Array | undefined;
   /** The entry's judged fields, where the reader found where they sit; else it is to be parsed whole. */
   judged?(index: number): JudgedHarEntry | undefined;
 }
@@ -142,22 +147,20 @@ class TextBatch implements Batch {
     return this.texts[index] ?? '';
   }
 
-  fingerprint(): undefined {
-    return undefined;
-  }
+  readonly fingerprints = undefined;
 }
 
 /** A HAR's entries as a worker thread found them: decoded one by one as their turn comes, as LineBatch does. */
 class EntryBytesBatch implements Batch {
   private readonly bytes: Buffer;
-  private readonly fingerprints: Buffer;
+  readonly fingerprints: Uint8Array;
 
   constructor(
     private readonly entries: EntryBytes,
     private readonly first: number,
   ) {
     this.bytes = Buffer.from(entries.bytes.buffer, entries.bytes.byteOffset, entries.bytes.length);
-    this.fingerprints = Buffer.from(entries.fingerprints.buffer, entries.fingerprints.byteOffset, entries.fingerprints.length);
+    this.fingerprints = entries.fingerprints;
   }
 
   get size(): number {
@@ -174,10 +177,6 @@ class EntryBytesBatch implements Batch {
 
   text(index: number): string {
     return this.bytes.toString('utf8', index === 0 ? 0 : this.entries.ends[index - 1], this.entries.ends[index]);
-  }
-
-  fingerprint(index: number): string {
-    return this.fingerprints.toString('base64', index * FINGERPRINT_BYTES, (index + 1) * FINGERPRINT_BYTES);
   }
 
   judged(index: number): JudgedHarEntry | undefined {
@@ -217,9 +216,7 @@ class LineBatch implements Batch {
     return this.bytes.toString('utf8', this.spans[index * 4], this.spans[index * 4 + 1]);
   }
 
-  fingerprint(): undefined {
-    return undefined;
-  }
+  readonly fingerprints = undefined;
 }
 
 async function* harEntries(path: string, inWorkerFrom: number, fields: EntryFields): AsyncGenerator<Batch> {

@@ -4,6 +4,7 @@
  */
 import { hash } from 'node:crypto';
 import { expect } from '@playwright/test';
+import { FINGERPRINT_BYTES } from '../../lib/capture/har-entry-bytes.ts';
 import { readCapture, type EntryFields } from '../../lib/capture/read.ts';
 import { judgedOf } from './judged-of.ts';
 
@@ -67,7 +68,12 @@ export function harWithEntriesOfTheJudge(): Array<[string, string]> {
   ];
 }
 
-export type ReadOutcome = Array<{ number: number; entry: unknown; fingerprint: string | undefined; text: string }> | string;
+export type ReadOutcome = Array<{ number: number; entry: unknown; fingerprints: Uint8Array | undefined; fingerprintAt: number; text: string }> | string;
+
+/** The SHA-1 the reader took of an entry's bytes (base64), undefined where it took none. */
+export function fingerprintOf({ fingerprints, fingerprintAt }: { fingerprints: Uint8Array | undefined; fingerprintAt: number }): string | undefined {
+  return fingerprints && Buffer.from(fingerprints.subarray(fingerprintAt, fingerprintAt + FINGERPRINT_BYTES)).toString('base64');
+}
 
 /** The entries of a HAR read one way, or the error that stopped it (its name and message). */
 export async function readOutcome(path: string, inWorkerFrom: number, fields: EntryFields): Promise<ReadOutcome> {
@@ -93,6 +99,6 @@ export async function expectReadForTheJudgeAsHere(what: string, path: string): P
   }
   const fields = judged as Exclude<ReadOutcome, string>;
   expect(fields.map(({ number, text }) => ({ number, text })), what).toEqual(here.map(({ number, text }) => ({ number, text })));
-  for (const raw of fields) expect(raw.fingerprint, `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
+  for (const raw of fields) expect(fingerprintOf(raw), `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
   expect(fields.map(({ entry }) => entry), what).toEqual(here.map(({ entry }) => (typeof (entry as { request?: unknown }).request === 'object' ? judgedOf(entry as Record<string, unknown>) : entry)));
 }

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { HarEntryScanner } from '../../lib/capture/entry-scanner.ts';
 import { captureFormat, readCapture } from '../../lib/capture/read.ts';
 import { CaptureWriter } from '../../lib/capture/write.ts';
-import { BROKEN, DOCUMENT, harWithEntriesOfTheJudge, expectReadForTheJudgeAsHere, readOutcome, straddlingDocument, type ReadOutcome } from './har-documents.ts';
+import { BROKEN, DOCUMENT, fingerprintOf, harWithEntriesOfTheJudge, expectReadForTheJudgeAsHere, readOutcome, straddlingDocument, type ReadOutcome } from './har-documents.ts';
 import { entry, SAMPLE_HAR, tempDir } from './support.ts';
 
 /** The document's bytes fed in chunks of `chunkSize` bytes: a cut may fall inside a character's UTF-8 sequence. */
@@ -120,7 +120,7 @@ test('a HAR read on a worker thread gives the same entries, numbers and errors a
     }
     const entries = inWorker as Exclude<ReadOutcome, string>;
     expect(entries.map(({ number, entry }) => ({ number, entry })), what).toEqual(here.map(({ number, entry }) => ({ number, entry })));
-    for (const raw of entries) expect(raw.fingerprint, `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
+    for (const raw of entries) expect(fingerprintOf(raw), `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
   }
 });
 

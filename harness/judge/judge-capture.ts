@@ -11,7 +11,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
 import { ReadPeriod } from './read-period.ts';
-import { RepeatedLines } from './repeated-lines.ts';
+import { RepeatedLines, repeatsText } from './repeated-lines.ts';
 import { ownsKey, shardText, type Shard } from './shard.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
 import { TrafficJudge } from './traffic-judge.ts';
@@ -64,11 +64,6 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
 /** By the fingerprint the reader took where it did: the entry's text is then not needed. */
 function repeats(repeated: RepeatedLines, raw: ReadEntry, at: number): boolean {
   return raw.fingerprints === undefined ? repeated.repeats(raw.text, at) : repeated.fingerprintRepeats(raw.fingerprints, raw.fingerprintAt, at);
-}
-
-/** How many lines repeated one already read (the same request, time and answer), and were counted once. */
-function repeatsText(dropped: number): string {
-  return dropped === 0 ? '' : `, ${dropped.toLocaleString('en-US')} ${dropped === 1 ? 'line that repeated one' : 'lines that repeated ones'} already read counted once`;
 }
 
 /** A capture that goes back in time beyond the judge's buffer is refused, the entry named, never quietly misjudged. */

@@ -13,6 +13,7 @@ import { LiveHistory, type LiveTotals } from './live-history.ts';
 import { LiveMetrics } from './live-metrics.ts';
 import { ReadPeriod } from './read-period.ts';
 import { judgeReport, REPORTED_RULES, type JudgeRun } from './report.ts';
+import { RepeatedLines } from './repeated-lines.ts';
 import { ownsKey, type Shard } from './shard.ts';
 import { TrafficJudge } from './traffic-judge.ts';
 
@@ -32,6 +33,8 @@ export class LiveJudge {
   readonly history = new LiveHistory();
   /** The traffic read, every key's (a shard's too). */
   readonly read = new ReadPeriod();
+  /** Lines a source shipped again (a relay or shipper delivering at least once): counted once, as the judge does. */
+  readonly repeated = new RepeatedLines();
   /** How far behind its source the judge was at the last refresh, in seconds. */
   lagS = 0;
   private lost = 0;
@@ -46,14 +49,16 @@ export class LiveJudge {
   }
 
   /**
-   * Judges one entry (a HAR entry, or a line of the exchange format), number `number` of `file`. Throws what
-   * reading and judging it throws (CaptureInputError, OutOfOrderAnswer): the caller decides what a bad entry is.
+   * Judges one entry (a HAR entry, or a line of the exchange format), number `number` of `file`; `text`, the line as
+   * written where the source has one, tells a line shipped twice. Throws what reading and judging it throws
+   * (CaptureInputError, OutOfOrderAnswer): the caller decides what a bad entry is.
    */
-  add(number: number, entry: unknown, file: string): void {
+  add(number: number, entry: unknown, file: string, text?: string): void {
     const exchange = toJudgedExchange({ number, entry }, file, this.keys);
     if (exchange) this.read.add(exchange.answeredAt);
     const pseudonym = typeof exchange?.key === 'object' ? exchange.key.pseudonym : undefined;
     if (!exchange || !ownsKey(this.options.shard, pseudonym)) return;
+    if (text !== undefined && this.repeated.repeats(text, exchange.answeredAt)) return;
     if (pseudonym === undefined) return void this.judge.add(exchange);
     const before = CLIENT_RULES.map((rule) => this.judge.tallies.get(rule)?.violations ?? 0);
     this.judge.add(exchange);

@@ -42,3 +42,8 @@ export class RepeatedLines {
     return false;
   }
 }
+
+/** How many lines repeated one already read (the same request, time and answer), and were counted once. */
+export function repeatsText(dropped: number): string {
+  return dropped === 0 ? '' : `, ${dropped.toLocaleString('en-US')} ${dropped === 1 ? 'line that repeated one' : 'lines that repeated ones'} already read counted once`;
+}

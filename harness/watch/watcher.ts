@@ -12,6 +12,7 @@ import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { LogFollower, type FollowedLines } from './log-follower.ts';
 import { shardText, type Shard } from '../judge/shard.ts';
 import { LiveJudge } from '../judge/live-judge.ts';
+import { repeatsText } from '../judge/repeated-lines.ts';
 
 /** Where lines come from: a followed log file, or a syslog socket. */
 export interface LineSource {
@@ -94,7 +95,7 @@ export class Watcher {
     const exchanges = this.live.judge.progress.exchanges;
     return {
       ...run,
-      target: `watched log ${this.file} (${exchanges.toLocaleString('en-US')} exchanges${shardText(this.options.shard)}, from ${this.startedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
+      target: `watched log ${this.file} (${exchanges.toLocaleString('en-US')} exchanges${shardText(this.options.shard)}${repeatsText(this.live.repeated.dropped)}, from ${this.startedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
       file: this.file,
       startedAt: this.startedAt,
       durationMs: now - this.startedAt.getTime(),
@@ -105,7 +106,7 @@ export class Watcher {
   private judgeLine(line: string): void {
     const number = ++this.lines;
     try {
-      this.live.add(number, parseObject(line), this.file);
+      this.live.add(number, parseObject(line), this.file, line);
     } catch (error) {
       if (!(error instanceof CaptureInputError || error instanceof OutOfOrderAnswer || error instanceof SyntaxError)) throw error;
       this.live.lineUnreadable();

@@ -106,3 +106,19 @@ test('a renamed file its writer still writes (nginx between logrotate\'s rename 
   expect(follower.read().lines).toEqual(['three', 'four']);
   follower.close();
 });
+
+test('a batch of lines shipped again (a relay delivering at least once) is judged once, as the judge counts it, and the report says how many were dropped', async () => {
+  const dir = tempDir('watch-repeats');
+  const lines = (await capturedLines(dir)).slice(0, PER_CHUNK);
+  const log = join(dir, 'access.log');
+  writeFileSync(log, `${lines.join('\n')}\n`);
+  appendFileSync(log, `${lines.slice(-100).join('\n')}\n`);
+  const warnings: string[] = [];
+  const watcher = new Watcher({ log, stateFile: join(dir, 'state.json'), env: {}, clockSkewMs: 1_000, maxKeys: 100, warn: (line) => warnings.push(line) });
+  watcher.poll();
+  expect(watcher.counts).toEqual({ lines: PER_CHUNK + 100, exchanges: PER_CHUNK });
+  expect(warnings).toEqual([]);
+  const report = watcher.finish({ suiteVersion: 'test', rulesHash: 'test', gitCommit: 'test' });
+  expect(report.rules.filter((row) => row.verdict === 'fail').map((row) => row.id)).toEqual([]);
+  expect(report.target.url).toContain('100 lines that repeated ones already read counted once');
+});

@@ -79,8 +79,13 @@ export class HarEntryScanner {
   private byteOrderMarkBytes = 0;
   private entryCount = 0;
 
-  /** `walker`: a pass over each entry that finds its end while doing more (judged-field-index.ts), in place of the scanner's. */
-  constructor(private readonly walker?: EntryWalker) {}
+  /** A pass over each entry that finds its end while doing more (judged-field-index.ts), in place of the scanner's. */
+  private readonly walker: EntryWalker | undefined;
+
+  // Not a parameter property: the reading thread loads this file with Node's own type stripping, which has none.
+  constructor(walker?: EntryWalker) {
+    this.walker = walker;
+  }
 
   /** A value being captured (an entry) or skipped (anything else), tracked by depth and string state. */
   private value: { keep: boolean; depth: number; inString: boolean; escape: boolean; pieces: Uint8Array[] } | undefined;
@@ -263,8 +268,10 @@ export class HarEntryScanner {
       }
     }
     this.position += i - start;
+    // An entry begun and ended in this chunk is one view of it, its brace included: a reader can hand it on in place.
     // A piece kept past this chunk is copied: the reader may reuse the chunk's memory for the next.
-    if (value.keep) value.pieces.push(depth === 0 ? chunk.subarray(start, i) : copied(chunk, start, i));
+    if (value.keep && depth === 0 && start > 0 && value.pieces.length === 1 && value.pieces[0] === OPEN_BRACE_BYTES) value.pieces[0] = chunk.subarray(start - 1, i);
+    else if (value.keep) value.pieces.push(depth === 0 ? chunk.subarray(start, i) : copied(chunk, start, i));
     if (depth === 0) {
       this.value = undefined;
       if (value.keep) {

@@ -7,7 +7,7 @@
 export const FINGERPRINT_BYTES = 20;
 
 /**
- * What the worker posts: a chunk's entries (their UTF-8 bytes one after another, and where each ends), the end of
+ * What the worker posts: a chunk's entries (the chunk's UTF-8 bytes, and where each entry starts and ends), the end of
  * the document, or why reading stopped. Bytes are handed over, not copied; the judging thread decodes each entry
  * as its turn comes (strings posted would each be copied again on arrival, which cost it more than finding them).
  */
@@ -15,8 +15,9 @@ export type FromHarReader = { entries: EntryBytes } | { done: true } | { failed:
 
 export interface EntryBytes {
   bytes: Uint8Array<ArrayBuffer>;
-  /** Each entry's end in `bytes`; it starts where the one before ends. */
-  ends: Uint32Array;
+  /** Where each entry starts in `bytes`, and where it ends (between entries: the document's commas and whitespace). */
+  starts: Uint32Array<ArrayBuffer>;
+  ends: Uint32Array<ArrayBuffer>;
   /**
    * Each entry's SHA-1 (FINGERPRINT_BYTES each, in order): what tells an entry written twice (repeated-lines.ts), taken by the worker
    * from the bytes as written rather than on the judging thread.

@@ -176,7 +176,7 @@ class EntryBytesBatch implements Batch {
   }
 
   text(index: number): string {
-    return this.bytes.toString('utf8', index === 0 ? 0 : this.entries.ends[index - 1], this.entries.ends[index]);
+    return this.bytes.toString('utf8', this.entries.starts[index], this.entries.ends[index]);
   }
 
   judged(index: number): JudgedHarEntry | undefined {

@@ -3,7 +3,7 @@
  * checkout's node_modules, and run with npx from there. Reports land in that project, never in the package.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,8 @@ import { PLAN_IDS } from '../../lib/plans.ts';
 import { createReferenceServer, type RunningServer } from '../../reference-server/server.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import { REPO_ROOT } from '../fixtures/listed-tests.ts';
+import { ensureJudgeHar, HAR_BASE_URL } from '../../bench/judge/har.ts';
+import { HAR_IN_WORKER_BYTES } from '../../lib/capture/read.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -91,6 +93,20 @@ test.describe.serial('the packed package, installed into an empty project', () =
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(1);
     expect(outcome.stdout).toContain('silent: could not certify: the start command printed no base URL within 1 s');
     for (const file of ['index.html', 'matrix.json', path.join('silent', 'badge.svg')]) expect(existsSync(path.join(project, 'reports', 'certify', file)), file).toBe(true);
+  });
+
+  test('judge reads a HAR past HAR_IN_WORKER_BYTES on its reading thread, which loads its TypeScript from under node_modules', async () => {
+    test.setTimeout(120_000);
+    // Node strips types of no file under node_modules: the reading thread must load its code another way there.
+    const har = path.join(path.dirname(project), 'large.har');
+    await ensureJudgeHar(har, 25_000, 10, () => {});
+    expect(statSync(har).size).toBeGreaterThan(HAR_IN_WORKER_BYTES);
+    const outcome = await run('npx', ['petstore-conformance', 'judge', har, '--base-url', HAR_BASE_URL, '--output', 'judged'], project, foreignEnv(), 110_000);
+    // A correct limiter's traffic: no rule fails, and those traffic cannot show are not checked (exit 3).
+    expect(outcome.code, outcome.stdout.slice(-2_000) + outcome.stderr.slice(-2_000)).toBe(3);
+    const report = JSON.parse(readFileSync(path.join(project, 'judged', 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(report.verdict.failedMust).toEqual([]);
+    expect(JSON.stringify(report.rules)).toMatch(/judged on 25,000 exchanges/);
   });
 
   test('certify --base-url certifies a running server, prints the verdict and leaves the reports in the caller\'s folder', async () => {

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { harCarriesAuthorization } from '../../lib/capture/authorization-scan.ts';
-import { CaptureInputError, HAR_IN_WORKER_BYTES, readCapture, type CaptureFormat, type ReadEntry } from '../../lib/capture/read.ts';
+import { CaptureInputError, HAR_IN_WORKER_BYTES, readCaptureInChunks, type CaptureFormat, type ReadEntry } from '../../lib/capture/read.ts';
 import { OutOfOrderAnswer } from '../../lib/rate-limiter/window-accountant.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
@@ -44,10 +44,12 @@ export async function judgeCapture(path: string, options: { env: NodeJS.ProcessE
   const reading = { harAuthorization: harCarriesAuthorization(path) };
   const repeated = new RepeatedLines();
   const read = new ReadPeriod();
-  for await (const raw of readCapture(path, format, options.harInWorkerFrom ?? HAR_IN_WORKER_BYTES, 'judged')) {
-    const exchange = toJudgedExchange(raw, file, keys, reading);
-    if (exchange) read.add(exchange.answeredAt);
-    if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeats(repeated, raw, exchange.answeredAt)) addInOrder(judge, exchange, file);
+  for await (const chunk of readCaptureInChunks(path, format, options.harInWorkerFrom ?? HAR_IN_WORKER_BYTES, 'judged')) {
+    for (const raw of chunk) {
+      const exchange = toJudgedExchange(raw, file, keys, reading);
+      if (exchange) read.add(exchange.answeredAt);
+      if (exchange && ownsKey(options.shard, typeof exchange.key === 'object' ? exchange.key.pseudonym : undefined) && !repeats(repeated, raw, exchange.answeredAt)) addInOrder(judge, exchange, file);
+    }
   }
   const { exchanges, keys: keyCount } = judge.progress;
   const report = judgeReport(judge.finish(), {

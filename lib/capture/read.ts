@@ -60,6 +60,14 @@ export type EntryFields = 'whole' | 'judged';
  * `harInWorkerFrom`: the size in bytes from which a HAR's entries are found on a worker thread.
  */
 export async function* readCapture(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES, fields: EntryFields = 'whole'): AsyncGenerator<ReadEntry> {
+  for await (const entries of readCaptureInChunks(path, format, harInWorkerFrom, fields)) yield* entries;
+}
+
+/**
+ * The entries of readCapture a chunk read at a time: each chunk's entries are read as they are taken, without an await
+ * each (those cost the judge 2% of its thread on a large capture). Take each chunk's entries before the next chunk.
+ */
+export async function* readCaptureInChunks(path: string, format: CaptureFormat = captureFormat(path), harInWorkerFrom = HAR_IN_WORKER_BYTES, fields: EntryFields = 'whole'): AsyncGenerator<Iterable<ReadEntry>> {
   const name = basename(path);
   const batches = format === 'ndjson' ? ndjsonEntries(path) : harEntries(path, harInWorkerFrom, fields);
   let entries = 0;
@@ -67,22 +75,7 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
     // A batch per chunk read: one await per megabyte rather than two per entry.
     for await (const batch of batches) {
       entries += batch.size;
-      for (let index = 0; index < batch.size; index++) {
-        const judged = batch.judged?.(index);
-        if (judged) {
-          yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES, batch, index);
-          continue;
-        }
-        const text = batch.text(index);
-        let entry: unknown;
-        try {
-          entry = JSON.parse(text);
-        } catch (error) {
-          throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
-        }
-        if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
-        yield { number: batch.number(index), entry, text, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES };
-      }
+      yield entriesOf(batch, name);
     }
   } catch (error) {
     if (error instanceof HarFormatError) throw new CaptureInputError(`${name}: malformed HAR: ${error.message}`);
@@ -93,6 +86,25 @@ export async function* readCapture(path: string, format: CaptureFormat = capture
     throw error;
   }
   if (entries === 0) throw new CaptureInputError(`${name}: the capture holds no entries (${format === 'ndjson' ? 'expected one per line: a HAR entry or an exchange' : 'its log.entries is empty'})`);
+}
+
+function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
+  for (let index = 0; index < batch.size; index++) {
+    const judged = batch.judged?.(index);
+    if (judged) {
+      yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES, batch, index);
+      continue;
+    }
+    const text = batch.text(index);
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch (error) {
+      throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
+    }
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
+    yield { number: batch.number(index), entry, text, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES };
+  }
 }
 
 /** An entry of which only the judged fields were built: its text is decoded only where it is asked for. */

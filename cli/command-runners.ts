@@ -16,7 +16,11 @@ export const COMMAND_RUNNERS: Readonly<Record<CommandName, () => Promise<Command
   load: async () => (args: readonly string[]) => runScript('harness/load/main.ts', args),
   record: async () => (await import('./record.ts')).record,
   replay: async () => (args: readonly string[]) => runScript('harness/replay/main.ts', args),
-  judge: async () => (await import('./judge.ts')).judge,
+  // judge starts reading a large HAR before its own code loads (judge-read-ahead.ts).
+  judge: async () => async (args: readonly string[]) => {
+    (await import('./judge-read-ahead.ts')).readJudgedCaptureAhead(args, process.cwd());
+    return (await import('./judge.ts')).judge(args);
+  },
   watch: async () => (await import('./watch.ts')).watch,
 };
 

@@ -6,7 +6,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { CaptureInputError } from '../lib/capture/read.ts';
-import { judgeCapture, judgeFormat } from '../harness/judge/judge-capture.ts';
+import { judgeCapture } from '../harness/judge/judge-capture.ts';
+import { judgeFormat } from '../harness/judge/judge-format.ts';
 import { exitCodeHelp } from '../lib/docs/exit-codes.ts';
 import { PACKAGE_ROOT } from '../lib/processes/child.ts';
 import { rulesHash } from '../lib/rules.ts';
@@ -14,12 +15,12 @@ import { SUITE_EXIT_CODES } from '../specs/reporter/exit-code.ts';
 import { keysFileFlag, parseFlags } from './flags.ts';
 import { asTrafficEvidence, writeJudgeReports } from './judge-reports.ts';
 import { UsageError } from './usage-error.ts';
-import { commandFlags, notTakenHelp } from '../lib/cli/vocabulary.ts';
+import { notTakenHelp } from '../lib/cli/vocabulary.ts';
+import { JUDGE_FLAGS } from './judge-flags.ts';
 import { clockSkewMs } from '../lib/cli/clock-skew.ts';
 import { normaliseBaseUrl } from '../lib/target.ts';
 import { parseShard, type Shard } from '../harness/judge/shard.ts';
 
-export const JUDGE_FLAGS = commandFlags('judge', ['base-url', 'keys-file', 'output', 'summary', 'format', 'clock-skew', 'label', 'shard', 'help']);
 
 export const JUDGE_HELP = `usage: petstore-conformance judge <capture> [--base-url URL] [--output DIR] [--summary FILE] [--format har|ndjson] [--clock-skew S] [--label WORDS] [--shard I/N]
 

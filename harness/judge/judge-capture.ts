@@ -11,17 +11,13 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import { toJudgedExchange } from './capture-entry.ts';
 import { KeyBook } from './key-book.ts';
 import { ReadPeriod } from './read-period.ts';
+import { judgeFormat } from './judge-format.ts';
 import { RepeatedLines, repeatsText } from './repeated-lines.ts';
 import { ownsKey, shardText, type Shard } from './shard.ts';
 import { judgeReport, type JudgeRun } from './report.ts';
 import { TrafficJudge } from './traffic-judge.ts';
 import type { ConformanceReport } from '../../lib/verdicts/model.ts';
 import type { TrafficPeriod } from '../../lib/verdicts/evidence.ts';
-
-/** .ndjson, .jsonl and .log hold one exchange per line (a gateway's access log is a .log); anything else is HAR. */
-export function judgeFormat(path: string): CaptureFormat {
-  return /\.(ndjson|jsonl|log)$/i.test(path) ? 'ndjson' : 'har';
-}
 
 export interface CaptureJudgement {
   report: ConformanceReport;

@@ -107,6 +107,10 @@ test.describe.serial('the packed package, installed into an empty project', () =
     const report = JSON.parse(readFileSync(path.join(project, 'judged', 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(report.verdict.failedMust).toEqual([]);
     expect(JSON.stringify(report.rules)).toMatch(/judged on 25,000 exchanges/);
+    // The reading starts before the judge checks its flags: a bad one still ends the command at once, in one line.
+    const refused = await run('npx', ['petstore-conformance', 'judge', har, '--clock-skew', 'soon'], project, foreignEnv(), 20_000);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   test('certify --base-url certifies a running server, prints the verdict and leaves the reports in the caller\'s folder', async () => {

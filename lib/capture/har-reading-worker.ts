@@ -8,7 +8,8 @@ import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading, type JudgedFieldRecords } from './har-entry-bytes.ts';
-import { JudgedFieldIndex, rebase } from './judged-field-index.ts';
+import { JudgedFieldIndex, placeRecurring, rebase } from './judged-field-index.ts';
+import { RecurringBytes } from './recurring-strings.ts';
 
 /** Chunks posted and not yet taken, at most. */
 const AHEAD = 3;
@@ -50,6 +51,8 @@ async function read({ path, judgedFields, taken }: HarReading): Promise<void> {
  */
 class FieldRecords {
   private readonly index = new JudgedFieldIndex();
+  /** In step with the judging thread's RecurringStrings: the records go there in the order they are placed here. */
+  private readonly recurring = new RecurringBytes();
   /** Per entry walked and not yet taken, in order: its record, or -1 where the walk left it to the scanner. */
   private readonly walked: number[] = [];
 
@@ -59,7 +62,7 @@ class FieldRecords {
     return record === -1 ? -1 : this.index.entryEnd;
   };
 
-  /** The records of a chunk's entries, their offsets in `entries.bytes`. */
+  /** The records of a chunk's entries, their offsets in `entries.bytes`, their recurring texts placed entry by entry. */
   take({ bytes, ends }: EntryBytes): JudgedFieldRecords {
     const at = new Int32Array(ends.length);
     for (let entry = 0; entry < ends.length; entry++) {
@@ -68,7 +71,12 @@ class FieldRecords {
       if (at[entry] === -1) at[entry] = this.index.add(bytes, start, ends[entry] as number);
     }
     const records = this.index.take();
-    for (let entry = 0; entry < ends.length; entry++) if (at[entry] !== -1) rebase(records, at[entry] as number, entry === 0 ? 0 : (ends[entry - 1] as number));
+    for (let entry = 0; entry < ends.length; entry++) {
+      const record = at[entry] as number;
+      if (record === -1) continue;
+      rebase(records, record, entry === 0 ? 0 : (ends[entry - 1] as number));
+      placeRecurring(records, record, bytes, this.recurring);
+    }
     this.walked.splice(0, ends.length);
     return { at, records };
   }

@@ -6,11 +6,13 @@
  * with an escape, nesting deeper than MAX_DEPTH) gets no record, and the judging thread parses it whole as before,
  * so its errors stay those of JSON.parse and of the judge.
  *
- * A record, in Int32s: LEAF_COUNT leaves of three (kind, start, end: offsets from the entry's first byte, which
- * rebase() moves to where the entry sits in the bytes posted), then the request's and the response's headers (where
- * their pairs start in the record, and how many; -1 where the entry has no such list), then each header pair as two
- * leaves (name, value).
+ * A record, in Int32s: LEAF_COUNT leaves of four (kind, start, end: offsets from the entry's first byte, which
+ * rebase() moves to where the entry sits in the bytes posted; and, for a recurring text, its place in the table of
+ * recurring-strings.ts, which placeRecurring() gives), then the request's and the response's headers (where their
+ * pairs start in the record, and how many; -1 where the entry has no such list), then each header pair as two leaves
+ * (name, value).
  */
+import { NOT_HELD, type RecurringBytes } from './recurring-strings.ts';
 
 /** The judged fields that are values, not containers: their slot in a record. */
 export const LEAF = {
@@ -28,7 +30,7 @@ export const LEAF = {
   fromCache: 11,
 } as const;
 const LEAF_COUNT = 12;
-export const LEAF_INTS = 3;
+export const LEAF_INTS = 4;
 /** Where in a record the request's headers are described (start, count), then the response's. */
 export const REQUEST_HEADERS = LEAF_COUNT * LEAF_INTS;
 export const RESPONSE_HEADERS = REQUEST_HEADERS + 2;
@@ -36,11 +38,27 @@ const FIXED_INTS = RESPONSE_HEADERS + 2;
 /** A header pair: its name's leaf, then its value's. */
 export const PAIR_INTS = 2 * LEAF_INTS;
 
-/** What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a number, or any other JSON value (start and end are its text). */
+/**
+ * What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a
+ * number, or any other JSON value (start and end are its text). A recurring text (RECURRING_LEAVES, header names and
+ * values) that is PLAIN becomes RECURRING where its place holds it already, or HELD_AFRESH where it takes its place now
+ * (start and end are its content).
+ */
 export const ABSENT = 0;
 export const PLAIN = 1;
 export const NUMBER = 2;
 export const JSON_VALUE = 3;
+export const RECURRING = 4;
+export const HELD_AFRESH = 5;
+/** Where in a leaf a recurring text's place is. */
+export const PLACE = 3;
+
+/**
+ * The leaves whose text recurs from entry to entry, in the order placeRecurring() places them, the request's header
+ * pairs next and the response's last: the order the judging thread must read them in (judged-fields.ts). A time and a
+ * body seldom recur, and would only push those out.
+ */
+export const RECURRING_LEAVES = [LEAF.method, LEAF.url, LEAF.postMimeType, LEAF.contentEncoding] as const;
 
 /** Moves the offsets of the record at `records[record]` by `by`: from its entry's start to where the entry sits in the bytes posted. */
 export function rebase(records: Int32Array, record: number, by: number): void {
@@ -50,6 +68,27 @@ export function rebase(records: Int32Array, record: number, by: number): void {
     const count = records[record + list + 1] as number;
     for (let leaf = 0; leaf < count * 2; leaf++) moveLeaf(records, pairs + leaf * LEAF_INTS, by);
   }
+}
+
+/**
+ * Gives each recurring text of the record at `records[record]` (its offsets into `bytes`, rebased) its place in
+ * `table`, in the order RECURRING_LEAVES says.
+ */
+export function placeRecurring(records: Int32Array, record: number, bytes: Uint8Array, table: RecurringBytes): void {
+  for (const leaf of RECURRING_LEAVES) placeLeaf(records, record + leaf * LEAF_INTS, bytes, table);
+  for (const list of [REQUEST_HEADERS, RESPONSE_HEADERS]) {
+    const pairs = record + (records[record + list] as number);
+    const count = records[record + list + 1] as number;
+    for (let leaf = 0; leaf < count * 2; leaf++) placeLeaf(records, pairs + leaf * LEAF_INTS, bytes, table);
+  }
+}
+
+function placeLeaf(records: Int32Array, leaf: number, bytes: Uint8Array, table: RecurringBytes): void {
+  if (records[leaf] !== PLAIN) return;
+  const place = table.place(bytes, records[leaf + 1] as number, records[leaf + 2] as number);
+  if (place === NOT_HELD) return;
+  records[leaf] = table.placedAfresh ? HELD_AFRESH : RECURRING;
+  records[leaf + PLACE] = place;
 }
 
 function moveLeaf(records: Int32Array, leaf: number, by: number): void {
@@ -218,6 +257,9 @@ export class JudgedFieldIndex {
         this.length += PAIR_INTS;
         count++;
         this.object(PAIR, pair);
+        // A pair without a name that is a string the judge refuses, with its own words; a value that is an object or
+        // an array it reads as its text, which may throw: both are left to JSON.parse and the judge, as they come.
+        if (!this.isString(pair) || this.isContainer(pair + LEAF_INTS)) throw UNSURE;
         if (this.afterItem(CLOSE_BRACKET)) break;
       }
     this.ints[slot + 1] = count;
@@ -254,6 +296,18 @@ export class JudgedFieldIndex {
       }
       if (this.afterItem(CLOSE_BRACE)) return seen;
     }
+  }
+
+  /** Whether the leaf at `slot` is a string. */
+  private isString(slot: number): boolean {
+    const kind = this.ints[slot];
+    return kind === PLAIN || (kind === JSON_VALUE && this.bytes[this.base + (this.ints[slot + 1] as number)] === QUOTE);
+  }
+
+  /** Whether the leaf at `slot` is an object or an array. */
+  private isContainer(slot: number): boolean {
+    const first = this.bytes[this.base + (this.ints[slot + 1] as number)];
+    return this.ints[slot] === JSON_VALUE && (first === OPEN_BRACE || first === OPEN_BRACKET);
   }
 
   /** After a member or element: true at the container's end, false after a comma. */

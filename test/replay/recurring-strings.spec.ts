@@ -1,16 +1,26 @@
 import { expect, test } from '@playwright/test';
-import { RecurringStrings } from '../../lib/capture/recurring-strings.ts';
+import { NOT_HELD, RecurringBytes, RecurringStrings } from '../../lib/capture/recurring-strings.ts';
 
-test('a string read again from other bytes is the same text, and strings that share a place in the table or differ by a byte are each their own', () => {
+test('a text placed again is read as written, and texts that share a place or differ by a byte are each their own', () => {
+  const placing = new RecurringBytes();
   const strings = new RecurringStrings();
   const texts = Array.from({ length: 20_000 }, (_, n) => `x-ratelimit-${n % 5_000}`);
-  texts.push('a'.repeat(97), 'ab', 'ba', 'content-type', 'content-typf', '');
+  texts.push('ab', 'ba', 'content-type', 'content-typf', '', 'Content-Type');
   const wrong: string[] = [];
   for (const text of [...texts, ...texts.reverse()]) {
     const bytes = Buffer.from(` "${text}" `, 'latin1');
-    const read = strings.of(bytes, 2, 2 + text.length);
+    const place = placing.place(bytes, 2, 2 + text.length);
+    const read = placing.placedAfresh ? strings.placed(place, bytes, 2, 2 + text.length) : strings.at(place);
     if (read !== text) wrong.push(`${text} read as ${read}`);
+    if (strings.lowerCaseAt(place) !== text.toLowerCase()) wrong.push(`${text} in lower case read as ${strings.lowerCaseAt(place)}`);
   }
   expect(wrong).toEqual([]);
-  expect(strings.of(Buffer.from('content-type'), 0, 12)).toBe(strings.of(Buffer.from('xcontent-type'), 1, 13));
+  placing.place(Buffer.from('xcontent-type'), 1, 13);
+  expect(placing.placedAfresh, 'a text held already, from other bytes').toBe(false);
+});
+
+test('a text longer than the table holds is not placed', () => {
+  const placing = new RecurringBytes();
+  expect(placing.place(Buffer.from('a'.repeat(97)), 0, 97)).toBe(NOT_HELD);
+  expect(placing.place(Buffer.from('a'.repeat(96)), 0, 96)).not.toBe(NOT_HELD);
 });

@@ -8,7 +8,7 @@
  *
  * A record, in Int32s: LEAF_COUNT leaves of four (kind, start, end: offsets from the entry's first byte, which
  * rebase() moves to where the entry sits in the bytes posted; and, for a recurring text, its place in the table of
- * recurring-strings.ts, which placeRecurring() gives), then the request's and the response's headers (where their
+ * recurring-strings.ts, which placeRecurring() gives: PLACE), then the request's and the response's headers (where their
  * pairs start in the record, and how many; -1 where the entry has no such list), then each header pair as two leaves
  * (name, value).
  */
@@ -40,25 +40,31 @@ export const PAIR_INTS = 2 * LEAF_INTS;
 
 /**
  * What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a
- * number, or any other JSON value (start and end are its text). A recurring text (RECURRING_LEAVES, header names and
- * values) that is PLAIN becomes RECURRING where its place holds it already, or HELD_AFRESH where it takes its place now
- * (start and end are its content).
+ * number, or any other JSON value (start and end are its text).
  */
 export const ABSENT = 0;
 export const PLAIN = 1;
 export const NUMBER = 2;
 export const JSON_VALUE = 3;
-export const RECURRING = 4;
-export const HELD_AFRESH = 5;
-/** Where in a leaf a recurring text's place is. */
+
+/**
+ * Where in a leaf a recurring text's place in the table of recurring-strings.ts is, which placeRecurring() writes:
+ * NOT_PLACED, heldAt(place) where the string made of it is held there already, or placedAt(place) where it takes
+ * the place now (the string is made of the leaf's text as its kind says, and kept there).
+ */
 export const PLACE = 3;
+export const NOT_PLACED = 0;
+const heldAt = (place: number): number => place + 1;
+const placedAt = (place: number): number => -(place + 1);
+/** The place a leaf's PLACE names, held or placed. */
+export const placeOf = (placed: number): number => Math.abs(placed) - 1;
 
 /**
  * The leaves whose text recurs from entry to entry, in the order placeRecurring() places them, the request's header
- * pairs next and the response's last: the order the judging thread must read them in (judged-fields.ts). A time and a
- * body seldom recur, and would only push those out.
+ * pairs next and the response's last: the order the judging thread must read them in (judged-fields.ts). A time
+ * seldom recurs, nor does a request's body (each new pet is another), and would only push those out.
  */
-export const RECURRING_LEAVES = [LEAF.method, LEAF.url, LEAF.postMimeType, LEAF.contentEncoding] as const;
+export const RECURRING_LEAVES = [LEAF.method, LEAF.url, LEAF.postMimeType, LEAF.contentEncoding, LEAF.contentText] as const;
 
 /** Moves the offsets of the record at `records[record]` by `by`: from its entry's start to where the entry sits in the bytes posted. */
 export function rebase(records: Int32Array, record: number, by: number): void {
@@ -83,12 +89,13 @@ export function placeRecurring(records: Int32Array, record: number, bytes: Uint8
   }
 }
 
+/** A string's leaf (PLAIN, or JSON_VALUE from its opening quote) gets its place; any other value is made each time. */
 function placeLeaf(records: Int32Array, leaf: number, bytes: Uint8Array, table: RecurringBytes): void {
-  if (records[leaf] !== PLAIN) return;
-  const place = table.place(bytes, records[leaf + 1] as number, records[leaf + 2] as number);
-  if (place === NOT_HELD) return;
-  records[leaf] = table.placedAfresh ? HELD_AFRESH : RECURRING;
-  records[leaf + PLACE] = place;
+  const kind = records[leaf];
+  const start = records[leaf + 1] as number;
+  if (kind !== PLAIN && (kind !== JSON_VALUE || bytes[start] !== QUOTE)) return;
+  const place = table.place(bytes, start, records[leaf + 2] as number);
+  if (place !== NOT_HELD) records[leaf + PLACE] = table.placedAfresh ? placedAt(place) : heldAt(place);
 }
 
 function moveLeaf(records: Int32Array, leaf: number, by: number): void {

@@ -6,7 +6,7 @@
  * from its own text alone.
  */
 import { HarHeaders, addHeaderText, headerText } from './har-headers.ts';
-import { ABSENT, HELD_AFRESH, JSON_VALUE, LEAF, LEAF_INTS, PAIR_INTS, PLACE, PLAIN, RECURRING, REQUEST_HEADERS, RESPONSE_HEADERS } from './judged-field-index.ts';
+import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, placeOf } from './judged-field-index.ts';
 import type { RecurringStrings } from './recurring-strings.ts';
 
 /**
@@ -36,10 +36,10 @@ export function judgedHarEntry(bytes: Buffer, records: Int32Array, record: numbe
   const url = leaf(entry, records, record, LEAF.url, recurring);
   const postMimeType = leaf(entry, records, record, LEAF.postMimeType, recurring);
   const contentEncoding = leaf(entry, records, record, LEAF.contentEncoding, recurring);
+  const contentText = leaf(entry, records, record, LEAF.contentText, recurring);
   const requestHeaders = headers(entry, records, record, REQUEST_HEADERS, recurring);
   const responseHeaders = headers(entry, records, record, RESPONSE_HEADERS, recurring);
   const postText = leaf(entry, records, record, LEAF.postText, recurring);
-  const contentText = leaf(entry, records, record, LEAF.contentText, recurring);
   return {
     startedDateTime: leaf(entry, records, record, LEAF.startedDateTime, recurring),
     time: leaf(entry, records, record, LEAF.time, recurring),
@@ -79,21 +79,27 @@ function headers(bytes: SlicedBuffer, records: Int32Array, record: number, slot:
 
 /** A header's name in lower case: made once while its text is held as a recurring one. */
 function lowerCaseName(bytes: SlicedBuffer, records: Int32Array, at: number, recurring: RecurringStrings): string {
-  const kind = records[at];
-  if (kind !== RECURRING && kind !== HELD_AFRESH) return (leafValue(bytes, records, at, recurring) as string).toLowerCase();
-  const place = records[at + PLACE] as number;
-  if (kind === HELD_AFRESH) recurring.placed(place, bytes, records[at + 1] as number, records[at + 2] as number);
-  return recurring.lowerCaseAt(place);
+  const placed = records[at + PLACE] as number;
+  if (placed > 0) return recurring.lowerCaseAt(placeOf(placed));
+  const name = leafValue(bytes, records, at, recurring) as string;
+  return placed === NOT_PLACED ? name.toLowerCase() : recurring.lowerCaseAt(placeOf(placed));
 }
 
+/** The leaf's value: the string held at its place where it recurs, else made of its text (and kept where it takes a place). */
 function leafValue(bytes: SlicedBuffer, records: Int32Array, at: number, recurring: RecurringStrings): unknown {
+  const placed = records[at + PLACE] as number;
+  if (placed > 0) return recurring.at(placeOf(placed));
+  const value = valueOf(bytes, records, at);
+  if (placed < 0) recurring.keep(placeOf(placed), value as string);
+  return value;
+}
+
+function valueOf(bytes: SlicedBuffer, records: Int32Array, at: number): unknown {
   const kind = records[at];
   if (kind === ABSENT) return undefined;
-  if (kind === RECURRING) return recurring.at(records[at + PLACE] as number);
   const start = records[at + 1] as number;
   const end = records[at + 2] as number;
   if (kind === PLAIN) return bytes.latin1Slice(start, end);
-  if (kind === HELD_AFRESH) return recurring.placed(records[at + PLACE] as number, bytes, start, end);
   if (kind === JSON_VALUE) return JSON.parse(bytes.utf8Slice(start, end));
   return wholeNumber(bytes, start, end) ?? Number(bytes.latin1Slice(start, end));
 }

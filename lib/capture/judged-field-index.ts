@@ -40,12 +40,19 @@ export const PAIR_INTS = 2 * LEAF_INTS;
 
 /**
  * What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a
- * number, or any other JSON value (start and end are its text).
+ * number, or any other JSON value (start and end are its text). A number of nine digits at most, without sign,
+ * fraction or exponent (a status, most times), is a WHOLE_NUMBER, its value at WHOLE: read here, where the walk
+ * passes its digits anyway, it cost the judging thread an array read rather than a loop over its bytes (about 30 ms
+ * over the bench HAR's 200,000 entries).
  */
 export const ABSENT = 0;
 export const PLAIN = 1;
 export const NUMBER = 2;
 export const JSON_VALUE = 3;
+export const WHOLE_NUMBER = 4;
+/** Where in a WHOLE_NUMBER's leaf its value is (a string's leaf has its PLACE there). */
+export const WHOLE = 3;
+const MOST_WHOLE_DIGITS = 9;
 
 /**
  * Where in a leaf a recurring text's place in the table of recurring-strings.ts is, which placeRecurring() writes:
@@ -361,7 +368,9 @@ export class JudgedFieldIndex {
       }
     } else if (code === MINUS || isDigit(code)) {
       this.number();
-      kind = NUMBER;
+      const whole = this.wholeNumber(start);
+      kind = whole === -1 ? NUMBER : WHOLE_NUMBER;
+      if (kind === WHOLE_NUMBER) this.ints[slot + WHOLE] = whole;
     } else {
       this.value(1);
       kind = JSON_VALUE;
@@ -369,6 +378,18 @@ export class JudgedFieldIndex {
     this.ints[slot] = kind;
     this.ints[slot + 1] = start - this.base;
     this.ints[slot + 2] = this.at - this.base;
+  }
+
+  /** The value of the number from `start` to here, where it is a WHOLE_NUMBER; else -1. */
+  private wholeNumber(start: number): number {
+    if (this.at - start > MOST_WHOLE_DIGITS) return -1;
+    let value = 0;
+    for (let at = start; at < this.at; at++) {
+      const digit = (this.bytes[at] as number) - 48;
+      if (digit < 0 || digit > 9) return -1;
+      value = value * 10 + digit;
+    }
+    return value;
   }
 
   /** Any JSON value, checked and passed over. */

@@ -6,7 +6,7 @@
  * from its own text alone.
  */
 import { HarHeaders, addHeaderText, headerText } from './har-headers.ts';
-import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, placeOf } from './judged-field-index.ts';
+import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, WHOLE, WHOLE_NUMBER, placeOf } from './judged-field-index.ts';
 import type { RecurringStrings } from './recurring-strings.ts';
 
 /**
@@ -87,6 +87,8 @@ function lowerCaseName(bytes: SlicedBuffer, records: Int32Array, at: number, rec
 
 /** The leaf's value: the string held at its place where it recurs, else made of its text (and kept where it takes a place). */
 function leafValue(bytes: SlicedBuffer, records: Int32Array, at: number, recurring: RecurringStrings): unknown {
+  // Before the place is read: a whole number's value stands where a string's place does.
+  if (records[at] === WHOLE_NUMBER) return records[at + WHOLE];
   const placed = records[at + PLACE] as number;
   if (placed > 0) return recurring.at(placeOf(placed));
   const value = valueOf(bytes, records, at);
@@ -101,17 +103,5 @@ function valueOf(bytes: SlicedBuffer, records: Int32Array, at: number): unknown 
   const end = records[at + 2] as number;
   if (kind === PLAIN) return bytes.latin1Slice(start, end);
   if (kind === JSON_VALUE) return JSON.parse(bytes.utf8Slice(start, end));
-  return wholeNumber(bytes, start, end) ?? Number(bytes.latin1Slice(start, end));
-}
-
-/** A number of up to 15 digits, no sign, fraction or exponent, read from its bytes without making its text. */
-function wholeNumber(bytes: Buffer, start: number, end: number): number | undefined {
-  if (end - start > 15) return undefined;
-  let value = 0;
-  for (let at = start; at < end; at++) {
-    const digit = (bytes[at] as number) - 48;
-    if (digit < 0 || digit > 9) return undefined;
-    value = value * 10 + digit;
-  }
-  return value;
+  return Number(bytes.latin1Slice(start, end));
 }

@@ -131,6 +131,10 @@ for (const [what, text] of PARSED_WHOLE) {
 test('numbers in every JSON form read as JSON.parse reads them', () => {
   const text = '{"time": -1.5E+2, "request": {"method": "GET", "url": 0}, "response": {"status": 2e2, "_error": -0.0e-0}, "_error": 12345678901234567890}';
   expect(read(text, true)).toEqual(judgedOf(JSON.parse(text) as Record<string, unknown>));
+  // Whole numbers of up to nine digits are read by the walk; longer ones, negative ones and -0 as any other.
+  const whole = '{"time": 999999999, "request": {"method": "GET", "url": -0, "headers": [{"name": "n", "value": 1000000000}]}, "response": {"status": 0, "_error": -7}, "_error": 4294967296}';
+  expect(read(whole, true)).toEqual(judgedOf(JSON.parse(whole) as Record<string, unknown>));
+  expect(Object.is((read(whole, true) as JudgedHarEntry).request.url, -0), 'a URL of -0').toBe(true);
 });
 
 test('an entry cut by its chunk\'s end is left to the scanner, wherever the cut falls', () => {

@@ -159,7 +159,7 @@ class EntryBytesBatch implements Batch {
   constructor(
     private readonly entries: EntryBytes,
     private readonly first: number,
-    /** The reading's recurring strings, in step with the worker's as long as each entry's judged() is asked in order. */
+    /** The reading's recurring strings, in step with the worker's as long as each entry's judged() is asked, in order. */
     private readonly recurring: RecurringStrings,
   ) {
     this.bytes = Buffer.from(entries.bytes.buffer, entries.bytes.byteOffset, entries.bytes.length);
@@ -183,6 +183,7 @@ class EntryBytesBatch implements Batch {
   }
 
   judged(index: number): JudgedHarEntry | undefined {
+    this.recurring.inTurn(this.number(index));
     const fields = this.entries.judgedFields;
     const record = fields?.at[index] ?? -1;
     return fields && record !== -1 ? judgedHarEntry(this.bytes, fields.records, record, this.recurring) : undefined;

@@ -59,6 +59,17 @@ function sameBytes(held: Uint8Array, from: number, bytes: Uint8Array, start: num
 export class RecurringStrings {
   private readonly strings = new Array<string>(PLACES).fill('');
   private readonly lowerCase = new Array<string | undefined>(PLACES).fill(undefined);
+  /** The capture's number of the next entry to be built. */
+  private next = 1;
+
+  /**
+   * Says entry `number` is built now: the strings are the worker's only while every entry is built, in order. One
+   * skipped or built twice would leave a place holding another text than the worker's, silently: this says so instead.
+   */
+  inTurn(number: number): void {
+    if (number !== this.next) throw new Error(`HAR entry ${number} built out of turn (entry ${this.next} is next): the recurring strings would not be the reading thread's`);
+    this.next++;
+  }
 
   /** Keeps `text`, made of a text that now takes `place`. */
   keep(place: number, text: string): void {

@@ -28,3 +28,11 @@ test('a text longer than the table holds is not placed; a short one and a longer
   expect(places).not.toContain(NOT_HELD);
   expect(new Set(places).size).toBe(places.length);
 });
+
+test('entries built out of turn are refused, not read with another entry\'s strings', () => {
+  const strings = new RecurringStrings();
+  strings.inTurn(1);
+  strings.inTurn(2);
+  expect(() => strings.inTurn(4)).toThrow(/HAR entry 4 built out of turn \(entry 3 is next\)/);
+  expect(() => strings.inTurn(2)).toThrow(/HAR entry 2 built out of turn/);
+});

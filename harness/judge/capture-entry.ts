@@ -9,6 +9,7 @@
  */
 import { captureTimeMs } from '../../lib/capture-time.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
+import { HarHeaders, addHeaderText, headerText } from '../../lib/capture/har-headers.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
 import { CONDITIONAL_HEADERS, NOT_MODIFIED } from '../../lib/response-checks.ts';
@@ -98,10 +99,16 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
     responseBody,
     named: undefined,
     signalsNotLogged: NOT_LOGGED_NONE,
-    authorizationKnown: authorizationCaptured && Array.isArray(request.headers) && request.headers.length > 0,
+    authorizationKnown: authorizationCaptured && headerCount(request.headers) > 0,
     noAnswer,
     conditional: response.status === NOT_MODIFIED && CONDITIONAL_HEADERS.some((name) => requestHeaders[name] !== undefined) ? true : undefined,
   });
+}
+
+/** How many headers a HAR list holds (0 where there is none). */
+function headerCount(headers: unknown): number {
+  if (headers instanceof HarHeaders) return headers.count;
+  return Array.isArray(headers) ? headers.length : 0;
 }
 
 /** A browser's cause for a request without a response, where it wrote one. */
@@ -302,16 +309,18 @@ function loggedValue(value: unknown): string | undefined {
 }
 
 /**
- * Headers as a record with lower-case names, from HAR's [{name, value}] or the exchange format's object.
+ * Headers as a record with lower-case names, from HAR's [{name, value}] (or the record the reader built of it already,
+ * har-headers.ts) or the exchange format's object.
  * `emptyIsAbsent`: a gateway's log writes "" (or nginx's "-") for a header the message did not have.
  */
 function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = false): Record<string, string> {
+  if (value instanceof HarHeaders) return value.record;
   const record: Record<string, string> = {};
   if (value === undefined || value === null) return record;
   if (Array.isArray(value)) {
     for (const pair of value as Array<{ name?: unknown; value?: unknown }>) {
       if (typeof pair?.name !== 'string') bad(at, `has ${part} that are not a list of {name, value}`);
-      addHeader(record, pair.name as string, pair.value === undefined || pair.value === null ? '' : String(pair.value), emptyIsAbsent);
+      addHeader(record, pair.name as string, headerText(pair.value), emptyIsAbsent);
     }
     return record;
   }
@@ -324,12 +333,9 @@ function headerRecord(value: unknown, at: Where, part: string, emptyIsAbsent = f
   return record;
 }
 
-/** A repeated header joins the first, as a proxy may combine them. */
 function addHeader(record: Record<string, string>, name: string, text: string, emptyIsAbsent: boolean): void {
   if (emptyIsAbsent && loggedValue(text) === undefined) return;
-  const lower = lowerCaseName(name);
-  const earlier = record[lower];
-  record[lower] = earlier === undefined ? text : `${earlier}, ${text}`;
+  addHeaderText(record, lowerCaseName(name), text);
 }
 
 /**

@@ -8,7 +8,8 @@ import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading, type JudgedFieldRecords } from './har-entry-bytes.ts';
-import { JudgedFieldIndex, rebase } from './judged-field-index.ts';
+import { JudgedFieldIndex, placeRecurring, rebase } from './judged-field-index.ts';
+import { RecurringBytes } from './recurring-strings.ts';
 
 /** Chunks posted and not yet taken, at most. */
 const AHEAD = 3;
@@ -109,6 +110,8 @@ class FieldRecords {
    * after it in `index`, whose records go with the chunk posted next.
    */
   private readonly joinedIndex = new JudgedFieldIndex();
+  /** In step with the judging thread's RecurringStrings: the records go there in the order they are placed here. */
+  private readonly recurring = new RecurringBytes();
   /** Per entry walked and not yet taken, in order: its record, or -1 where the walk left it to the scanner. */
   private readonly walked: number[] = [];
 
@@ -118,7 +121,10 @@ class FieldRecords {
     return record === -1 ? -1 : this.index.entryEnd;
   };
 
-  /** The records of the entries posted together, their offsets in `entries.bytes`; `joined`: one that straddled chunks. */
+  /**
+   * The records of the entries posted together, their offsets in `entries.bytes`, their recurring texts placed entry
+   * by entry; `joined`: one that straddled chunks.
+   */
   take({ bytes, starts, ends }: EntryBytes, joined: boolean): JudgedFieldRecords {
     const index = joined ? this.joinedIndex : this.index;
     const at = new Int32Array(ends.length);
@@ -127,7 +133,12 @@ class FieldRecords {
       if (at[entry] === -1) at[entry] = index.add(bytes, starts[entry] as number, ends[entry] as number);
     }
     const records = index.take();
-    for (let entry = 0; entry < ends.length; entry++) if (at[entry] !== -1) rebase(records, at[entry] as number, starts[entry] as number);
+    for (let entry = 0; entry < ends.length; entry++) {
+      const record = at[entry] as number;
+      if (record === -1) continue;
+      rebase(records, record, starts[entry] as number);
+      placeRecurring(records, record, bytes, this.recurring);
+    }
     this.walked.splice(0, ends.length);
     return { at, records };
   }

@@ -13,6 +13,7 @@ import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes } from './har-entry-bytes.ts';
 import { harEntryBytesInWorker } from './har-in-worker.ts';
 import { judgedHarEntry, type JudgedHarEntry } from './judged-fields.ts';
+import { RecurringStrings } from './recurring-strings.ts';
 
 export type CaptureFormat = 'har' | 'ndjson';
 
@@ -170,6 +171,8 @@ class EntryBytesBatch implements Batch {
   constructor(
     private readonly entries: EntryBytes,
     private readonly first: number,
+    /** The reading's recurring strings, in step with the worker's as long as each entry's judged() is asked, in order. */
+    private readonly recurring: RecurringStrings,
   ) {
     this.bytes = Buffer.from(entries.bytes.buffer, entries.bytes.byteOffset, entries.bytes.length);
     this.fingerprints = entries.fingerprints;
@@ -192,9 +195,10 @@ class EntryBytesBatch implements Batch {
   }
 
   judged(index: number): JudgedHarEntry | undefined {
+    this.recurring.inTurn(this.number(index));
     const fields = this.entries.judgedFields;
     const record = fields?.at[index] ?? -1;
-    return fields && record !== -1 ? judgedHarEntry(this.bytes, fields.records, record) : undefined;
+    return fields && record !== -1 ? judgedHarEntry(this.bytes, fields.records, record, this.recurring) : undefined;
   }
 }
 
@@ -234,8 +238,9 @@ class LineBatch implements Batch {
 async function* harEntries(path: string, inWorkerFrom: number, fields: EntryFields): AsyncGenerator<Batch> {
   let number = 0;
   if ((await sizeOf(path)) >= inWorkerFrom) {
+    const recurring = new RecurringStrings();
     for await (const entries of harEntryBytesInWorker(path, fields === 'judged')) {
-      const batch = new EntryBytesBatch(entries, number + 1);
+      const batch = new EntryBytesBatch(entries, number + 1, recurring);
       yield batch;
       number += batch.size;
     }

@@ -1,36 +1,91 @@
 /**
- * Short ASCII strings read from a large HAR's bytes, made once and given again while they recur: a header's name,
- * a key, "application/json", a method, a URL, written on entry after entry. Slicing each afresh cost the judging
- * thread a C++ call and an allocation per field, their collection, and, in the judge's memos keyed by those strings,
- * the hash of each new string; a string given again has its hash already. The strings sit in a table by a hash of
- * their bytes, a newer one taking the place of an older: memory stays that of TABLE_SIZE short strings.
+ * Strings read from a large HAR's bytes, made once and given again while they recur: a header's name, a key,
+ * "application/json", a method, a URL, an answer's body (the same page listed, the same pet fetched, the same
+ * refusal), written on entry after entry. Making each afresh cost the judging thread a C++ call and an allocation
+ * per field (and a parse per body), their collection, and, in the judge's memos keyed by those strings, the hash of
+ * each new string; a string given again has its hash already.
+ *
+ * The table is kept on both threads, in step. The reading thread (RecurringBytes) hashes and compares each text's
+ * bytes and gives it a place in a table by that hash, a newer text taking the place of an older one; the judging
+ * thread (RecurringStrings) makes a string only where a text takes a place, and otherwise reads the string held there.
+ * Hashing and comparing the bytes on the judging thread had been its costliest step of building an entry (a tenth of
+ * that thread). Both sides see the same texts in the same order (the entries in order, and each entry's in the order
+ * judged-field-index.ts's placeRecurring gives them), so a place means the same text on both. Memory stays that of
+ * the places: SHORT_PLACES short texts and LONG_PLACES longer ones on each side.
  */
-/** Buffer's own latin1Slice, without toString's checks and look-up of the encoding by name (judged-fields.ts). */
-type LatinSliced = Buffer & { latin1Slice(start: number, end: number): string };
 
-/** Longer strings (a body, a long URL) are sliced each time: comparing them costs about as much, and they recur less. */
-const LONGEST = 96;
-const TABLE_SIZE = 4096;
+/** Short texts (names, values, URLs) and longer ones (bodies) have places of their own: a body would push out dozens of names. */
+const SHORT_TEXT = 96;
+const SHORT_PLACES = 4096;
+/** Longer texts are made each time: comparing them costs about as much as making them. */
+const LONG_TEXT = 512;
+const LONG_PLACES = 2048;
+const PLACES = SHORT_PLACES + LONG_PLACES;
 
-export class RecurringStrings {
-  private readonly strings = new Array<string | undefined>(TABLE_SIZE).fill(undefined);
+/** What RecurringBytes.place gives a text too long to be held: it is then made each time. */
+export const NOT_HELD = -1;
 
-  /** The ASCII text of `bytes` from `start` to `end`, the same string as last time where it recurs. */
-  of(bytes: Buffer, start: number, end: number): string {
+/** The reading thread's side: where each recurring text's bytes are held. */
+export class RecurringBytes {
+  private readonly held = new Uint8Array(SHORT_PLACES * SHORT_TEXT + LONG_PLACES * LONG_TEXT);
+  private readonly lengths = new Int32Array(PLACES).fill(-1);
+  /** Whether the last text placed took its place afresh (the judging thread then makes its string). */
+  placedAfresh = false;
+
+  /** The place of the text of `bytes` from `start` to `end` (placedAfresh says if it was held there already), or NOT_HELD. */
+  place(bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
-    if (length > LONGEST) return (bytes as LatinSliced).latin1Slice(start, end);
+    if (length > LONG_TEXT) return NOT_HELD;
     let hash = length;
     for (let at = start; at < end; at++) hash = (Math.imul(hash, 31) + (bytes[at] as number)) | 0;
-    const slot = (hash ^ (hash >>> 12)) & (TABLE_SIZE - 1);
-    const held = this.strings[slot];
-    if (held !== undefined && held.length === length && sameText(held, bytes, start)) return held;
-    const made = (bytes as LatinSliced).latin1Slice(start, end);
-    this.strings[slot] = made;
-    return made;
+    const mixed = hash ^ (hash >>> 12);
+    const place = length <= SHORT_TEXT ? mixed & (SHORT_PLACES - 1) : SHORT_PLACES + (mixed & (LONG_PLACES - 1));
+    const from = place < SHORT_PLACES ? place * SHORT_TEXT : SHORT_PLACES * SHORT_TEXT + (place - SHORT_PLACES) * LONG_TEXT;
+    this.placedAfresh = !(this.lengths[place] === length && sameBytes(this.held, from, bytes, start, length));
+    if (this.placedAfresh) {
+      this.held.set(bytes.subarray(start, end), from);
+      this.lengths[place] = length;
+    }
+    return place;
   }
 }
 
-function sameText(text: string, bytes: Uint8Array, start: number): boolean {
-  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) !== bytes[start + index]) return false;
+function sameBytes(held: Uint8Array, from: number, bytes: Uint8Array, start: number, length: number): boolean {
+  for (let offset = 0; offset < length; offset++) if (held[from + offset] !== bytes[start + offset]) return false;
   return true;
+}
+
+/** The judging thread's side: the string at each place, and its lower case where a header's name asked for it. */
+export class RecurringStrings {
+  private readonly strings = new Array<string>(PLACES).fill('');
+  private readonly lowerCase = new Array<string | undefined>(PLACES).fill(undefined);
+  /** The capture's number of the next entry to be built. */
+  private next = 1;
+
+  /**
+   * Says entry `number` is built now: the strings are the worker's only while every entry is built, in order. One
+   * skipped or built twice would leave a place holding another text than the worker's, silently: this says so instead.
+   */
+  inTurn(number: number): void {
+    if (number !== this.next) throw new Error(`HAR entry ${number} built out of turn (entry ${this.next} is next): the recurring strings would not be the reading thread's`);
+    this.next++;
+  }
+
+  /** Keeps `text`, made of a text that now takes `place`. */
+  keep(place: number, text: string): void {
+    this.strings[place] = text;
+    this.lowerCase[place] = undefined;
+  }
+
+  /** The string held at `place`. */
+  at(place: number): string {
+    return this.strings[place] as string;
+  }
+
+  /** The string held at `place` in lower case: made once while it is held there (header names, written on every entry). */
+  lowerCaseAt(place: number): string {
+    let lower = this.lowerCase[place];
+    if (lower === undefined) this.lowerCase[place] = lower = (this.strings[place] as string).toLowerCase();
+    return lower;
+  }
 }

@@ -6,7 +6,9 @@ import { hash } from 'node:crypto';
 import { expect } from '@playwright/test';
 import { FINGERPRINT_BYTES } from '../../lib/capture/har-entry-bytes.ts';
 import { readCapture, type EntryFields } from '../../lib/capture/read.ts';
-import { judgedOf } from './judged-of.ts';
+import { toJudgedExchange } from '../../harness/judge/capture-entry.ts';
+import { KeyBook } from '../../harness/judge/key-book.ts';
+import { readForTheJudge } from './judged-of.ts';
 
 export const DOCUMENT = JSON.stringify(
   {
@@ -68,6 +70,26 @@ export function harWithEntriesOfTheJudge(): Array<[string, string]> {
   ];
 }
 
+/**
+ * Entries over more than one of the worker's chunks whose headers, methods and URLs recur and take one another's
+ * place in the table of recurring texts (5,000 texts, 4,096 places), headers written again in another case, without
+ * a value, or without a name (which the judge refuses).
+ */
+export function recurringTextsDocument(): string {
+  const entries = Array.from({ length: 5_500 }, (_, n) => {
+    const headers: Array<{ name?: unknown; value?: unknown }> = Array.from({ length: 8 }, (_, at) => ({ name: at % 3 === 0 ? 'X-Count' : `x-${(n * 7 + at) % 5_000}`, value: `${(n * 13 + at * 977) % 5_000}` }));
+    if (n % 10 === 0) headers.push({ name: 'x-count' }, { name: 'X-Null', value: null }, { name: 'authorization', value: 'Bearer $PETSTORE_API_KEY_PRO' });
+    if (n === 4_321) headers.push({ value: 'no name' });
+    return {
+      startedDateTime: new Date(Date.UTC(2026, 10, 29, 8, 0, 0, n)).toISOString(),
+      time: 1,
+      request: { method: n % 3 === 0 ? 'GET' : 'post', url: `http://127.0.0.1:1/v1/pets/${n % 300}`, headers },
+      response: { status: 200, headers: [...headers].reverse(), content: { mimeType: 'application/json', text: `{"id":${n % 300}}` } },
+    };
+  });
+  return JSON.stringify({ log: { entries } });
+}
+
 export type ReadOutcome = Array<{ number: number; entry: unknown; fingerprints: Uint8Array | undefined; fingerprintAt: number; text: string }> | string;
 
 /** The SHA-1 the reader took of an entry's bytes (base64), undefined where it took none. */
@@ -100,5 +122,18 @@ export async function expectReadForTheJudgeAsHere(what: string, path: string): P
   const fields = judged as Exclude<ReadOutcome, string>;
   expect(fields.map(({ number, text }) => ({ number, text })), what).toEqual(here.map(({ number, text }) => ({ number, text })));
   for (const raw of fields) expect(fingerprintOf(raw), `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
-  expect(fields.map(({ entry }) => entry), what).toEqual(here.map(({ entry }) => (typeof (entry as { request?: unknown }).request === 'object' ? judgedOf(entry as Record<string, unknown>) : entry)));
+  expect(fields.map(({ entry }) => entry), what).toEqual(here.map(({ entry }) => readForTheJudge(entry)));
+  expect(exchangesOf(fields), `${what}: the exchanges the judge reads`).toEqual(exchangesOf(here));
+}
+
+/** What the judge makes of each entry: its exchange (undefined where it judges none), or the error it refuses it with. */
+function exchangesOf(entries: Exclude<ReadOutcome, string>): unknown[] {
+  const keys = new KeyBook({});
+  return entries.map((raw) => {
+    try {
+      return toJudgedExchange(raw, 'capture.har', keys);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  });
 }

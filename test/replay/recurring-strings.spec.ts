@@ -1,16 +1,38 @@
 import { expect, test } from '@playwright/test';
-import { RecurringStrings } from '../../lib/capture/recurring-strings.ts';
+import { NOT_HELD, RecurringBytes, RecurringStrings } from '../../lib/capture/recurring-strings.ts';
 
-test('a string read again from other bytes is the same text, and strings that share a place in the table or differ by a byte are each their own', () => {
+test('a text placed again is read as written, and texts that share a place or differ by a byte are each their own', () => {
+  const placing = new RecurringBytes();
   const strings = new RecurringStrings();
-  const texts = Array.from({ length: 20_000 }, (_, n) => `x-ratelimit-${n % 5_000}`);
-  texts.push('a'.repeat(97), 'ab', 'ba', 'content-type', 'content-typf', '');
+  const texts = Array.from({ length: 20_000 }, (_, n) => (n % 2 === 0 ? `x-ratelimit-${n % 5_000}` : `[{"id":${n % 5_000},"name":"a pet to make it longer than the short texts","status":"available"}]`));
+  texts.push('ab', 'ba', 'content-type', 'content-typf', '', 'Content-Type');
   const wrong: string[] = [];
   for (const text of [...texts, ...texts.reverse()]) {
     const bytes = Buffer.from(` "${text}" `, 'latin1');
-    const read = strings.of(bytes, 2, 2 + text.length);
+    const place = placing.place(bytes, 2, 2 + text.length);
+    if (placing.placedAfresh) strings.keep(place, bytes.toString('latin1', 2, 2 + text.length));
+    const read = strings.at(place);
     if (read !== text) wrong.push(`${text} read as ${read}`);
+    if (strings.lowerCaseAt(place) !== text.toLowerCase()) wrong.push(`${text} in lower case read as ${strings.lowerCaseAt(place)}`);
   }
   expect(wrong).toEqual([]);
-  expect(strings.of(Buffer.from('content-type'), 0, 12)).toBe(strings.of(Buffer.from('xcontent-type'), 1, 13));
+  placing.place(Buffer.from('content-type'), 0, 12);
+  placing.place(Buffer.from('xcontent-type'), 1, 13);
+  expect(placing.placedAfresh, 'a text held already, from other bytes').toBe(false);
+});
+
+test('a text longer than the table holds is not placed; a short one and a longer one each have their place', () => {
+  const placing = new RecurringBytes();
+  expect(placing.place(Buffer.from('a'.repeat(513)), 0, 513)).toBe(NOT_HELD);
+  const places = [1, 96, 97, 512].map((length) => placing.place(Buffer.from('a'.repeat(length)), 0, length));
+  expect(places).not.toContain(NOT_HELD);
+  expect(new Set(places).size).toBe(places.length);
+});
+
+test('entries built out of turn are refused, not read with another entry\'s strings', () => {
+  const strings = new RecurringStrings();
+  strings.inTurn(1);
+  strings.inTurn(2);
+  expect(() => strings.inTurn(4)).toThrow(/HAR entry 4 built out of turn \(entry 3 is next\)/);
+  expect(() => strings.inTurn(2)).toThrow(/HAR entry 2 built out of turn/);
 });

@@ -76,6 +76,13 @@ export interface QuotaWindow {
   firmAdmitted: number;
   /** Ordinary refusals: the window was spent. */
   refused: number;
+  /**
+   * Requests of the key that got no readable answer (none, or one without the X-RateLimit headers: a timeout, a
+   * connection error, a 5xx) while this window could have decided them: sent before its last answer came back and
+   * answered (or given up) after its first request left. The target may have admitted each of them in this window, so
+   * its counts may lack up to this many admissions, and its Remaining values as many (an upper bound).
+   */
+  unread: number;
   /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
   remaining: number[];
   /**
@@ -281,6 +288,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     if (inBan) banLike.add(index);
   }
 
+  const unread = observations.filter(unreadAnswer);
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   let admittedAfterRefusal = false;
@@ -294,6 +302,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const limit = first.limit as number;
     const remaining = admitted.map((observation) => observation.remaining as number);
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
+    const lastDone = largest(ordinary.map((o) => o.doneAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
     const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1 && openedBeforeRefusing(admitted, refusals, limit);
     const early = withinOneMinute(minuteAtScaleMs, resets) ? admitted.filter((o) => o.doneAt < firstSent + minuteAtScaleMs) : undefined;
@@ -306,10 +315,11 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       firstSentAt: firstSent,
       lastSentAt: largest(ordinary.map((o) => o.sentAt)),
       firstDoneAt: smallest(ordinary.map((o) => o.doneAt)),
-      lastDoneAt: largest(ordinary.map((o) => o.doneAt)),
+      lastDoneAt: lastDone,
       admitted: admitted.length,
       firmAdmitted,
       refused: refusals.length,
+      unread: unread.filter((o) => o.sentAt <= lastDone && o.doneAt >= firstSent).length,
       remaining,
       earlyRemaining: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
       admittedEarly: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).length,
@@ -335,6 +345,14 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   // Never refused, and no answers decided one after the other showed the kind (always in flight together): as on sums.
   const model: WindowModel = admittedAfterRefusal ? 'sliding' : windows.some((window) => window.refused > 0) || !limiter.unordered ? 'fixed' : 'unseen';
   return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs, shortestBucketWindowMs: bucketBounds?.atLeastMs };
+}
+
+/**
+ * A request the target may have admitted that no window holds: no answer (a timeout, a connection error), a 5xx or
+ * other error, or an admission without the X-RateLimit headers that place it. A refusal, read or not, admitted nothing.
+ */
+function unreadAnswer(observation: Observation): boolean {
+  return observation.outcome !== 'refused' && (observation.outcome === 'error' || observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined);
 }
 
 /**

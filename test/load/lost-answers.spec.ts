@@ -9,7 +9,8 @@ import { expect, test } from '@playwright/test';
 import type { KeyResult } from '../../harness/load/runner.ts';
 import { BROKEN, LEGITIMATE, type Point } from './support/fast-time-scales.ts';
 import { EarlyRefusingLimiter } from './support/limiters.ts';
-import { FixedWindowLimiter } from '../../reference-server/limiter.ts';
+import type { Quota } from '../../lib/plans.ts';
+import { FixedWindowLimiter, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
 import { judge, judgeSummed, type Judged } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';
 
@@ -94,3 +95,27 @@ for (const [name, check, limiter] of BROKEN) {
     }
   });
 }
+
+/** A fixed window that cuts the key off for the day 20 requests early, its headers still saying the documented day. */
+class DayCuttingEarly implements RateLimiter {
+  private readonly inner = new FixedWindowLimiter({ timeScale: 60, banAfterRefusals: Number.MAX_SAFE_INTEGER });
+  take(subject: string, quota: Quota, now: number): RateDecision {
+    const decision = this.inner.take(subject, { ...quota, perDay: quota.perDay - 20 }, now);
+    return decision.limit === quota.perDay - 20 ? { ...decision, limit: quota.perDay, remaining: decision.remaining + 20 } : decision;
+  }
+}
+
+test('a day cut off at its quota, with answers lost before the cutoff, is left unchecked with them named; one cut off 20 early still fails with one lost', () => {
+  // At time scale 60 a naive client at 1.1 times the limit spends the free day's 1,000 in about 17 s.
+  const run = (limiter: RateLimiter): KeyResult => simulate({ limiter, plan: 'free', behaviour: 'naive', perSecond: 66, durationMs: 19_000, stepMs: 2 });
+  for (const [engine, judged] of bothEngines(losingEvery(run(new FixedWindowLimiter({ timeScale: 60 })), 29), 60)) {
+    const daily = judged.verdict('daily-quota');
+    expect(daily.status, `${engine}: ${daily.detail}`).toBe('not-checked');
+    expect(daily.evidence.join('\n'), engine).toMatch(/^day 1: refused for the day after 9\d\d admitted, but \d+ requests of this key got no readable answer before the cutoff came back \(timeouts, .*\): they may have been admitted before it$/);
+  }
+  for (const [engine, judged] of bothEngines(losingEvery(run(new DayCuttingEarly()), 970), 60)) {
+    const daily = judged.verdict('daily-quota');
+    expect(daily.status, `${engine}: ${daily.detail}`).toBe('fail');
+    expect(daily.evidence.join('\n'), engine).toMatch(/^day 1: refused for the day after 979 admitted$/);
+  }
+});

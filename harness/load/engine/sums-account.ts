@@ -163,7 +163,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], loose: readonly 
       refillWindowMs: undefined,
       shortestBucketWindowMs: undefined,
     },
-    days: daysOf(summed, plan, startedAtEpochMs),
+    days: daysOf(summed, loose, plan, startedAtEpochMs),
     retries: retriesOf(summed),
     resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, skewMs),
     sentBetween: tallies.flatMap((tally) =>
@@ -287,7 +287,7 @@ function retriesOf(summed: readonly Summed[]): SummedKey['retries'] {
  * admissions straddle that refusal; and no day-class Reset passed during the run. Otherwise which admissions came
  * before the cutoff needs the order of answers: undefined.
  */
-function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegment[] | undefined {
+function daysOf(summed: readonly Summed[], loose: readonly LooseTally[], plan: PlanId, start: number): DaySegment[] | undefined {
   if (!plans[plan].documented && summed.length === 0) return [];
   const admittedPhases = summed.flatMap(({ tally }) => [tally.admitted, tally.late]).filter((phase) => phase.count > 0);
   const dayWindows = summed.filter(({ windowClass }) => windowClass === 'day');
@@ -309,7 +309,7 @@ function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegm
   const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));
   // Admissions after the cutoff came before the day could have ended: a day-class Reset had not come.
   const admittedBefore = before.reduce((sum, phase) => sum + phase.count, 0);
-  return [{ ...day, admitted: admittedBefore, cutoff: { at: cutoffAt - start, admittedBefore, retryAfterMs: wait === undefined ? undefined : Number(wait), reset: first.reset }, admittedAfterCutoff: total - admittedBefore }];
+  return [{ ...day, admitted: admittedBefore, cutoff: { at: cutoffAt - start, admittedBefore, unreadBefore: unreadWhile(loose, -Infinity, cutoffAt), retryAfterMs: wait === undefined ? undefined : Number(wait), reset: first.reset }, admittedAfterCutoff: total - admittedBefore }];
 }
 
 function seconds(ms: number): string {

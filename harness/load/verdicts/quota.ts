@@ -263,6 +263,7 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
   let failed = false;
   let warned = false;
   let held = 0;
+  let lost = 0;
   for (const day of days) {
     const fresh = context.freshKeys || day.number > 1;
     if (day.admittedAfterCutoff > 0) {
@@ -274,6 +275,9 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
       if (before > perDay) {
         failed = true;
         evidence.push(`day ${day.number}: ${before.toLocaleString('en-US')} admitted before the daily cutoff`);
+      } else if (shortByUnread(before, perDay, day.cutoff.unreadBefore)) {
+        lost++;
+        evidence.push(`day ${day.number}: refused for the day after ${before.toLocaleString('en-US')} admitted, but ${unreadText(day.cutoff.unreadBefore, 'day')}`);
       } else if (before < perDay) {
         if (fresh) failed = true;
         else warned = true;
@@ -293,10 +297,17 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
       rules,
       'pass',
       title,
-      `In ${count(held, 'day')}, exactly ${perDay.toLocaleString('en-US')} were admitted, then the target refused with the daily limit until the day ended${days.length > 1 ? `; ${days.length - 1} new day${days.length > 2 ? 's' : ''} began during the run` : ''}.`,
-      days.filter((day) => day.cutoff).map((day) => `day ${day.number}: cut off ${seconds(day.cutoff?.at ?? 0)} into the run after ${day.cutoff?.admittedBefore.toLocaleString('en-US')} admitted${day.cutoff?.retryAfterMs !== undefined ? `; Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}`),
+      `In ${count(held, 'day')}, exactly ${perDay.toLocaleString('en-US')} were admitted, then the target refused with the daily limit until the day ended${days.length > 1 ? `; ${days.length - 1} new day${days.length > 2 ? 's' : ''} began during the run` : ''}.${lost > 0 ? ` ${count(lost, 'day')} not checked: answers were lost before the cutoff.` : ''}`,
+      // The days left unchecked for answers lost before their cutoff say so first: `evidence` holds only theirs here.
+      [
+        ...evidence,
+        ...days
+          .filter((day) => day.cutoff?.admittedBefore === perDay)
+          .map((day) => `day ${day.number}: cut off ${seconds(day.cutoff?.at ?? 0)} into the run after ${day.cutoff?.admittedBefore.toLocaleString('en-US')} admitted${day.cutoff?.retryAfterMs !== undefined ? `; Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}`),
+      ],
     );
   }
+  if (lost > 0) return verdict('daily-quota', rules, 'not-checked', title, `The target cut the key off for the day before ${perDay.toLocaleString('en-US')} were seen admitted, but answers lost before the cutoff may make up the rest.`, evidence);
   const admitted = days.reduce((sum, day) => sum + day.admitted, 0);
   const perSecond = result.perSecond ?? 0;
   return verdict(

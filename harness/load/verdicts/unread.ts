@@ -8,12 +8,19 @@
 import { countdownBreak } from '../../../lib/rate-limiter/countdown.ts';
 import { count } from './verdict.ts';
 
+/** While what was counted was decided, and where what was lost may have been admitted. */
+const WHILE = {
+  window: ['while this window was open', 'in it'],
+  bucket: ['while the bucket was being emptied', 'before the first 429'],
+  day: ['before the cutoff came back', 'before it'],
+} as const;
+
 /**
  * Why counts short of what a rule asks are not judged, `unread` being how many answers were lost while the `counted` window or
  * bucket was deciding what was counted.
  */
-export function unreadText(unread: number, counted: 'window' | 'bucket' = 'window'): string {
-  const [when, where] = counted === 'window' ? ['while this window was open', 'in it'] : ['while the bucket was being emptied', 'before the first 429'];
+export function unreadText(unread: number, counted: keyof typeof WHILE = 'window'): string {
+  const [when, where] = WHILE[counted];
   return `${count(unread, 'request')} of this key got no readable answer ${when} (timeouts, connection errors, 5xx or answers without X-RateLimit headers): they may have been admitted ${where}`;
 }
 

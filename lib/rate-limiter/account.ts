@@ -382,7 +382,8 @@ export function readingOf(observation: Observation, startedAtEpochMs: number): R
 
 /**
  * While a limiter refuses some of a client's requests it admits what it gives back: its Limit per window, whatever
- * its kind. Learned from the minute-class answers between the first refusal and the last.
+ * its kind. Learned from the minute-class answers between the first refusal and the last, and the requests between
+ * them that got no readable answer.
  */
 function refillWindowOf(observations: readonly Observation[], minuteLimit: number): number | undefined {
   const minute = observations.filter((o) => o.outcome !== 'error' && o.limit === minuteLimit);
@@ -390,8 +391,11 @@ function refillWindowOf(observations: readonly Observation[], minuteLimit: numbe
   const last = minute.map((o) => o.outcome).lastIndexOf('refused');
   if (first === -1 || last <= first) return undefined;
   const admitted = minute.slice(first, last).filter((o) => o.outcome === 'admitted').length;
-  const spanMs = minute[last]!.sentAt - minute[first]!.sentAt;
-  return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
+  const [from, to] = [minute[first]!.sentAt, minute[last]!.sentAt];
+  // Requests whose answers were lost meanwhile may have been admitted too: counted so, the window learned is no longer
+  // than the limiter's, and what it may give back no less.
+  const unread = observations.filter((o) => unreadAnswer(o) && o.sentAt >= from && o.sentAt <= to).length;
+  return admitted >= minuteLimit ? ((to - from) * minuteLimit) / (admitted + unread) : undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Quota } from '../../lib/plans.ts';
 import { FixedWindowLimiter, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
 import { judge, judgeSummed, type Judged } from './support/judge.ts';
 import { simulate } from './support/simulate.ts';
+import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 
 /** The run with every `every`-th admitted answer lost: a timeout, no status, no headers. */
 function losingEvery(result: KeyResult, every: number): KeyResult {
@@ -118,4 +119,14 @@ test('a day cut off at its quota, with answers lost before the cutoff, is left u
     expect(daily.status, `${engine}: ${daily.detail}`).toBe('fail');
     expect(daily.evidence.join('\n'), engine).toMatch(/^day 1: refused for the day after 979 admitted$/);
   }
+});
+
+test('the window a limiter gives its quota back over is learned no longer for answers lost while it refused', () => {
+  // While refused, a sliding log admits its Limit a window: the lost admissions among them count, or the window learned
+  // from what came back would be longer than the log's, and what it may give back less.
+  const result = simulate({ limiter: new SlidingWindowLimiter(5), plan: 'free', behaviour: 'compliant', perSecond: 90, durationMs: 30_000, latencyMs: 40, stepMs: 2 });
+  const whole = judge(result, undefined, 5).account.refillWindowMs!;
+  const lossy = judge(losingEvery(result, 7), undefined, 5).account.refillWindowMs!;
+  expect(whole).toBeGreaterThan(0);
+  expect(Math.abs(lossy - whole) / whole).toBeLessThan(0.05);
 });

@@ -22,6 +22,8 @@ export interface Observation {
   /** Set on the request a compliant client sends after waiting out a 429. */
   retry: RetryInfo | undefined;
   error: string | undefined;
+  /** Sent a second time after its first connection died unanswered (HttpResponse.sentAgain): the first may have been counted. */
+  sentAgain?: true;
 }
 
 export interface RetryInfo {

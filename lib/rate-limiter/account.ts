@@ -42,6 +42,8 @@ export interface Observation {
   /** Unix seconds. */
   reset: number | undefined;
   retryAfterMs: number | undefined;
+  /** Sent a second time after its first connection died unanswered (HttpResponse.sentAgain): the first may have been counted. */
+  sentAgain?: true;
 }
 
 export type WindowClass = 'minute' | 'day' | 'other';
@@ -349,9 +351,11 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
 
 /**
  * A request the target may have admitted that no window holds: no answer (a timeout, a connection error), a 5xx or
- * other error, or an admission without the X-RateLimit headers that place it. A refusal, read or not, admitted nothing.
+ * other error, or an admission without the X-RateLimit headers that place it; or the first sending of one sent again.
+ * A refusal, read or not, admitted nothing.
  */
 function unreadAnswer(observation: Observation): boolean {
+  if (observation.sentAgain) return true;
   return observation.outcome !== 'refused' && (observation.outcome === 'error' || observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined);
 }
 

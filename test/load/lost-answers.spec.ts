@@ -22,6 +22,25 @@ function losingEvery(result: KeyResult, every: number): KeyResult {
   return { ...result, observations };
 }
 
+/**
+ * The run as a client that sends a request again when its connection is reset unanswered sees it: every `every`-th
+ * admitted answer never came, and the next request, sent again in its place, says so (sentAgain).
+ */
+function sentAgainEvery(result: KeyResult, every: number): KeyResult {
+  let admitted = 0;
+  let lost = false;
+  const observations = result.observations.flatMap((o) => {
+    if (o.outcome === 'admitted' && ++admitted % every === 0) {
+      lost = true;
+      return [];
+    }
+    const again = lost;
+    lost = false;
+    return again ? [{ ...o, sentAgain: true as const }] : [o];
+  });
+  return { ...result, observations };
+}
+
 function bothEngines(result: KeyResult, timeScale: number): Array<[string, Judged]> {
   return [
     ['built-in', judge(result, undefined, timeScale)],
@@ -59,11 +78,19 @@ test('a fixed window that lost answers names them where it leaves the first 429 
   for (const [engine, judged] of bothEngines(losingEvery(result, 7), 1)) {
     const refusal = judged.verdict('first-refusal');
     expect(refusal.status, engine).toBe('not-checked');
-    expect(refusal.detail, engine).toMatch(/refused before 60 were seen admitted not judged: requests of this key got no answer while they were open \(window 1: \d+, window 2: \d+; timeouts/);
+    expect(refusal.detail, engine).toMatch(/refused before 60 were seen admitted not judged: requests of this key got no readable answer while they were open \(window 1: \d+, window 2: \d+; timeouts/);
     const remaining = judged.verdict('remaining-steps');
     expect(remaining.status, engine).toBe('not-checked');
-    expect(remaining.evidence.join('\n'), engine).toMatch(/window 1 .*: it jumped from \d+ to \d+, but \d+ requests of this key got no readable answer while this window was open \(timeouts, connection errors, 5xx or answers without X-RateLimit headers\): they may have been admitted in it/);
+    expect(remaining.evidence.join('\n'), engine).toMatch(/window 1 .*: it jumped from \d+ to \d+, but \d+ requests of this key got no readable answer while this window was open \(timeouts, connections reset, requests sent again after one, 5xx or answers without X-RateLimit headers\): they may have been admitted in it/);
   }
+});
+
+test('a request sent again after its connection was reset unanswered counts as a lost answer: the first sending may have been admitted', () => {
+  const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 1 }), plan: 'free', behaviour: 'compliant', perSecond: 90, durationMs: 65_000, latencyMs: 40, stepMs: 2 });
+  const judged = judge(sentAgainEvery(result, 7), undefined, 1);
+  expect(judged.account.windows[0]!.admitted).toBeLessThan(60);
+  expect(judged.account.windows[0]!.unread).toBeGreaterThan(0);
+  expect([...judged.failed, ...judged.warned], judged.verdict('first-refusal').detail).toEqual([]);
 });
 
 test('a token bucket that lost answers while it was emptied names them where it leaves the first 429 unchecked', () => {

@@ -10,7 +10,7 @@ import { firmlyPastLimit } from '../../../lib/rate-limiter/window-accountant.ts'
 import { rulesOf } from '../../../lib/checks/registry.ts';
 import { shortestRefillWindowMs, unorderedInput, type Answer } from './answers.ts';
 import { shortWindowsText, withinWindowText } from './short-windows.ts';
-import { shortByUnread, unreadText } from './unread.ts';
+import { shortByUnread, UNREAD_CAUSES, unreadText } from './unread.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
@@ -224,7 +224,7 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
   const judged = ranOut.filter((window) => !givenBack.includes(window) && !unread.includes(window) && !crossing.includes(window));
   const setAsideNote =
     (givenBack.length > 0 ? ` ${count(givenBack.length, 'window')} that refused before ${limit} under one Reset not judged: ${GAVE_BACK}.` : '') +
-    (unread.length > 0 ? ` ${count(unread.length, 'window')} that refused before ${limit} were seen admitted not judged: requests of this key got no answer while ${unread.length === 1 ? 'it was' : 'they were'} open (${unread.map((window) => `window ${window.number}: ${window.unread}`).join(', ')}; timeouts, connection errors, 5xx or answers without X-RateLimit headers), and may have been admitted in ${unread.length === 1 ? 'it' : 'them'}.` : '') +
+    (unread.length > 0 ? ` ${count(unread.length, 'window')} that refused before ${limit} were seen admitted not judged: requests of this key got no readable answer while ${unread.length === 1 ? 'it was' : 'they were'} open (${unread.map((window) => `window ${window.number}: ${window.unread}`).join(', ')}; ${UNREAD_CAUSES}), and may have been admitted in ${unread.length === 1 ? 'it' : 'them'}.` : '') +
     (crossing.length > 0 ? ` ${count(crossing.length, 'window')} that admitted past ${limit} under one Reset not judged: ${shortWindowsText(shortScale!)}.` : '');
   if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out;${setAsideNote}`);
   if (judged.length === 0) {

@@ -8,6 +8,9 @@
 import { countdownBreak } from '../../../lib/rate-limiter/countdown.ts';
 import { count } from './verdict.ts';
 
+/** What leaves a request the target may have admitted without an answer the client could read. */
+export const UNREAD_CAUSES = 'timeouts, connections reset, requests sent again after one, 5xx or answers without X-RateLimit headers';
+
 /** While what was counted was decided, and where what was lost may have been admitted. */
 const WHILE = {
   window: ['while this window was open', 'in it'],
@@ -21,7 +24,7 @@ const WHILE = {
  */
 export function unreadText(unread: number, counted: keyof typeof WHILE = 'window'): string {
   const [when, where] = WHILE[counted];
-  return `${count(unread, 'request')} of this key got no readable answer ${when} (timeouts, connection errors, 5xx or answers without X-RateLimit headers): they may have been admitted ${where}`;
+  return `${count(unread, 'request')} of this key got no readable answer ${when} (${UNREAD_CAUSES}): they may have been admitted ${where}`;
 }
 
 /** Fewer than `limit` admitted before a refusal, but no fewer than lost answers can account for. */

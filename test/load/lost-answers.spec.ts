@@ -12,7 +12,10 @@ import { EarlyRefusingLimiter } from './support/limiters.ts';
 import type { Quota } from '../../lib/plans.ts';
 import { FixedWindowLimiter, type RateDecision, type RateLimiter } from '../../reference-server/limiter.ts';
 import { judge, judgeSummed, type Judged } from './support/judge.ts';
-import { simulate } from './support/simulate.ts';
+import { SIMULATION_START, simulate } from './support/simulate.ts';
+import { overLimit, scenarioOf } from './support/run.ts';
+import { summarise } from '../../harness/load/summary.ts';
+import { reportHtml } from '../../harness/load/report-html.ts';
 import { SlidingWindowLimiter } from '../support/sliding-window-limiter.ts';
 
 /** The run with every `every`-th admitted answer lost: a timeout, no status, no headers. */
@@ -141,6 +144,12 @@ test('a day cut off at its quota, with answers lost before the cutoff, is left u
     expect(daily.status, `${engine}: ${daily.detail}`).toBe('not-checked');
     expect(daily.evidence.join('\n'), engine).toMatch(/^day 1: refused for the day after 9\d\d admitted, but \d+ requests of this key got no readable answer before the cutoff came back \(timeouts, .*\): they may have been admitted before it$/);
   }
+  // The report says so beside the day's cutoff, and its JSON counts them.
+  const lossy = losingEvery(run(new FixedWindowLimiter({ timeScale: 60 })), 29);
+  const scenario = scenarioOf([{ plan: 'free', keyNumber: 1, behaviour: 'naive', rate: overLimit(1.1) }], 19_000, 60, 32);
+  const summary = summarise(scenario, { description: 'simulated', baseUrl: 'http://127.0.0.1:1/v1', bundled: true, timeScale: 60, timeScaleSource: 'test' }, { startedAtEpochMs: SIMULATION_START, elapsedMs: 19_000, stoppedEarly: undefined, keys: [{ ...lossy, spec: scenario.keys[0]! }] });
+  expect(summary.keys[0]!.days[0]!.cutoff!.unreadBefore).toBeGreaterThan(30);
+  expect(reportHtml(summary)).toMatch(/after 9\d\d of 1,000, [\d.]+ s into the run, Retry-After [^;<]+; \d+ sent before it got no answer/);
   for (const [engine, judged] of bothEngines(losingEvery(run(new DayCuttingEarly()), 970), 60)) {
     const daily = judged.verdict('daily-quota');
     expect(daily.status, `${engine}: ${daily.detail}`).toBe('fail');

@@ -45,6 +45,7 @@ export const FIELD_TESTS: readonly string[] = [
   'load/end-to-end.spec.ts',
   'load/broken-targets.spec.ts',
   'load/buckets-at-one-second-windows.spec.ts',
+  'load/lost-answers-live.spec.ts',
   'load/command-line.spec.ts',
   'matrix/certify-command.spec.ts',
   'matrix/shipped-implementations.spec.ts',

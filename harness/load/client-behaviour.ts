@@ -135,7 +135,7 @@ export class KeyDriver {
     const until = observation.doneAt + wait;
     if (until > this.pausedUntil) {
       this.pausedUntil = until;
-      this.pendingRetry = { waitedMs: wait, retryAfterMs: observation.retryAfterMs };
+      this.pendingRetry = { after: observation.outcome === 'refused' ? 'refusal' : 'failure', waitedMs: wait, retryAfterMs: observation.retryAfterMs };
     }
   }
 

@@ -14,8 +14,11 @@ export interface DaySegment {
   number: number;
   startedAt: number;
   admitted: number;
-  /** Set once the target refused for the day. */
-  cutoff: { at: number; admittedBefore: number; retryAfterMs: number | undefined; reset: number } | undefined;
+  /**
+   * Set once the target refused for the day. unreadBefore: requests of the day sent before the cutoff came back whose
+   * answer was never read (a timeout, a connection error, a 5xx): the target may have admitted each before it.
+   */
+  cutoff: { at: number; admittedBefore: number; unreadBefore: number; retryAfterMs: number | undefined; reset: number } | undefined;
   /** Admissions after the cutoff, before the day could have ended. */
   admittedAfterCutoff: number;
   /** A day-class X-RateLimit-Reset seen in this day (Unix seconds). */
@@ -47,13 +50,18 @@ export function followDays(observations: readonly Observation[], plan: PlanId, s
       return;
     }
     if (observation.outcome !== 'refused' || windowClass !== 'day' || banLike.has(index) || observation.reset === undefined) return;
-    day.cutoff ??= { at: observation.doneAt, admittedBefore: day.admitted, retryAfterMs: observation.retryAfterMs, reset: observation.reset };
+    day.cutoff ??= { at: observation.doneAt, admittedBefore: day.admitted, unreadBefore: unreadBetween(observations, day.startedAt, observation.doneAt), retryAfterMs: observation.retryAfterMs, reset: observation.reset };
     // The day ends no earlier than the latest of the limits the refusals give (sent time + Retry-After, minus rounding).
     const bound =
       observation.retryAfterMs !== undefined ? startedAtEpochMs + observation.sentAt + observation.retryAfterMs - ROUNDING_MS : observation.reset * 1000 - 2 * ROUNDING_MS;
     endsNoEarlierThan = endsNoEarlierThan === Infinity ? bound : Math.max(endsNoEarlierThan, bound);
   });
   return days;
+}
+
+/** Requests sent from `from` to `to` (ms into the run) with no answer: the target may have admitted any of them. */
+function unreadBetween(observations: readonly Observation[], from: number, to: number): number {
+  return observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length;
 }
 
 function newDay(number: number, startedAt: number): DaySegment {

@@ -22,10 +22,14 @@ export interface Observation {
   /** Set on the request a compliant client sends after waiting out a 429. */
   retry: RetryInfo | undefined;
   error: string | undefined;
+  /** Sent a second time after its first connection died unanswered (HttpResponse.sentAgain): the first may have been counted. */
+  sentAgain?: true;
 }
 
 export interface RetryInfo {
-  /** How long the client waited after the 429 (Retry-After plus jitter). */
+  /** What the client waited out: a 429, or a failure of the target (a 5xx, no answer), which has no Retry-After. */
+  after: 'refusal' | 'failure';
+  /** How long the client waited after the 429 (Retry-After plus jitter) or the failure (its own backoff). */
   waitedMs: number;
   /** What the 429's Retry-After asked for, if it had one. */
   retryAfterMs: number | undefined;

@@ -230,7 +230,7 @@ function daysTable(key: KeySummary): Html {
 ${key.days.map(
   (day) => html`<tr><td>${day.number}</td><td>${(day.startedAt / 1000).toFixed(1)}</td><td class="num">${n(day.admitted)}</td><td>${
     day.cutoff
-      ? `after ${n(day.cutoff.admittedBefore)} of ${n(documented.perDay)}, ${(day.cutoff.at / 1000).toFixed(1)} s into the run${day.cutoff.retryAfterMs !== undefined ? `, Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}${day.admittedAfterCutoff ? `; ${n(day.admittedAfterCutoff)} admitted after it` : ''}`
+      ? `after ${n(day.cutoff.admittedBefore)} of ${n(documented.perDay)}, ${(day.cutoff.at / 1000).toFixed(1)} s into the run${day.cutoff.retryAfterMs !== undefined ? `, Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}${day.cutoff.unreadBefore ? `; ${n(day.cutoff.unreadBefore)} sent before it got no answer` : ''}${day.admittedAfterCutoff ? `; ${n(day.admittedAfterCutoff)} admitted after it` : ''}`
       : `none (${n(documented.perDay - day.admitted)} left)`
   }</td></tr>`,
 )}</tbody></table>`;

@@ -232,6 +232,7 @@ export async function runLoad(options: RunOptions): Promise<RunResult> {
       retryAfterMs: status === 429 ? retryAfterMs(response?.headers['retry-after'], doneEpoch) : undefined,
       retry: dispatch.retry,
       error: error ? `${error.code}: ${error.message}` : status >= 500 || status === 401 ? `HTTP ${status}` : undefined,
+      ...(response?.sentAgain ? { sentAgain: true } : {}),
     };
     state.sent++;
     state.statusCounts[status === 0 ? 'no answer' : String(status)] = (state.statusCounts[status === 0 ? 'no answer' : String(status)] ?? 0) + 1;

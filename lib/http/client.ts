@@ -290,7 +290,7 @@ export class HttpClient {
     this.all.delete(connection);
     if (pending) {
       // A kept-alive connection the server closed while idle: the request never reached it, so send it again.
-      if (retry && !this.closed) this.dispatch({ ...pending, retryable: false });
+      if (retry && !this.closed) this.dispatch({ ...pending, retryable: false, resolve: (response) => pending.resolve({ ...response, sentAgain: true }) });
       else pending.reject(error);
     }
     const next = !this.closed && this.all.size < this.options.maxConnections ? this.waiting.shift() : undefined;

@@ -15,6 +15,11 @@ export interface HttpResponse {
   body: Buffer;
   /** False when the server said Connection: close (or spoke HTTP/1.0 without keep-alive). */
   keepAlive: boolean;
+  /**
+   * Set by HttpClient on the answer to a request it wrote a second time, its first connection having died with no
+   * byte of an answer: the server may have received the first too (a reset after it took the request), and counted it.
+   */
+  sentAgain?: true;
 }
 
 export class HttpProtocolError extends Error {

@@ -42,6 +42,8 @@ export interface Observation {
   /** Unix seconds. */
   reset: number | undefined;
   retryAfterMs: number | undefined;
+  /** Sent a second time after its first connection died unanswered (HttpResponse.sentAgain): the first may have been counted. */
+  sentAgain?: true;
 }
 
 export type WindowClass = 'minute' | 'day' | 'other';
@@ -76,6 +78,13 @@ export interface QuotaWindow {
   firmAdmitted: number;
   /** Ordinary refusals: the window was spent. */
   refused: number;
+  /**
+   * Requests of the key that got no readable answer (none, or one without the X-RateLimit headers: a timeout, a
+   * connection error, a 5xx) while this window could have decided them: sent before its last answer came back and
+   * answered (or given up) after its first request left. The target may have admitted each of them in this window, so
+   * its counts may lack up to this many admissions, and its Remaining values as many (an upper bound).
+   */
+  unread: number;
   /** X-RateLimit-Remaining of each admitted request, in the order the answers came. */
   remaining: number[];
   /**
@@ -281,6 +290,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     if (inBan) banLike.add(index);
   }
 
+  const unread = observations.filter(unreadAnswer);
   const counters: Record<WindowClass, number> = { minute: 0, day: 0, other: 0 };
   const windows: QuotaWindow[] = [];
   let admittedAfterRefusal = false;
@@ -294,6 +304,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     const limit = first.limit as number;
     const remaining = admitted.map((observation) => observation.remaining as number);
     const firstSent = smallest(ordinary.map((o) => o.sentAt));
+    const lastDone = largest(ordinary.map((o) => o.doneAt));
     const emptyAnswers = remaining.filter((value) => value === 0).length;
     const seenFromStart = remaining.length > 0 && largest(remaining) === limit - 1 && openedBeforeRefusing(admitted, refusals, limit);
     const early = withinOneMinute(minuteAtScaleMs, resets) ? admitted.filter((o) => o.doneAt < firstSent + minuteAtScaleMs) : undefined;
@@ -306,10 +317,11 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
       firstSentAt: firstSent,
       lastSentAt: largest(ordinary.map((o) => o.sentAt)),
       firstDoneAt: smallest(ordinary.map((o) => o.doneAt)),
-      lastDoneAt: largest(ordinary.map((o) => o.doneAt)),
+      lastDoneAt: lastDone,
       admitted: admitted.length,
       firmAdmitted,
       refused: refusals.length,
+      unread: unread.filter((o) => o.sentAt <= lastDone && o.doneAt >= firstSent).length,
       remaining,
       earlyRemaining: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).map((o) => o.remaining as number),
       admittedEarly: atLeastMs === undefined || !seenFromStart ? undefined : admitted.filter((o) => o.doneAt < firstSent + atLeastMs).length,
@@ -335,6 +347,16 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
   // Never refused, and no answers decided one after the other showed the kind (always in flight together): as on sums.
   const model: WindowModel = admittedAfterRefusal ? 'sliding' : windows.some((window) => window.refused > 0) || !limiter.unordered ? 'fixed' : 'unseen';
   return { plan, windows, model, minuteLength, bans: bansOf(observations, banLike), banLike, undocumentedLimits, limiter, refillWindowMs: bucketWindowMs ?? refillWindowMs, shortestBucketWindowMs: bucketBounds?.atLeastMs };
+}
+
+/**
+ * A request the target may have admitted that no window holds: no answer (a timeout, a connection error), a 5xx or
+ * other error, or an admission without the X-RateLimit headers that place it; or the first sending of one sent again.
+ * A refusal, read or not, admitted nothing.
+ */
+function unreadAnswer(observation: Observation): boolean {
+  if (observation.sentAgain) return true;
+  return observation.outcome !== 'refused' && (observation.outcome === 'error' || observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined);
 }
 
 /**
@@ -364,7 +386,8 @@ export function readingOf(observation: Observation, startedAtEpochMs: number): R
 
 /**
  * While a limiter refuses some of a client's requests it admits what it gives back: its Limit per window, whatever
- * its kind. Learned from the minute-class answers between the first refusal and the last.
+ * its kind. Learned from the minute-class answers between the first refusal and the last, and the requests between
+ * them that got no readable answer.
  */
 function refillWindowOf(observations: readonly Observation[], minuteLimit: number): number | undefined {
   const minute = observations.filter((o) => o.outcome !== 'error' && o.limit === minuteLimit);
@@ -372,8 +395,11 @@ function refillWindowOf(observations: readonly Observation[], minuteLimit: numbe
   const last = minute.map((o) => o.outcome).lastIndexOf('refused');
   if (first === -1 || last <= first) return undefined;
   const admitted = minute.slice(first, last).filter((o) => o.outcome === 'admitted').length;
-  const spanMs = minute[last]!.sentAt - minute[first]!.sentAt;
-  return admitted >= minuteLimit ? (spanMs * minuteLimit) / admitted : undefined;
+  const [from, to] = [minute[first]!.sentAt, minute[last]!.sentAt];
+  // Requests whose answers were lost meanwhile may have been admitted too: counted so, the window learned is no longer
+  // than the limiter's, and what it may give back no less.
+  const unread = observations.filter((o) => unreadAnswer(o) && o.sentAt >= from && o.sentAt <= to).length;
+  return admitted >= minuteLimit ? ((to - from) * minuteLimit) / (admitted + unread) : undefined;
 }
 
 /**

@@ -68,7 +68,7 @@ test('a compliant client waits Retry-After plus jitter after a 429, skips the ar
   expect(driver.due(1_000, 0)).toEqual([]);
   const retry = driver.due(1_105, 0);
   expect(retry).toHaveLength(1);
-  expect(retry[0]).toEqual({ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } });
+  expect(retry[0]).toEqual({ intendedAt: 1_105, retry: { after: 'refusal', waitedMs: 1_100, retryAfterMs: 1_000 } });
   expect(driver.heldBack).toBe(110);
   // The retry goes alone: the arrivals due while it is out are skipped, until it is answered.
   expect(driver.due(1_115, 0)).toEqual([]);
@@ -77,13 +77,20 @@ test('a compliant client waits Retry-After plus jitter after a 429, skips the ar
   expect(driver.heldBack).toBe(111);
 });
 
+test("a compliant client's retry after a failure of the target (no answer) is its own backoff, not a 429's wait", () => {
+  const driver = new KeyDriver('compliant', new ArrivalSchedule(100, 0, 10_000), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, () => 0.5);
+  driver.due(0, 0);
+  driver.settled(answer({ status: 0, outcome: 'error', doneAt: 5, error: 'ETIMEDOUT: no answer within 0.3 s' }));
+  expect(driver.due(105, 0)).toEqual([{ intendedAt: 105, retry: { after: 'failure', waitedMs: 100, retryAfterMs: undefined } }]);
+});
+
 test('a compliant client whose pacer comes late after a wait sends the retry alone, never a catch-up burst behind it', () => {
   const driver = new KeyDriver('compliant', new ArrivalSchedule(100, 0, 10_000), { baseMs: 200, capMs: 5_000, maxAttempts: 8 }, () => 0.5);
   driver.due(0, 0);
   driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 5 }));
   // The wait ended at 1,105; a busy machine runs the pacer 2 s late. The 200 arrivals it missed are not sent.
   const late = driver.due(3_105, 0);
-  expect(late).toEqual([{ intendedAt: 1_105, retry: { waitedMs: 1_100, retryAfterMs: 1_000 } }]);
+  expect(late).toEqual([{ intendedAt: 1_105, retry: { after: 'refusal', waitedMs: 1_100, retryAfterMs: 1_000 } }]);
   // Refused again: the arrivals due meanwhile stayed back, so nothing went out into the refusal.
   expect(driver.due(3_150, 0)).toEqual([]);
   driver.settled(answer({ status: 429, outcome: 'refused', retryAfterMs: 1_000, doneAt: 3_160, retry: late[0]?.retry }));
@@ -136,7 +143,7 @@ test('closed-loop senders of one key ("max" rate) after a 429\'s wait: one sends
   expect(driver.inFlight).toBe(0);
   expect(slots.map(() => driver.loopTurn(500))).toEqual(slots.map(() => ({ waitMs: 607 })));
 
-  const retry = { waitedMs: 1_100, retryAfterMs: 1_000 };
+  const retry = { after: 'refusal', waitedMs: 1_100, retryAfterMs: 1_000 };
   const turnsAt = (now: number): ReturnType<KeyDriver['loopTurn']>[] => slots.map(() => driver.loopTurn(now));
   const [first, ...others] = turnsAt(1_107);
   expect(first).toEqual({ send: { intendedAt: 1_107, retry } });

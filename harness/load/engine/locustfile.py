@@ -18,6 +18,7 @@ import time
 
 import gevent
 import locust.runners
+from geventhttpclient.client import HTTPClient
 from locust import FastHttpUser, events, task
 from locust.exception import StopUser
 from locust.rpc import Message
@@ -453,6 +454,31 @@ def keys_in(variable):
     return KEYS_BY_VARIABLE[variable]
 
 
+# geventhttpclient writes a request again, on another connection, when the one it went out on closed before any answer
+# (HTTPClient.request): a reset after the target took the request leaves it counted twice and answered once. Each
+# greenlet's writings of its request are counted here, so the first of a request written again is kept as a lost answer.
+WRITINGS = {}
+_request_as_written = HTTPClient.request
+
+
+def counted_request(client, *args, **kwargs):
+    pool = client._connection_pool
+    current = gevent.getcurrent()
+
+    def get_socket():
+        WRITINGS[current] = WRITINGS.get(current, 0) + 1
+        return type(pool).get_socket(pool)
+
+    pool.get_socket = get_socket
+    try:
+        return _request_as_written(client, *args, **kwargs)
+    finally:
+        del pool.get_socket
+
+
+HTTPClient.request = counted_request
+
+
 class KeyUser(FastHttpUser):
     """A user of one group of keys: on each generator, its users take the group's keys in turn."""
 
@@ -525,9 +551,13 @@ class KeyUser(FastHttpUser):
             state.next_id += 1
         state.in_flight += 1
         sent = time.time()
+        WRITINGS.pop(gevent.getcurrent(), None)
         response = self.client.request(method, path, name=name, data=body, headers=headers, allow_redirects=False)
         state.in_flight -= 1
         done = time.time()
+        if WRITINGS.pop(gevent.getcurrent(), 1) > 1:
+            # Written again: its first writing got no answer, and the target may have taken and counted it.
+            SEEN.answer(self.key_index, sent * 1000, done * 1000, 0, False, None, None, None, None)
         status = response.status_code or 0
         received = response.headers if status else None
         retry_after = None

@@ -33,7 +33,7 @@ export function runFromResult(result: EngineResult, specs: readonly ScenarioKey[
     keys: specs.map((spec, index) => {
       const windows = windowsByKey.get(index) ?? [];
       const loose = looseByKey.get(index) ?? [];
-      const summed = accountOfSums(windows, spec.plan, startedAtEpochMs, generatorSkewMs(result.generators.length, plan.oneMachine === true), minuteAtScaleMs(plan.timeScale));
+      const summed = accountOfSums(windows, loose, spec.plan, startedAtEpochMs, generatorSkewMs(result.generators.length, plan.oneMachine === true), minuteAtScaleMs(plan.timeScale));
       return { ...keyResult(spec, perSecondOf(plan, index), windows, loose, latencyByKey.get(index) ?? [], heldBack.get(index) ?? 0), summed: { ...summed, sentBetween: [...summed.sentBetween, ...loose.flatMap((entry) => sentBetweenOf(entry, startedAtEpochMs))] } };
     }),
   };

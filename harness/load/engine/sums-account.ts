@@ -14,7 +14,8 @@ import { WindowAccountant, type AccountedAnswer, type AccountedWindow } from '..
 import type { DaySegment } from '../days.ts';
 import { SUMS_INPUT, type SummedKey } from '../summed.ts';
 import { classOf, minuteLengthOf, RUN_SLACK_MS, withinOneMinute, type Ban, type QuotaWindow, type WindowClass, type WindowModel } from '../windows.ts';
-import type { AdmittedPhase, Phase, WindowTally } from './result.ts';
+import { outcomeOf } from '../../../lib/rate-limiter/admitted.ts';
+import type { AdmittedPhase, LooseTally, Phase, WindowTally } from './result.ts';
 
 /**
  * How far the generators' clocks may differ: workers on several machines each time their own answers. One generator
@@ -41,11 +42,12 @@ interface Summed {
 }
 
 /**
+ * `loose`: the key's answers no window holds (QuotaWindow.unread counts those the target may have admitted);
  * `skewMs`: how far the clocks of the generators whose sums these are may differ (generatorSkewMs); `minuteAtScaleMs`:
  * one minute at the run's time scale (QuotaWindow.withinMinute: from sums, known only when every admission came back
  * within it).
  */
-export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, startedAtEpochMs: number, skewMs: number, minuteAtScaleMs?: number): SummedKey {
+export function accountOfSums(asSummed: readonly WindowTally[], loose: readonly LooseTally[], plan: PlanId, startedAtEpochMs: number, skewMs: number, minuteAtScaleMs?: number): SummedKey {
   // The generators' times are epoch ms: the accountant places them against Reset as they are, and takes the sums of
   // a Reset a second from an open window's into that window as it takes answers (two nodes rounding one end apart),
   // so they go in in the order their first answers left.
@@ -111,6 +113,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
     const phases = [tally.admitted, tally.refused, tally.late].filter((phase) => phase.count > 0);
     const fromStart = remaining.length > 0 && largest(remaining) === tally.limit - 1;
     const firstSentAt = smallest(phases.map((phase) => phase.firstSent!));
+    const lastDoneAt = largest(phases.map((phase) => phase.lastDone!));
     const lastAdmittedDone = largest([tally.admitted, tally.late].flatMap((phase) => (phase.lastDone === null ? [] : [phase.lastDone])).concat(-Infinity));
     const allWithinMinute = withinOneMinute(minuteAtScaleMs, resets) && lastAdmittedDone + skewMs < firstSentAt + minuteAtScaleMs;
     windows.push({
@@ -121,10 +124,11 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       firstSentAt: firstSentAt - startedAtEpochMs,
       lastSentAt: largest(phases.map((phase) => phase.lastSent!)) - startedAtEpochMs,
       firstDoneAt: smallest(phases.map((phase) => phase.firstDone!)) - startedAtEpochMs,
-      lastDoneAt: largest(phases.map((phase) => phase.lastDone!)) - startedAtEpochMs,
+      lastDoneAt: lastDoneAt - startedAtEpochMs,
       admitted,
       firmAdmitted,
       refused,
+      unread: unreadWhile(loose, firstSentAt - skewMs, lastDoneAt + skewMs),
       remaining,
       earlyRemaining: undefined,
       seenFromStart: fromStart,
@@ -159,7 +163,7 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
       refillWindowMs: undefined,
       shortestBucketWindowMs: undefined,
     },
-    days: daysOf(summed, plan, startedAtEpochMs),
+    days: daysOf(summed, loose, plan, startedAtEpochMs),
     retries: retriesOf(summed),
     resetMovedBack: resetMovedBack(asSummed, startedAtEpochMs, skewMs),
     sentBetween: tallies.flatMap((tally) =>
@@ -169,6 +173,16 @@ export function accountOfSums(asSummed: readonly WindowTally[], plan: PlanId, st
         .map(({ outcome, phase }) => ({ outcome, count: phase.count, from: phase.firstSent! - startedAtEpochMs, to: phase.lastSent! - startedAtEpochMs })),
     ),
   };
+}
+
+/**
+ * How many of the key's loose answers the target may have admitted between `from` and `to` (epoch ms): those with no
+ * answer or no X-RateLimit headers, refusals aside, of every tally whose requests overlap that span. A tally is
+ * counted whole, whatever part of it fell within the span (its spread is not summed): an upper bound.
+ */
+function unreadWhile(loose: readonly LooseTally[], from: number, to: number): number {
+  const unread = loose.filter((tally) => tally.count > 0 && tally.firstSent !== null && outcomeOf(tally.status) !== 'refused');
+  return unread.filter((tally) => tally.firstSent! <= to && (tally.lastDone ?? Infinity) >= from).reduce((sum, tally) => sum + tally.count, 0);
 }
 
 /** The tallies of one window (a Reset and one a second apart, as two nodes rounded its end) as one, under `reset`. */
@@ -273,7 +287,7 @@ function retriesOf(summed: readonly Summed[]): SummedKey['retries'] {
  * admissions straddle that refusal; and no day-class Reset passed during the run. Otherwise which admissions came
  * before the cutoff needs the order of answers: undefined.
  */
-function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegment[] | undefined {
+function daysOf(summed: readonly Summed[], loose: readonly LooseTally[], plan: PlanId, start: number): DaySegment[] | undefined {
   if (!plans[plan].documented && summed.length === 0) return [];
   const admittedPhases = summed.flatMap(({ tally }) => [tally.admitted, tally.late]).filter((phase) => phase.count > 0);
   const dayWindows = summed.filter(({ windowClass }) => windowClass === 'day');
@@ -295,7 +309,7 @@ function daysOf(summed: readonly Summed[], plan: PlanId, start: number): DaySegm
   const wait = Object.keys(first.refused.waits).find((bucket) => bucket !== '-' && !bucket.startsWith('x:'));
   // Admissions after the cutoff came before the day could have ended: a day-class Reset had not come.
   const admittedBefore = before.reduce((sum, phase) => sum + phase.count, 0);
-  return [{ ...day, admitted: admittedBefore, cutoff: { at: cutoffAt - start, admittedBefore, retryAfterMs: wait === undefined ? undefined : Number(wait), reset: first.reset }, admittedAfterCutoff: total - admittedBefore }];
+  return [{ ...day, admitted: admittedBefore, cutoff: { at: cutoffAt - start, admittedBefore, unreadBefore: unreadWhile(loose, -Infinity, cutoffAt), retryAfterMs: wait === undefined ? undefined : Number(wait), reset: first.reset }, admittedAfterCutoff: total - admittedBefore }];
 }
 
 function seconds(ms: number): string {

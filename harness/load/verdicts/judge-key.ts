@@ -13,7 +13,8 @@ import type { LimiterKind } from '../../../lib/rate-limiter/kinds.ts';
 import { answersOf } from './answers.ts';
 import { headersOnEveryAnswer, refusalVerdicts } from './headers.ts';
 import { ban, limiterKind } from './observed.ts';
-import { capacityQuota, crossingUntold, customQuota, dailyQuota, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, minuteMaxUnplaced, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { capacityQuota, crossingUntold, customQuota, dailyQuota, earlyByUnread, firstRefusal, firstRefusalFromSums, firstRefusalUnplaced, minuteMax, minuteMaxUnplaced, overAdmission, refusedEarly, refusedLate } from './quota.ts';
+import { unreadText } from './unread.ts';
 import { shortWindowScale, shortWindowsText } from './short-windows.ts';
 import { refilledRemainingSteps, remainingStatus, remainingSteps, remainingUnplaced } from './remaining.ts';
 import { resetFromSums, resetStable } from './reset.ts';
@@ -72,13 +73,15 @@ function judgeWindow(window: QuotaWindow, plan: PlanId, account: KeyAccount, sho
       checks.push(
         refusedEarly(window)
           ? { check: 'first-refusal', status: 'fail', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}` }
-          : refusedLate(window, model, shortScale)
-            ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admitted} admissions, expected ${window.limit + 1}` }
-            : crossingUntold(window, model, shortScale)
-              ? { check: 'first-refusal', status: 'not-checked', message: `first 429 after ${window.admitted} admissions: ${shortWindowsText(shortScale!)}` }
-              : before > window.limit
-                ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
-                : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
+          : earlyByUnread(window)
+            ? { check: 'first-refusal', status: 'not-checked', message: `first 429 at request ${before + 1}, expected ${window.limit + 1}, but ${unreadText(window.unread)}` }
+            : refusedLate(window, model, shortScale)
+              ? { check: 'first-refusal', status: 'fail', message: `first 429 after ${window.admitted} admissions, expected ${window.limit + 1}` }
+              : crossingUntold(window, model, shortScale)
+                ? { check: 'first-refusal', status: 'not-checked', message: `first 429 after ${window.admitted} admissions: ${shortWindowsText(shortScale!)}` }
+                : before > window.limit
+                  ? { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}, after requests aged out` }
+                  : { check: 'first-refusal', status: 'pass', message: `first 429 at request ${before + 1}` },
       );
     }
   }

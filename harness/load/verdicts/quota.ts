@@ -10,6 +10,7 @@ import { firmlyPastLimit } from '../../../lib/rate-limiter/window-accountant.ts'
 import { rulesOf } from '../../../lib/checks/registry.ts';
 import { shortestRefillWindowMs, unorderedInput, type Answer } from './answers.ts';
 import { shortWindowsText, withinWindowText } from './short-windows.ts';
+import { shortByUnread, UNREAD_CAUSES, unreadText } from './unread.ts';
 import { count, describeWindow, seconds, verdict, type JudgeContext, type Verdict, type VerdictStatus, type WindowCheck } from './verdict.ts';
 
 /**
@@ -67,6 +68,7 @@ export function firstRefusalFromSums(window: QuotaWindow, model: WindowModel, sh
   const saidLeft = window.refusalsSaidLeft ? `, a 429 saying ${window.refusalsSaidLeft} were left` : '';
   const what = `${count(window.admitted, 'admission')} and ${count(window.refused, '429')} under one Reset${saidLeft}`;
   if (earlyOnceGivenBack(window, model)) return { status: 'not-checked', message: `${what}: ${GAVE_BACK}` };
+  if (earlyByUnread(window)) return { status: 'not-checked', message: `${what}: refused before ${window.limit} were seen admitted, but ${unreadText(window.unread)}` };
   if (refusedEarly(window)) return { status: 'fail', message: `${what}: refused before ${window.limit} were admitted` };
   if (refusedLate(window, model, shortScale)) return { status: 'fail', message: `${what}: admitted past ${window.limit} before refusing` };
   if (crossingUntold(window, model, shortScale)) return { status: 'not-checked', message: `${what}: ${shortWindowsText(shortScale!)}` };
@@ -150,11 +152,17 @@ export function describeWindowLength({ atLeastMs, atMostMs }: WindowLength): str
  * it had admitted when it refused (GAVE_BACK), so the early refusal is no evidence. Refusing on time still counts.
  */
 function earlyOnceGivenBack(window: QuotaWindow, model: WindowModel): boolean {
-  return window.fromSums === true && model === 'sliding' && refusedEarly(window);
+  return window.fromSums === true && model === 'sliding' && window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing < window.limit;
 }
 
+/** Refused before the limit was admitted, by more than the answers lost meanwhile can account for (unread.ts). */
 export function refusedEarly(window: QuotaWindow): boolean {
-  return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing < window.limit;
+  return window.admittedBeforeRefusing !== undefined && window.admittedBeforeRefusing + window.unread < window.limit;
+}
+
+/** Refused before the limit was seen admitted, but no earlier than the answers lost meanwhile may account for. */
+export function earlyByUnread(window: QuotaWindow): boolean {
+  return window.admittedBeforeRefusing !== undefined && shortByUnread(window.admittedBeforeRefusing, window.limit, window.unread);
 }
 
 /** Refused only past the limit: a fixed window admits nothing after its first refusal, so all it admitted came before. */
@@ -211,10 +219,12 @@ export function firstRefusal(plan: PlanId, windows: QuotaWindow[], model: Window
   const rules = rulesOf('first-refusal', plan);
   const ranOut = windows.filter((window) => !window.merged && window.seenFromStart && window.refused > 0);
   const givenBack = ranOut.filter((window) => earlyOnceGivenBack(window, model));
+  const unread = ranOut.filter((window) => !givenBack.includes(window) && earlyByUnread(window));
   const crossing = ranOut.filter((window) => !refusedEarly(window) && crossingUntold(window, model, shortScale));
-  const judged = ranOut.filter((window) => !givenBack.includes(window) && !crossing.includes(window));
+  const judged = ranOut.filter((window) => !givenBack.includes(window) && !unread.includes(window) && !crossing.includes(window));
   const setAsideNote =
     (givenBack.length > 0 ? ` ${count(givenBack.length, 'window')} that refused before ${limit} under one Reset not judged: ${GAVE_BACK}.` : '') +
+    (unread.length > 0 ? ` ${count(unread.length, 'window')} that refused before ${limit} were seen admitted not judged: requests of this key got no readable answer while ${unread.length === 1 ? 'it was' : 'they were'} open (${unread.map((window) => `window ${window.number}: ${window.unread}`).join(', ')}; ${UNREAD_CAUSES}), and may have been admitted in ${unread.length === 1 ? 'it' : 'them'}.` : '') +
     (crossing.length > 0 ? ` ${count(crossing.length, 'window')} that admitted past ${limit} under one Reset not judged: ${shortWindowsText(shortScale!)}.` : '');
   if (judged.length === 0 && ranOut.length > 0) return verdict('first-refusal', rules, 'not-checked', title, `${count(ranOut.length, 'window')} ran out;${setAsideNote}`);
   if (judged.length === 0) {
@@ -253,6 +263,7 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
   let failed = false;
   let warned = false;
   let held = 0;
+  let lost = 0;
   for (const day of days) {
     const fresh = context.freshKeys || day.number > 1;
     if (day.admittedAfterCutoff > 0) {
@@ -264,6 +275,9 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
       if (before > perDay) {
         failed = true;
         evidence.push(`day ${day.number}: ${before.toLocaleString('en-US')} admitted before the daily cutoff`);
+      } else if (shortByUnread(before, perDay, day.cutoff.unreadBefore)) {
+        lost++;
+        evidence.push(`day ${day.number}: refused for the day after ${before.toLocaleString('en-US')} admitted, but ${unreadText(day.cutoff.unreadBefore, 'day')}`);
       } else if (before < perDay) {
         if (fresh) failed = true;
         else warned = true;
@@ -283,10 +297,17 @@ export function dailyQuota(plan: PlanId, days: DaySegment[] | undefined, account
       rules,
       'pass',
       title,
-      `In ${count(held, 'day')}, exactly ${perDay.toLocaleString('en-US')} were admitted, then the target refused with the daily limit until the day ended${days.length > 1 ? `; ${days.length - 1} new day${days.length > 2 ? 's' : ''} began during the run` : ''}.`,
-      days.filter((day) => day.cutoff).map((day) => `day ${day.number}: cut off ${seconds(day.cutoff?.at ?? 0)} into the run after ${day.cutoff?.admittedBefore.toLocaleString('en-US')} admitted${day.cutoff?.retryAfterMs !== undefined ? `; Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}`),
+      `In ${count(held, 'day')}, exactly ${perDay.toLocaleString('en-US')} were admitted, then the target refused with the daily limit until the day ended${days.length > 1 ? `; ${days.length - 1} new day${days.length > 2 ? 's' : ''} began during the run` : ''}.${lost > 0 ? ` ${count(lost, 'day')} not checked: answers were lost before the cutoff.` : ''}`,
+      // The days left unchecked for answers lost before their cutoff say so first: `evidence` holds only theirs here.
+      [
+        ...evidence,
+        ...days
+          .filter((day) => day.cutoff?.admittedBefore === perDay)
+          .map((day) => `day ${day.number}: cut off ${seconds(day.cutoff?.at ?? 0)} into the run after ${day.cutoff?.admittedBefore.toLocaleString('en-US')} admitted${day.cutoff?.retryAfterMs !== undefined ? `; Retry-After ${describeDuration(day.cutoff.retryAfterMs)}` : ''}`),
+      ],
     );
   }
+  if (lost > 0) return verdict('daily-quota', rules, 'not-checked', title, `The target cut the key off for the day before ${perDay.toLocaleString('en-US')} were seen admitted, but answers lost before the cutoff may make up the rest.`, evidence);
   const admitted = days.reduce((sum, day) => sum + day.admitted, 0);
   const perSecond = result.perSecond ?? 0;
   return verdict(
@@ -346,9 +367,13 @@ export function capacityQuota(plan: PlanId, account: KeyAccount, answers: readon
   const { admitted, givenBack } = measure;
   const what = `from full, ${count(admitted, 'request')} admitted before the first 429, over ${describeDuration(measure.refusal.receivedAt - measure.from.sentAt)} in which up to ${givenBack.toLocaleString('en-US')} could come back (${describeDuration(windowMs)} a window, learned from the run)`;
   const over = admitted > limit + givenBack;
+  // Requests whose answers were lost while the bucket was being emptied may have taken tokens too.
+  const unread = answers.filter(({ reading }) => reading.status === 0 && reading.sentAt <= measure.refusal.receivedAt && reading.receivedAt >= measure.from.sentAt).length;
   const early = admitted < limit;
+  const refusal = early && shortByUnread(admitted, limit, unread) ? ('not-checked' as const) : early ? ('fail' as const) : ('pass' as const);
+  const refusalEvidence = early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : [];
   return [
     overVerdict ?? verdict('minute-max', rules, over ? 'fail' : 'pass', title, `${kind}; ${what}.`, over ? [`expected at most ${limit + givenBack}, got ${admitted}`] : []),
-    verdict('first-refusal', rulesOf('first-refusal', plan), early ? 'fail' : 'pass', title, `${kind}; ${what}.`, early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : []),
+    verdict('first-refusal', rulesOf('first-refusal', plan), refusal, title, `${kind}; ${what}.${refusal === 'not-checked' ? ` ${unreadText(unread, 'bucket')}.` : ''}`, refusalEvidence),
   ];
 }

@@ -10,6 +10,7 @@ import { refillAllowance } from '../../../lib/rate-limiter/refill.ts';
 import { largest, smallest } from '../../../lib/extremes.ts';
 import { shortestRefillWindowMs, sequentialPairs, unorderedInput, type Answer } from './answers.ts';
 import { minuteAtScaleMs, shortWindowsText, withinWindowText } from './short-windows.ts';
+import { skippedByUnread, unreadText } from './unread.ts';
 import { count, describeWindow, seconds, verdict, type Verdict, type VerdictStatus } from './verdict.ts';
 
 /**
@@ -21,6 +22,7 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketW
   const whole = countdownWords(window.remaining, window.limit);
   if (whole === undefined) return { status: 'pass', message: `Remaining went ${largest(window.remaining)} … ${smallest(window.remaining)}, one less per admitted request` };
   const shown = window.remaining.slice(0, 12).join(', ');
+  if (skippedByUnread(window.remaining, window.limit, window.unread)) return lostValues(window, whole);
   if (model === 'unseen') return unseenKind(window, whole, shown);
   // Sums cannot show whether a bucket's Resets fit the answers: at short windows, where the fixed model is no evidence,
   // a bucket refilled over one minute may have said them, unless more than it holds came back within that minute.
@@ -35,6 +37,7 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketW
   if (window.earlyRemaining === undefined) return { status: 'inconclusive', message: `${whole}; no window ran out, so the run cannot tell this from requests ageing out` };
   const early = countdownWords(window.earlyRemaining, window.limit);
   if (early === undefined) return { status: 'pass', message: `Remaining counted down one by one until requests could age out` };
+  if (skippedByUnread(window.earlyRemaining, window.limit, window.unread)) return lostValues(window, early);
   return { status: 'fail', message: `Remaining went ${shown}${window.remaining.length > 12 ? ', …' : ''}: ${early}` };
 }
 
@@ -48,12 +51,20 @@ export function remainingStatus(window: QuotaWindow, model: WindowModel, bucketW
  * came back, and every value between its highest and its lowest was said.
  */
 function bucketBreak(window: QuotaWindow, whole: string, bucketWindowMs: number): { status: VerdictStatus; message: string } | undefined {
-  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit' || countdownBreak(new Set(window.remaining), window.limit)?.kind === 'skipped') return undefined;
+  if (countdownBreak(window.remaining, window.limit)?.kind === 'above-limit') return undefined;
+  // A value skipped where answers were lost may have gone to one of them: no evidence against a bucket.
+  const said = [...new Set(window.remaining)];
+  if (countdownBreak(said, window.limit)?.kind === 'skipped' && !skippedByUnread(said, window.limit, window.unread)) return undefined;
   const repeats = window.remaining.length - new Set(window.remaining).size;
   const spanMs = window.lastDoneAt - window.firstSentAt;
   const back = refillAllowance(window.limit, bucketWindowMs, spanMs);
   if (repeats > back) return undefined;
   return { status: 'not-checked', message: `${whole}; every Reset may be a bucket's, which gives up to ${back} of ${window.limit} back in the ${describeDuration(spanMs)} of this window's answers (${describeDuration(bucketWindowMs)} a window at the shortest), and its Reset moves on as tokens are spent` };
+}
+
+/** A countdown whose only break is values skipped, no more of them than the window's answers lost (unread.ts). */
+function lostValues(window: QuotaWindow, broken: string): { status: VerdictStatus; message: string } {
+  return { status: 'not-checked', message: `${broken}, but ${unreadText(window.unread)}, each with a Remaining value the client never read` };
 }
 
 /**
@@ -63,6 +74,7 @@ function bucketBreak(window: QuotaWindow, whole: string, bucketWindowMs: number)
  */
 function countdownWithinMinute(window: QuotaWindow, whole: string, shortScale: number): { status: VerdictStatus; message: string } {
   const early = window.withinMinute === undefined ? undefined : countdownWords(window.withinMinute.remaining, window.limit);
+  if (early !== undefined && skippedByUnread(window.withinMinute!.remaining, window.limit, window.unread)) return lostValues(window, early);
   if (early !== undefined) return { status: 'fail', message: `Remaining of the admissions ${withinWindowText(shortScale)} went ${window.withinMinute!.remaining.slice(0, 12).join(', ')}${window.withinMinute!.remaining.length > 12 ? ', …' : ''}: ${early}` };
   return { status: 'not-checked', message: `${whole}, ${window.withinMinute === undefined ? 'and which admissions came' : `though not among those`} ${withinWindowText(shortScale)}${window.withinMinute === undefined ? ' is not known' : ''}: ${shortWindowsText(shortScale)}` };
 }

@@ -10,7 +10,8 @@ export function retryAfterAdmitted(result: KeyResult, account: KeyAccount): Verd
   const title = 'A request sent after waiting the time Retry-After gave is admitted';
   const rules = rulesOf('retry-after-admitted');
   if (result.spec.behaviour === 'naive') return verdict('retry-after-admitted', rules, 'not-checked', title, 'This client is naive: it does not wait after a 429, so it cannot check this.');
-  const waitedOut = result.observations.map((observation, index) => ({ observation, index })).filter(({ observation }) => observation.retry !== undefined && observation.outcome !== 'error');
+  // A wait after a failure of the target (no answer, a 5xx) was the client's own backoff: no 429 asked for it.
+  const waitedOut = result.observations.map((observation, index) => ({ observation, index })).filter(({ observation }) => observation.retry?.after === 'refusal' && observation.outcome !== 'error');
   // A retry after a 429 that gave no Retry-After waited the client's own backoff, not a time the target gave (RL-1 fails that 429).
   const retries = waitedOut.filter(({ observation }) => observation.retry?.retryAfterMs !== undefined);
   if (retries.length === 0 && waitedOut.length > 0) return verdict('retry-after-admitted', rules, 'not-checked', title, `The ${count(waitedOut.length, '429')} the client waited out gave no Retry-After (RL-1): no time to wait was given, so no retry tells whether it was enough.`);

@@ -18,8 +18,8 @@ export interface KeyPlan {
   rate: RateSpec;
 }
 
-/** `onProgress`: the live view, as the console shows it every `progressIntervalMs`. */
-export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32, apiKeys: KeysByPlan = DEMO_KEYS, live: Pick<RunOptions, 'onProgress' | 'progressIntervalMs'> = {}): Promise<LoadSummary> {
+/** `onProgress`: the live view, as the console shows it every `progressIntervalMs`; `requestTimeoutMs`: when the client gives up on an answer. */
+export async function runAgainst(baseUrl: string, keys: KeyPlan[], durationMs: number, timeScale: number, concurrency = 32, apiKeys: KeysByPlan = DEMO_KEYS, live: Pick<RunOptions, 'onProgress' | 'progressIntervalMs' | 'requestTimeoutMs'> = {}): Promise<LoadSummary> {
   const scenario = scenarioOf(keys, durationMs, timeScale, concurrency);
   const run = await runLoad({ baseUrl, durationMs, concurrency, seed: 1, keys: runKeys(scenario, timeScale, apiKeys), ...live });
   return summarise(scenario, targetOf(baseUrl, timeScale), run);

@@ -258,3 +258,30 @@ test('connections opened ahead serve requests sent together at once, and one the
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
+
+test('a request sent again after its kept-alive connection was reset unanswered says so: the server may have counted both', async () => {
+  const seen = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const times = (seen.get(req.url!) ?? 0) + 1;
+    seen.set(req.url!, times);
+    // A middlebox that took the request to the server and then reset the connection, the first time only.
+    if (req.url === '/reset-once' && times === 1) return void req.socket.destroy();
+    res.end(req.url);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 1, timeoutMs: 2_000 });
+  const request = (path: string): Buffer => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  try {
+    const first = await client.send(request('/first'));
+    expect(first.sentAgain).toBeUndefined();
+    const again = await client.send(request('/reset-once'));
+    expect(again.body.toString()).toBe('/reset-once');
+    expect(seen.get('/reset-once'), 'the server received it twice').toBe(2);
+    expect(again.sentAgain).toBe(true);
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});

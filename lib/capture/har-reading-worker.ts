@@ -1,6 +1,6 @@
 /**
  * The worker thread's side of reading a large HAR beside the judging (har-in-worker.ts): it reads the file, finds
- * each entry's text (HarEntryScanner) and posts them a chunk at a time, staying at most AHEAD chunks ahead of
+ * each entry's text (HarEntryScanner) and posts them a chunk at a time, staying at most AHEAD_BYTES ahead of
  * what the judging thread has taken, so memory stays that of a few chunks however large the file.
  */
 import { hash } from 'node:crypto';
@@ -11,8 +11,11 @@ import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading
 import { JudgedFieldIndex, placeRecurring, rebase } from './judged-field-index.ts';
 import { RecurringBytes } from './recurring-strings.ts';
 
-/** Chunks posted and not yet taken, at most. */
-const AHEAD = 3;
+/**
+ * Bytes posted and not yet taken, at most (three whole chunks). Counted in bytes, not posts: while the judging thread
+ * loads its code, this thread reads that far ahead, where three of its first, small chunks stopped it at 448 KB.
+ */
+const AHEAD_BYTES = 3 * (4 << 20);
 /**
  * Larger than a reader on one thread uses: each chunk taken wakes this thread, and on a busy machine each wake-up
  * costs the judging thread about a millisecond.
@@ -27,7 +30,10 @@ const FIRST_CHUNK_BYTES = 64 << 10;
 const WAKE_AT_LEAST_EVERY_MS = 100;
 
 const port = parentPort ?? process.exit(1);
-let posted = 0;
+/** The sizes of the posts not yet taken, oldest first; `taken` (Atomics) counts the posts the judging thread took. */
+const untaken: number[] = [];
+let postsTaken = 0;
+let bytesAhead = 0;
 
 async function read({ path, judgedFields, taken }: HarReading): Promise<void> {
   const fields = judgedFields ? new FieldRecords() : undefined;
@@ -47,7 +53,7 @@ async function read({ path, judgedFields, taken }: HarReading): Promise<void> {
       if (found.length > 0) post(fields, inPlace(bytes, found), false);
       // This thread has nothing else to do meanwhile: it sleeps until a chunk is taken, waking now and then so that an
       // end of the reading asked by the judging thread (terminate) is seen.
-      for (let seen = Atomics.load(taken, 0); posted - seen >= AHEAD; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, WAKE_AT_LEAST_EVERY_MS);
+      for (let seen = Atomics.load(taken, 0); aheadBytes(seen) >= AHEAD_BYTES; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, WAKE_AT_LEAST_EVERY_MS);
     }
   } finally {
     await file.close();
@@ -62,7 +68,14 @@ function post(fields: FieldRecords | undefined, entries: EntryBytes, joined: boo
     transfer.push(entries.judgedFields.at.buffer, entries.judgedFields.records.buffer);
   }
   port.postMessage({ entries } satisfies FromHarReader, transfer);
-  posted++;
+  untaken.push(entries.bytes.length);
+  bytesAhead += entries.bytes.length;
+}
+
+/** Bytes posted and not yet taken, given how many posts were taken. */
+function aheadBytes(takenPosts: number): number {
+  for (; postsTaken < takenPosts; postsTaken++) bytesAhead -= untaken.shift() as number;
+  return bytesAhead;
 }
 
 /** Whether the entry is all in `chunk`: one piece, a view of it. */

@@ -104,7 +104,9 @@ export class TrafficJudge {
   }
 
   add(exchange: JudgedExchange): void {
-    const placed = this.placed.place(exchange.method, exchange.path, exchange.requestContentType, exchange.requestBody);
+    // Parsed (once) where placing the request reads it, and again where judging a creation does.
+    const requestBody = exchange.requestBody === undefined ? undefined : new JsonBody(exchange.requestBody);
+    const placed = this.placed.place(exchange.method, exchange.path, exchange.requestContentType, requestBody);
     if (!placed) return;
     const operation = placed.operation.id;
     this.exchanges++;
@@ -114,7 +116,7 @@ export class TrafficJudge {
     // A request without an answer shows nothing of any rule but RESP-3, judged when the capture ends.
     if (exchange.noAnswer) return this.unanswered.add(operation, exchange, exchange.noAnswer, keyName);
     this.unanswered.answered(operation, keyName);
-    this.tallies.record(this.findingsOf(exchange, placed, plan), keyName, exchange, evidenceOf);
+    this.tallies.record(this.findingsOf(exchange, placed, plan, requestBody), keyName, exchange, evidenceOf);
     if (exchange.status !== 401) this.standardFields.add(exchange.number, exchange.responseHeaders, exchange.answeredAt, keyName);
     this.account(exchange, keyName, plan);
     if (keyName !== undefined) {
@@ -127,7 +129,7 @@ export class TrafficJudge {
    * What one answered exchange shows: the checks its answer puts to the test (and those it cannot), the contract's
    * checks of every response, and what the answer must be given what was asked.
    */
-  private findingsOf(exchange: JudgedExchange, placed: PlacedRequest, plan: PlanId | undefined): ExchangeFindings {
+  private findingsOf(exchange: JudgedExchange, placed: PlacedRequest, plan: PlanId | undefined, requestBody: JsonBody | undefined): ExchangeFindings {
     const findings = this.findings;
     empty(findings.judged);
     empty(findings.violations);
@@ -156,7 +158,7 @@ export class TrafficJudge {
       method: exchange.method,
       path: exchange.path,
       requestContentType: exchange.requestContentType,
-      requestBody: exchange.requestBody,
+      requestBody,
       credential: requestCredential(exchange),
       kind,
       status: exchange.status,

@@ -7,7 +7,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readFixtureYaml } from './fixtures.ts';
-import { tryParseLossless, type LosslessValue } from './lossless-json.ts';
+import { JsonBody } from './json-body.ts';
+import type { LosslessValue } from './lossless-json.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -422,7 +423,8 @@ export class PlacedRequests {
   private readonly remembered = new Map<string, Map<string, PlacedPath | null>>();
   private size = 0;
 
-  place(method: string, path: string, contentType: string | undefined, body: string | undefined): PlacedRequest | undefined {
+  /** `body`: a JsonBody when the caller reads its tree too (the judge, judging a creation): it is then parsed once for both. */
+  place(method: string, path: string, contentType: string | undefined, body: string | JsonBody | undefined): PlacedRequest | undefined {
     let byPath = this.remembered.get(method);
     let known = byPath?.get(path);
     if (known === undefined) {
@@ -479,22 +481,24 @@ function parametersOutside(operation: OperationId, path: string, pathParams: Rea
 }
 
 /** Where a request whose parameters are within the contract stands by its body (`body` undefined: it has none). */
-function bodyClassification(operation: OperationId, contentType: string | undefined, body: string | undefined): Classification {
+function bodyClassification(operation: OperationId, contentType: string | undefined, body: string | JsonBody | undefined): Classification {
   const shape = requestShape(operation);
   if (!shape.body) return WITHIN;
   // The contract's requests carry JSON: a request without any body is no request of it, whatever the method.
   if (body === undefined) return outsideBy(shape.bodyOutsideContract, 'a request with no body');
-  return classifyBody(shape, contentType, body);
+  return classifyBody(shape, contentType, typeof body === 'string' ? new JsonBody(body) : body);
 }
 
-function classifyBody(shape: RequestShape, contentType: string | undefined, body: string): Classification {
+function classifyBody(shape: RequestShape, contentType: string | undefined, body: JsonBody): Classification {
+  const { text } = body;
   if (contentType === undefined) return outsideBy(shape.bodyOutsideContract, 'a body without a Content-Type');
   if (!JSON_MEDIA_TYPE.test(contentType.trim())) return outsideBy(shape.bodyOutsideContract, `a body of Content-Type ${contentType}`);
-  if (Buffer.byteLength(body) > LARGEST_PLAIN_BODY) return outsideBy(shape.bodyOutsideContract, `a body of ${Buffer.byteLength(body).toLocaleString('en')} bytes`);
-  const { repeatedName, depth, specialKey, unusualInteger } = jsonShape(body);
+  if (Buffer.byteLength(text) > LARGEST_PLAIN_BODY) return outsideBy(shape.bodyOutsideContract, `a body of ${Buffer.byteLength(text).toLocaleString('en')} bytes`);
+  const { repeatedName, depth, specialKey, unusualInteger } = jsonShape(text);
   if (repeatedName) return outsideBy(shape.bodyOutsideContract, `a body that gives the name ${repeatedName} twice`);
   if (depth > DEEPEST_PLAIN_NESTING) return outsideBy(shape.bodyOutsideContract, `a body nested ${depth} levels deep`);
-  const value = tryParseLossless(body);
+  // Undefined for an empty body or one that is not JSON.
+  const value = body.value;
   // Only JSON is read for its keys and spellings: 007 or +5 make a body malformed, which the spec answers 400.
   if (value !== undefined && specialKey) return outsideBy(shape.bodyOutsideContract, `a body with the key ${specialKey}, special in JavaScript runtimes`);
   if (value !== undefined && unusualInteger) return outsideBy(shape.bodyOutsideContract, `a body with the integer ${unusualInteger.value} written ${unusualInteger.written}`);

@@ -27,8 +27,8 @@ export interface RequestAnswer {
   /** Below the base URL, query included. */
   path: string;
   requestContentType: string | undefined;
-  /** undefined: not captured. */
-  requestBody: string | undefined;
+  /** undefined: not captured. A JsonBody when the caller reads its tree too (placing the request): parsed once for both. */
+  requestBody: string | JsonBody | undefined;
   credential: RequestCredential;
   /** Where the request stands against the contract (lib/contract.ts placeRequest, classifyRequest). */
   kind: RequestKind;
@@ -175,8 +175,7 @@ function judgeCreation(exchange: RequestAnswer, findings: RuleFindings): void {
   const sent = exchange.requestBody;
   if (sent === undefined) return;
   if (exchange.kind === 'outside') return;
-  const body = new JsonBody(sent);
-  const json = body.json;
+  const json = (typeof sent === 'string' ? new JsonBody(sent) : sent).json;
   if (json.kind !== 'json') return judgeRefusal(exchange, findings, RULE['body-required'], json.kind === 'empty' ? 'an empty body' : 'a body that is not JSON');
   const problems = schemaProblems('NewPet', json.value);
   if (problems.length > 0) {

@@ -56,6 +56,8 @@ const RESOLUTION_MS = RESET_RESOLUTION_S * 1000;
 /** Remaining rounded by the target at the first and the last decided (a sliding counter counts in fractions). */
 const ROUNDING = 2;
 
+/** Gathered admissions are cut off the pending list once this many are (and at least half the list). */
+const GATHERED_CUT_OFF = 1_024;
 /** An admission whose request's time the capture holds. */
 type Timed = SpanAdmission & { sentAt: number };
 
@@ -69,8 +71,13 @@ function gatheredBefore(a: Timed, b: Timed): number {
 
 export class AdmissionsInASpan {
   private span: Span | undefined;
-  /** Admissions still within the reorder buffer of the latest answer, in the order they are gathered in. */
-  private readonly pending: Timed[] = [];
+  /**
+   * Admissions still within the reorder buffer of the latest answer, in the order they are gathered in, from `head`
+   * on: those before it were gathered, cut off in batches (GATHERED_CUT_OFF), where shift() moved the whole list (a
+   * key's ten seconds of admissions) for each one gathered.
+   */
+  private pending: Timed[] = [];
+  private head = 0;
 
   constructor(
     private readonly limit: number,
@@ -81,18 +88,26 @@ export class AdmissionsInASpan {
   add(admission: SpanAdmission): void {
     if (admission.sentAt === undefined) return;
     const timed = admission as Timed;
+    const pending = this.pending;
     // Most come in order: their place is found from the end.
-    let at = this.pending.length;
-    while (at > 0 && gatheredBefore(timed, this.pending[at - 1]!) < 0) at--;
-    if (at === this.pending.length) this.pending.push(timed);
-    else this.pending.splice(at, 0, timed);
-    const latest = this.pending.at(-1)!.receivedAt;
-    while (this.pending[0]!.receivedAt < latest - this.options.reorderMs) this.gather(this.pending.shift()!);
+    let at = pending.length;
+    while (at > this.head && gatheredBefore(timed, pending[at - 1]!) < 0) at--;
+    if (at === pending.length) pending.push(timed);
+    else pending.splice(at, 0, timed);
+    const latest = pending[pending.length - 1]!.receivedAt;
+    while (pending[this.head]!.receivedAt < latest - this.options.reorderMs) this.gather(pending[this.head++]!);
+    if (this.head >= GATHERED_CUT_OFF && this.head * 2 >= pending.length) {
+      this.pending = pending.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** Judges the admissions gathered so far, and those still waiting. */
   finish(): void {
-    for (const admission of this.pending.splice(0)) this.gather(admission);
+    const waiting = this.pending.slice(this.head);
+    this.pending = [];
+    this.head = 0;
+    for (const admission of waiting) this.gather(admission);
     this.judge();
   }
 
@@ -102,22 +117,21 @@ export class AdmissionsInASpan {
     const latestReset = Math.max(span?.latestReset ?? -Infinity, admission.reset);
     const lastAnswered = Math.max(span?.lastAnswered ?? -Infinity, admission.receivedAt);
     if (span && latestReset - earliestReset <= RESET_RESOLUTION_S && lastAnswered < earliestReset * 1000 - this.options.slackMs) {
-      const grown: Span = {
-        count: span.count + 1,
-        lowest: admission.remaining < span.lowest.remaining ? admission : span.lowest,
-        highest: admission.remaining > span.highest.remaining ? admission : span.highest,
-        earliestReset,
-        latestReset,
-        firstSent: Math.min(span.firstSent, admission.sentAt),
-        lastAnswered,
-        leastWindowMs: Math.max(span.leastWindowMs, this.leadOf(admission)),
-        reported: span.reported,
-      };
+      const firstSent = Math.min(span.firstSent, admission.sentAt);
+      const leastWindowMs = Math.max(span.leastWindowMs, this.leadOf(admission));
       // Judged as they grow, once, since one answered later lets more come back and must not hide what those before
-      // showed; once they would span a window, in which anything may come back, this one starts anew.
-      if (this.spanMs(grown) < grown.leastWindowMs) {
-        this.span = grown;
-        this.report(grown);
+      // showed; once they would span a window, in which anything may come back, this one starts anew. Grown in place:
+      // a span made anew for each admission was a twentieth of what judging an exchange allocated (the bench HAR: 32 of 562 MB).
+      if (this.spanMsBetween(firstSent, lastAnswered) < leastWindowMs) {
+        span.count++;
+        if (admission.remaining < span.lowest.remaining) span.lowest = admission;
+        if (admission.remaining > span.highest.remaining) span.highest = admission;
+        span.earliestReset = earliestReset;
+        span.latestReset = latestReset;
+        span.firstSent = firstSent;
+        span.lastAnswered = lastAnswered;
+        span.leastWindowMs = leastWindowMs;
+        this.report(span);
         return;
       }
     }
@@ -159,7 +173,11 @@ export class AdmissionsInASpan {
 
   /** The time in which the target decided them, at the most: from the first request sent to the last answer, the clock skew at each end. */
   private spanMs(span: Span): number {
-    return span.lastAnswered - span.firstSent + 2 * this.options.clockSkewMs;
+    return this.spanMsBetween(span.firstSent, span.lastAnswered);
+  }
+
+  private spanMsBetween(firstSent: number, lastAnswered: number): number {
+    return lastAnswered - firstSent + 2 * this.options.clockSkewMs;
   }
 
   /** How far ahead of its decision an admission put Reset, at the least: rounding and the clock skew taken off. */

@@ -26,6 +26,11 @@ export interface ReceivedResponse {
   /** Names in lower case. */
   headers: Record<string, string>;
   body: string;
+  /**
+   * Sent a second time by the shared client, its first connection closed before any answer (HttpResponse.sentAgain):
+   * the target may have counted it twice.
+   */
+  sentAgain?: true;
 }
 
 export interface Exchange {
@@ -129,7 +134,7 @@ export function socketTransport(baseUrl: string, connections: number, timeoutMs:
         // The shared client sends a request once more itself when a kept-alive connection was closed as it was reused.
         throw sendFailure(request, error instanceof Error ? error.message : String(error));
       }
-      return { status: response.status, headers: response.headers, body: response.body.toString('utf8') };
+      return { status: response.status, headers: response.headers, body: response.body.toString('utf8'), ...(response.sentAgain ? { sentAgain: true } : {}) };
     },
     /** Opens every connection ahead of the requests (a TCP handshake each, no request). */
     open: () => client.open(connections),

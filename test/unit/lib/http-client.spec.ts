@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { HttpClient, RequestError } from '../../../lib/http/client.ts';
 import { HttpProtocolError, MAX_BODY_BYTES, ResponseParser } from '../../../lib/http/response-parser.ts';
 import { RequestShapeError } from '../../../lib/http/request-bytes.ts';
+import { resetOnceServer } from '../../support/reset-once-server.ts';
 
 test('the parser reads Content-Length bodies split across chunks, chunked bodies and bodies ended by close', () => {
   const parser = new ResponseParser();
@@ -260,28 +261,18 @@ test('connections opened ahead serve requests sent together at once, and one the
 });
 
 test('a request sent again after its kept-alive connection was reset unanswered says so: the server may have counted both', async () => {
-  const seen = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const times = (seen.get(req.url!) ?? 0) + 1;
-    seen.set(req.url!, times);
-    // A middlebox that took the request to the server and then reset the connection, the first time only.
-    if (req.url === '/reset-once' && times === 1) return void req.socket.destroy();
-    res.end(req.url);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const client = new HttpClient(new URL(`http://127.0.0.1:${port}`), { maxConnections: 1, timeoutMs: 2_000 });
+  const server = await resetOnceServer('/reset-once');
+  const client = new HttpClient(new URL(server.origin), { maxConnections: 1, timeoutMs: 2_000 });
   const request = (path: string): Buffer => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   try {
     const first = await client.send(request('/first'));
     expect(first.sentAgain).toBeUndefined();
     const again = await client.send(request('/reset-once'));
     expect(again.body.toString()).toBe('/reset-once');
-    expect(seen.get('/reset-once'), 'the server received it twice').toBe(2);
+    expect(server.seen.get('/reset-once'), 'the server received it twice').toBe(2);
     expect(again.sentAgain).toBe(true);
   } finally {
     client.close();
-    server.closeAllConnections();
     server.close();
   }
 });

@@ -5,6 +5,7 @@
  * target can make it wrong), or from its Reset when Retry-After is missing.
  */
 import { plans, type PlanId } from '../../lib/plans.ts';
+import { lostAnswer } from '../../lib/rate-limiter/account.ts';
 import { ROUNDING_MS } from '../../lib/rate-limiter/reading.ts';
 import type { Observation } from './observation.ts';
 import { classOf } from './windows.ts';
@@ -59,9 +60,12 @@ export function followDays(observations: readonly Observation[], plan: PlanId, s
   return days;
 }
 
-/** Requests sent from `from` to `to` (ms into the run) with no answer: the target may have admitted any of them. */
+/**
+ * Requests sent from `from` to `to` (ms into the run) whose answers were lost: the target may have admitted any of them.
+ * An admission without the X-RateLimit headers is not among them: a day counts it as admitted already.
+ */
 function unreadBetween(observations: readonly Observation[], from: number, to: number): number {
-  return observations.filter((o) => o.outcome === 'error' && o.sentAt >= from && o.sentAt <= to).length;
+  return observations.filter((o) => lostAnswer(o) && o.sentAt >= from && o.sentAt <= to).length;
 }
 
 function newDay(number: number, startedAt: number): DaySegment {

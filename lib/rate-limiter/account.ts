@@ -350,13 +350,20 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
 }
 
 /**
- * A request the target may have admitted that no window holds: no answer (a timeout, a connection error), a 5xx or
- * other error, or an admission without the X-RateLimit headers that place it; or the first sending of one sent again.
- * A refusal, read or not, admitted nothing.
+ * A request whose answer was lost, which the target may have admitted: no answer came (a timeout, a connection
+ * error), an error came instead (a 5xx), or it is the first sending of one the client sent again (its connection died
+ * unanswered).
+ */
+export function lostAnswer(observation: Pick<Observation, 'outcome' | 'sentAgain'>): boolean {
+  return observation.sentAgain === true || observation.outcome === 'error';
+}
+
+/**
+ * A request the target may have admitted that no window holds: a lost answer, or an admission without the X-RateLimit
+ * headers that place it. A refusal, read or not, admitted nothing.
  */
 function unreadAnswer(observation: Observation): boolean {
-  if (observation.sentAgain) return true;
-  return observation.outcome !== 'refused' && (observation.outcome === 'error' || observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined);
+  return lostAnswer(observation) || (observation.outcome === 'admitted' && (observation.limit === undefined || observation.remaining === undefined || observation.reset === undefined));
 }
 
 /**

@@ -96,6 +96,16 @@ test('a request sent again after its connection was reset unanswered counts as a
   expect([...judged.failed, ...judged.warned], judged.verdict('first-refusal').detail).toEqual([]);
 });
 
+test('every legitimate kind whose admitted requests were sometimes sent again after a reset fails nothing: the capacity of a bucket counts their first sendings as lost too', () => {
+  for (const [name, limiter] of LEGITIMATE) {
+    for (const perSecond of [45, 90]) {
+      const result = simulate({ limiter: limiter(1), plan: 'free', behaviour: 'compliant', perSecond, durationMs: 65_000, latencyMs: 40, stepMs: 2 });
+      const judged = judge(sentAgainEvery(result, 7), undefined, 1);
+      expect([...judged.failed, ...judged.warned], `${name}, ${perSecond}/s: ${judged.failed.map((check) => judged.verdict(check).detail).join(' | ')}`).toEqual([]);
+    }
+  }
+});
+
 test('a token bucket that lost answers while it was emptied names them where it leaves the first 429 unchecked', () => {
   const point = LEGITIMATE.find(([name]) => name === 'a token bucket')!;
   const result = simulate({ limiter: point[1](1), plan: 'free', behaviour: 'compliant', perSecond: 45, durationMs: 65_000, latencyMs: 40, stepMs: 2 });

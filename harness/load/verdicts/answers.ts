@@ -2,7 +2,7 @@
 import type { KeyResult } from '../runner.ts';
 import { SUMS_INPUT } from '../summed.ts';
 import type { KeyAccount, QuotaWindow } from '../windows.ts';
-import { readingOf } from '../../../lib/rate-limiter/account.ts';
+import { lostAnswer, readingOf } from '../../../lib/rate-limiter/account.ts';
 import { decidedAfter } from '../../../lib/rate-limiter/order.ts';
 import { isAdmitted, MINUTE_WINDOW_MS, type Reading } from '../../../lib/rate-limiter/reading.ts';
 import type { JudgeContext } from './verdict.ts';
@@ -12,10 +12,12 @@ export interface Answer {
   reading: Reading;
   sentAt: number;
   doneAt: number;
+  /** Its answer was lost, or it was sent again in place of one whose answer was (lostAnswer): the target may have admitted one more. */
+  lost: boolean;
 }
 
 export function answersOf(result: KeyResult, context: JudgeContext): Answer[] {
-  return result.observations.map((o) => ({ reading: readingOf(o, context.startedAtEpochMs), sentAt: o.sentAt, doneAt: o.doneAt })).sort((a, b) => a.sentAt - b.sentAt);
+  return result.observations.map((o) => ({ reading: readingOf(o, context.startedAtEpochMs), sentAt: o.sentAt, doneAt: o.doneAt, lost: lostAnswer(o) })).sort((a, b) => a.sentAt - b.sentAt);
 }
 
 /** The window a minute Limit comes back over, as learned from the run (the documented minute when nothing was learned). */

@@ -368,7 +368,7 @@ export function capacityQuota(plan: PlanId, account: KeyAccount, answers: readon
   const what = `from full, ${count(admitted, 'request')} admitted before the first 429, over ${describeDuration(measure.refusal.receivedAt - measure.from.sentAt)} in which up to ${givenBack.toLocaleString('en-US')} could come back (${describeDuration(windowMs)} a window, learned from the run)`;
   const over = admitted > limit + givenBack;
   // Requests whose answers were lost while the bucket was being emptied may have taken tokens too.
-  const unread = answers.filter(({ reading }) => reading.status === 0 && reading.sentAt <= measure.refusal.receivedAt && reading.receivedAt >= measure.from.sentAt).length;
+  const unread = answers.filter(({ lost, reading }) => lost && reading.sentAt <= measure.refusal.receivedAt && reading.receivedAt >= measure.from.sentAt).length;
   const early = admitted < limit;
   const refusal = early && shortByUnread(admitted, limit, unread) ? ('not-checked' as const) : early ? ('fail' as const) : ('pass' as const);
   const refusalEvidence = early ? [`expected the first 429 no earlier than request ${limit + 1}, got it at request ${admitted + 1}`] : [];

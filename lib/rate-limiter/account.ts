@@ -343,6 +343,7 @@ export function accountKey(observations: readonly Observation[], plan: PlanId, s
     windowOf: (limit) => (limit === minuteLimit ? (bucketWindowMs ?? refillWindowMs ?? estimateMs) : undefined),
     minuteLimit,
     ...(plans[plan].documented ? { dayLimit: plans[plan].documented.perDay } : {}),
+    lost: unread.map((observation) => readingOf(observation, startedAtEpochMs)),
   });
   // Never refused, and no answers decided one after the other showed the kind (always in flight together): as on sums.
   const model: WindowModel = admittedAfterRefusal ? 'sliding' : windows.some((window) => window.refused > 0) || !limiter.unordered ? 'fixed' : 'unseen';

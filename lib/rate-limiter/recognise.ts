@@ -16,10 +16,15 @@ export interface RecogniseOptions {
   minuteLimit?: number;
   /** The Limit of the longer (day) window, when known: seen beside the minute's, the limiters are stacked. */
   dayLimit?: number;
+  /**
+   * Requests the target may have decided whose answers were never read (a timeout, a connection reset, a 5xx), times
+   * in epoch ms: one may have taken a Remaining value between two answers, so no pair around it tells a step.
+   */
+  lost?: ReadonlyArray<Pick<Reading, 'sentAt' | 'receivedAt'>>;
 }
 
 /** Readings of one key. */
-export function recogniseLimiter(readings: readonly Reading[], { windowOf, minuteLimit, dayLimit }: RecogniseOptions): RecognisedLimiter {
+export function recogniseLimiter(readings: readonly Reading[], { windowOf, minuteLimit, dayLimit, lost = [] }: RecogniseOptions): RecognisedLimiter {
   const limits = new Set(readings.flatMap((reading) => (reading.limit === undefined ? [] : [reading.limit])));
   const stacked = minuteLimit !== undefined && dayLimit !== undefined && limits.has(minuteLimit) && limits.has(dayLimit);
   const evidence: string[] = [];
@@ -32,11 +37,11 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
   const windowMs = told === undefined ? undefined : windowOf(told);
   const admitted = admittedOf(told);
   if (windowMs === undefined || admitted.length < 2) return { kind: 'unknown', stacked, evidence: [...evidence, 'too few admitted answers of one window to tell its kind'] };
-  const found = kindOf(admitted, windowMs);
+  const found = kindOf(admitted, windowMs, new LostAnswers(lost));
   return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence], ...(found.unordered ? { unordered: true } : {}) };
 }
 
-function kindOf(admitted: readonly Reading[], windowMs: number): { kind: LimiterKind; evidence: string[]; unordered?: true } {
+function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswers): { kind: LimiterKind; evidence: string[]; unordered?: true } {
   // Requests in flight at once may have been decided in either order: only one after another, with nothing else in
   // flight from the first's leaving to the second's answer, tell a story (another may have been decided between).
   const pairs: Array<readonly [Reading, Reading]> = [];
@@ -46,14 +51,41 @@ function kindOf(admitted: readonly Reading[], windowMs: number): { kind: Limiter
     const nextAlone = after === undefined || decidedAfter(next, after, 0) !== 'unknown';
     const alone = doneBefore <= previous.sentAt && nextAlone;
     doneBefore = Math.max(doneBefore, previous.receivedAt);
-    if (alone && decidedAfter(previous, next, 0) !== 'unknown') pairs.push([previous, next]);
-    else if (nextAlone && doneBefore <= next.sentAt) {
+    if (alone && decidedAfter(previous, next, 0) !== 'unknown') {
+      if (!lost.mayLieBetween(previous, next)) pairs.push([previous, next]);
+    } else if (nextAlone && doneBefore <= next.sentAt) {
       const afterBurst = lastOfBurst(admitted.slice(0, index + 1), next, windowMs);
-      if (afterBurst) pairs.push(afterBurst);
+      if (afterBurst && !lost.mayLieBetween(...afterBurst)) pairs.push(afterBurst);
     }
   }
   if (pairs.length === 0) return { kind: 'unknown', evidence: ['no two admitted answers were decided one after the other, with nothing else in flight, to show the kind'], unordered: true };
   return kindOfPairs(pairs, windowMs);
+}
+
+/** Requests whose answers were lost, asked whether one may have been decided between two answers. */
+class LostAnswers {
+  private readonly sentAt: number[];
+  /** The latest any lost request came back by, of those sent up to each, in the order they were sent. */
+  private readonly latestDoneBy: number[];
+
+  constructor(lost: ReadonlyArray<Pick<Reading, 'sentAt' | 'receivedAt'>>) {
+    const sorted = [...lost].sort((a, b) => a.sentAt - b.sentAt);
+    this.sentAt = sorted.map((request) => request.sentAt);
+    let latest = -Infinity;
+    this.latestDoneBy = sorted.map((request) => (latest = Math.max(latest, request.receivedAt)));
+  }
+
+  /** Whether a lost request was in flight at some time from the first's leaving to the second's answer. */
+  mayLieBetween(first: Reading, second: Reading): boolean {
+    let low = 0;
+    let high = this.sentAt.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.sentAt[middle]! < second.receivedAt) low = middle + 1;
+      else high = middle;
+    }
+    return low > 0 && this.latestDoneBy[low - 1]! > first.sentAt;
+  }
 }
 
 /**

@@ -176,3 +176,21 @@ test('the window a limiter gives its quota back over is learned no longer for an
   expect(whole).toBeGreaterThan(0);
   expect(Math.abs(lossy - whole) / whole).toBeLessThan(0.05);
 });
+
+test("a fixed window that lost the first answer of a window is not told as a sliding log: the lost one took the quota's top value", () => {
+  // Slower than the limit, so no window refuses and only the pairs across a Reset tell the kind.
+  const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 30 }), plan: 'free', behaviour: 'compliant', perSecond: 25, durationMs: 6_000, latencyMs: 40, stepMs: 2 });
+  const whole = judge(result, undefined, 30);
+  expect(whole.account.limiter.kind).toMatch(/^fixed-/);
+  let admittedInWindow = 0;
+  let reset: number | undefined;
+  const firstOfWindowLost = result.observations.map((o) => {
+    if (o.outcome !== 'admitted') return o;
+    admittedInWindow = o.reset === reset ? admittedInWindow + 1 : 1;
+    reset = o.reset;
+    return admittedInWindow === 1 && o !== result.observations[0] ? { ...o, status: 0, outcome: 'error' as const, limit: undefined, remaining: undefined, reset: undefined, error: 'timeout' } : o;
+  });
+  const lossy = judge({ ...result, observations: firstOfWindowLost }, undefined, 30);
+  expect(lossy.account.limiter.kind, lossy.account.limiter.evidence.join('\n')).not.toBe('sliding-log');
+  expect([...lossy.failed, ...lossy.warned]).toEqual([]);
+});

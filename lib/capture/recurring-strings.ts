@@ -28,7 +28,11 @@ export const NOT_HELD = -1;
 /** The reading thread's side: where each recurring text's bytes are held. */
 export class RecurringBytes {
   private readonly held = new Uint8Array(SHORT_PLACES * SHORT_TEXT + LONG_PLACES * LONG_TEXT);
+  private readonly heldWords = new DataView(this.held.buffer);
   private readonly lengths = new Int32Array(PLACES).fill(-1);
+  /** The bytes last placed from (the entries of a chunk come one after another), read four at a time through `words`. */
+  private bytes: Uint8Array | undefined;
+  private words: DataView = new DataView(new ArrayBuffer(0));
   /** Whether the last text placed took its place afresh (the judging thread then makes its string). */
   placedAfresh = false;
 
@@ -36,23 +40,49 @@ export class RecurringBytes {
   place(bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
     if (length > LONG_TEXT) return NOT_HELD;
-    let hash = length;
-    for (let at = start; at < end; at++) hash = (Math.imul(hash, 31) + (bytes[at] as number)) | 0;
-    const mixed = hash ^ (hash >>> 12);
-    const place = length <= SHORT_TEXT ? mixed & (SHORT_PLACES - 1) : SHORT_PLACES + (mixed & (LONG_PLACES - 1));
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    const hash = hashOf(this.words, bytes, start, end);
+    const place = length <= SHORT_TEXT ? hash & (SHORT_PLACES - 1) : SHORT_PLACES + (hash & (LONG_PLACES - 1));
     const from = place < SHORT_PLACES ? place * SHORT_TEXT : SHORT_PLACES * SHORT_TEXT + (place - SHORT_PLACES) * LONG_TEXT;
-    this.placedAfresh = !(this.lengths[place] === length && sameBytes(this.held, from, bytes, start, length));
+    this.placedAfresh = !(this.lengths[place] === length && this.holds(from, bytes, start, length));
     if (this.placedAfresh) {
       this.held.set(bytes.subarray(start, end), from);
       this.lengths[place] = length;
     }
     return place;
   }
+
+  /** Whether the text held from `from` is the `length` bytes from `start` of `bytes` (those `words` reads). */
+  private holds(from: number, bytes: Uint8Array, start: number, length: number): boolean {
+    let offset = 0;
+    for (; offset + 4 <= length; offset += 4) if (this.heldWords.getInt32(from + offset, true) !== this.words.getInt32(start + offset, true)) return false;
+    for (; offset < length; offset++) if (this.held[from + offset] !== bytes[start + offset]) return false;
+    return true;
+  }
 }
 
-function sameBytes(held: Uint8Array, from: number, bytes: Uint8Array, start: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) if (held[from + offset] !== bytes[start + offset]) return false;
-  return true;
+/**
+ * A hash of the text from `start` to `end`, read four bytes at a time where it can be, as holds() compares them: a byte
+ * at a time, the two had cost the reading thread about 0.14 CPU-s more over the bench HAR's 200,000 entries (1.82 s
+ * against 1.68 s, the reader alone). Its low bits pick the place, so the last steps fold the high bits into them; it
+ * also leaves fewer texts pushing each other out there (163,000 placed afresh of 2.9 million, from 172,000).
+ */
+function hashOf(words: DataView, bytes: Uint8Array, start: number, end: number): number {
+  let hash = end - start;
+  let at = start;
+  for (; at + 4 <= end; at += 4) hash = mix(hash, words.getInt32(at, true));
+  for (; at < end; at++) hash = mix(hash, bytes[at] as number);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  return hash ^ (hash >>> 13);
+}
+
+function mix(hash: number, value: number): number {
+  const multiplied = Math.imul(hash ^ value, 0x9e3779b1);
+  return (multiplied << 13) | (multiplied >>> 19);
 }
 
 /** The judging thread's side: the string at each place, and its lower case where a header's name asked for it. */

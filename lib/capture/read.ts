@@ -93,7 +93,7 @@ function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
   for (let index = 0; index < batch.size; index++) {
     const judged = batch.judged?.(index);
     if (judged) {
-      yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES, batch, index);
+      yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES);
       continue;
     }
     const text = batch.text(index);
@@ -108,19 +108,20 @@ function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
   }
 }
 
-/** An entry of which only the judged fields were built: its text is decoded only where it is asked for. */
+/**
+ * An entry of which only the judged fields were built. Its text is not kept: the reading thread decoded its judged
+ * strings in the entry's own bytes (strings-decoded-in-place.ts), after taking the SHA-1 that stands for it.
+ */
 class JudgedEntry implements ReadEntry {
   constructor(
     readonly number: number,
     readonly entry: JudgedHarEntry,
     readonly fingerprints: Uint8Array | undefined,
     readonly fingerprintAt: number,
-    private readonly batch: Batch,
-    private readonly index: number,
   ) {}
 
   get text(): string {
-    return this.batch.text(this.index);
+    throw new Error(`entry ${this.number} was read for its judged fields: its text is not kept, its fingerprint stands for it`);
   }
 }
 

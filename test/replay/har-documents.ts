@@ -120,8 +120,9 @@ export async function expectReadForTheJudgeAsHere(what: string, path: string): P
     return;
   }
   const fields = judged as Exclude<ReadOutcome, string>;
-  expect(fields.map(({ number, text }) => ({ number, text })), what).toEqual(here.map(({ number, text }) => ({ number, text })));
-  for (const raw of fields) expect(fingerprintOf(raw), `${what}, entry ${raw.number}`).toBe(hash('sha1', raw.text.trim(), 'base64'));
+  expect(fields.map(({ number }) => number), what).toEqual(here.map(({ number }) => number));
+  // A judged entry's text is not kept (the worker decodes its strings in place): its fingerprint is that of the text as written.
+  fields.forEach((raw, at) => expect(fingerprintOf(raw), `${what}, entry ${raw.number}`).toBe(hash('sha1', (here[at]?.text ?? '').trim(), 'base64')));
   expect(fields.map(({ entry }) => entry), what).toEqual(here.map(({ entry }) => readForTheJudge(entry)));
   expect(exchangesOf(fields), `${what}: the exchanges the judge reads`).toEqual(exchangesOf(here));
 }

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading, type JudgedFieldRecords } from './har-entry-bytes.ts';
 import { JudgedFieldIndex, placeRecurring, rebase } from './judged-field-index.ts';
+import { decodeStringsInPlace } from './strings-decoded-in-place.ts';
 import { RecurringBytes } from './recurring-strings.ts';
 
 /**
@@ -156,6 +157,8 @@ class FieldRecords {
       const record = at[entry] as number;
       if (record === -1) continue;
       rebase(records, record, starts[entry] as number);
+      // Before placing: a string decoded is placed by its content, as the judging thread makes it.
+      decodeStringsInPlace(records, record, bytes);
       placeRecurring(records, record, bytes, this.recurring);
     }
     this.walked.splice(0, ends.length);

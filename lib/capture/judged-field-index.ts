@@ -30,7 +30,7 @@ export const LEAF = {
   error: 10,
   fromCache: 11,
 } as const;
-const LEAF_COUNT = 12;
+export const LEAF_COUNT = 12;
 export const LEAF_INTS = 4;
 /** Where in a record the request's headers are described (start, count), then the response's. */
 export const REQUEST_HEADERS = LEAF_COUNT * LEAF_INTS;
@@ -40,8 +40,8 @@ const FIXED_INTS = RESPONSE_HEADERS + 2;
 export const PAIR_INTS = 2 * LEAF_INTS;
 
 /**
- * What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content), a
- * number, or any other JSON value (start and end are its text). A number of nine digits at most, without sign,
+ * What a leaf holds: nothing (the key is absent), a string of ASCII without escapes (start and end are its content; so
+ * too one decoded, UTF8_TEXT), a number, or any other JSON value (start and end are its text). A number of nine digits at most, without sign,
  * fraction or exponent (a status, most times), is a WHOLE_NUMBER, its value at WHOLE: read here, where the walk
  * passes its digits anyway, it cost the judging thread an array read rather than a loop over its bytes (about 30 ms
  * over the bench HAR's 200,000 entries).
@@ -51,6 +51,11 @@ export const PLAIN = 1;
 export const NUMBER = 2;
 export const JSON_VALUE = 3;
 export const WHOLE_NUMBER = 4;
+/**
+ * A string's content as UTF-8, its escapes decoded (strings-decoded-in-place.ts): what a JSON_VALUE string becomes,
+ * where it holds a byte beyond ASCII, once the reading thread decoded it. One of ASCII alone becomes PLAIN.
+ */
+export const UTF8_TEXT = 5;
 /** Where in a WHOLE_NUMBER's leaf its value is (a string's leaf has its PLACE there). */
 export const WHOLE = 3;
 const MOST_WHOLE_DIGITS = 9;
@@ -77,10 +82,15 @@ export const RECURRING_LEAVES = [LEAF.method, LEAF.url, LEAF.postMimeType, LEAF.
 /** Moves the offsets of the record at `records[record]` by `by`: from its entry's start to where the entry sits in the bytes posted. */
 export function rebase(records: Int32Array, record: number, by: number): void {
   for (let leaf = 0; leaf < LEAF_COUNT; leaf++) moveLeaf(records, record + leaf * LEAF_INTS, by);
+  forEachHeaderLeaf(records, record, (leaf) => moveLeaf(records, leaf, by));
+}
+
+/** Calls `visit` with each header leaf of the record at `records[record]`: the request's pairs, then the response's, a name then its value. */
+export function forEachHeaderLeaf(records: Int32Array, record: number, visit: (leaf: number) => void): void {
   for (const list of [REQUEST_HEADERS, RESPONSE_HEADERS]) {
     const pairs = record + (records[record + list] as number);
     const count = records[record + list + 1] as number;
-    for (let leaf = 0; leaf < count * 2; leaf++) moveLeaf(records, pairs + leaf * LEAF_INTS, by);
+    for (let leaf = 0; leaf < count * 2; leaf++) visit(pairs + leaf * LEAF_INTS);
   }
 }
 
@@ -90,18 +100,14 @@ export function rebase(records: Int32Array, record: number, by: number): void {
  */
 export function placeRecurring(records: Int32Array, record: number, bytes: Uint8Array, table: RecurringBytes): void {
   for (const leaf of RECURRING_LEAVES) placeLeaf(records, record + leaf * LEAF_INTS, bytes, table);
-  for (const list of [REQUEST_HEADERS, RESPONSE_HEADERS]) {
-    const pairs = record + (records[record + list] as number);
-    const count = records[record + list + 1] as number;
-    for (let leaf = 0; leaf < count * 2; leaf++) placeLeaf(records, pairs + leaf * LEAF_INTS, bytes, table);
-  }
+  forEachHeaderLeaf(records, record, (leaf) => placeLeaf(records, leaf, bytes, table));
 }
 
-/** A string's leaf (PLAIN, or JSON_VALUE from its opening quote) gets its place; any other value is made each time. */
+/** A string's leaf (PLAIN, UTF8_TEXT, or JSON_VALUE from its opening quote) gets its place; any other value is made each time. */
 function placeLeaf(records: Int32Array, leaf: number, bytes: Uint8Array, table: RecurringBytes): void {
   const kind = records[leaf];
   const start = records[leaf + 1] as number;
-  if (kind !== PLAIN && (kind !== JSON_VALUE || bytes[start] !== QUOTE)) return;
+  if (kind !== PLAIN && kind !== UTF8_TEXT && (kind !== JSON_VALUE || bytes[start] !== QUOTE)) return;
   const place = table.place(bytes, start, records[leaf + 2] as number);
   if (place !== NOT_HELD) records[leaf + PLACE] = table.placedAfresh ? placedAt(place) : heldAt(place);
 }

@@ -1,12 +1,12 @@
 /**
  * A HAR entry as the judge reads it, built from its bytes and the record of where its judged fields sit
  * (judged-field-index.ts): the same values JSON.parse of the whole entry gives for those fields, and nothing else,
- * but for the headers, which come as the record the judge reads them as (har-headers.ts). A string of ASCII without
- * escapes is sliced from the bytes, or given again where it recurs (recurring-strings.ts); any other value is parsed
- * from its own text alone.
+ * but for the headers, which come as the record the judge reads them as (har-headers.ts). A string is sliced from the
+ * bytes (its escapes decoded there already by the reading thread, strings-decoded-in-place.ts), or given again where it
+ * recurs (recurring-strings.ts); any other value is parsed from its own text alone.
  */
 import { HarHeaders, addHeaderText, headerText } from './har-headers.ts';
-import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, WHOLE, WHOLE_NUMBER, placeOf } from './judged-field-index.ts';
+import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, UTF8_TEXT, WHOLE, WHOLE_NUMBER, placeOf } from './judged-field-index.ts';
 import type { RecurringStrings } from './recurring-strings.ts';
 
 /**
@@ -102,6 +102,7 @@ function valueOf(bytes: SlicedBuffer, records: Int32Array, at: number): unknown 
   const start = records[at + 1] as number;
   const end = records[at + 2] as number;
   if (kind === PLAIN) return bytes.latin1Slice(start, end);
+  if (kind === UTF8_TEXT) return bytes.utf8Slice(start, end);
   if (kind === JSON_VALUE) return JSON.parse(bytes.utf8Slice(start, end));
   return Number(bytes.latin1Slice(start, end));
 }

@@ -31,15 +31,26 @@ export interface RawEntry {
   entry: unknown;
 }
 
-/** An entry as read from a file: with its text as written, what tells a line written twice. */
-export interface ReadEntry extends RawEntry {
-  text: string;
-  /**
-   * Where the reader took the SHA-1 of the entry's bytes as written already: FINGERPRINT_BYTES from `fingerprintAt`
-   * in `fingerprints` (shared by the entries of a chunk read, so no string or array is made per entry).
-   */
-  fingerprints: Uint8Array | undefined;
+/**
+ * An entry as read from a file, with what tells a line written twice: the SHA-1 the reader took of its bytes as written,
+ * or else its text as written.
+ */
+export type ReadEntry = RawEntry & (Fingerprinted | WithText);
+
+/**
+ * FINGERPRINT_BYTES from `fingerprintAt` in `fingerprints` (shared by the entries of a chunk read, so no string or
+ * array is made per entry). An entry read for its judged fields alone has no text: the reading thread decoded its
+ * judged strings in its own bytes (strings-decoded-in-place.ts), once it had taken the SHA-1 that stands for it.
+ */
+interface Fingerprinted {
+  fingerprints: Uint8Array;
   fingerprintAt: number;
+  text?: string;
+}
+
+interface WithText {
+  fingerprints: undefined;
+  text: string;
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -93,7 +104,8 @@ function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
   for (let index = 0; index < batch.size; index++) {
     const judged = batch.judged?.(index);
     if (judged) {
-      yield new JudgedEntry(batch.number(index), judged, batch.fingerprints, index * FINGERPRINT_BYTES, batch, index);
+      // Only a worker's batch (EntryBytesBatch) finds judged fields, and it takes every entry's SHA-1.
+      yield { number: batch.number(index), entry: judged, fingerprints: batch.fingerprints!, fingerprintAt: index * FINGERPRINT_BYTES };
       continue;
     }
     const text = batch.text(index);
@@ -104,23 +116,8 @@ function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
       throw new CaptureInputError(`${name}: ${batch.where(index)} is not valid JSON (${(error as Error).message})`);
     }
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new CaptureInputError(`${name}: ${batch.where(index)} is not a JSON object`);
-    yield { number: batch.number(index), entry, text, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES };
-  }
-}
-
-/** An entry of which only the judged fields were built: its text is decoded only where it is asked for. */
-class JudgedEntry implements ReadEntry {
-  constructor(
-    readonly number: number,
-    readonly entry: JudgedHarEntry,
-    readonly fingerprints: Uint8Array | undefined,
-    readonly fingerprintAt: number,
-    private readonly batch: Batch,
-    private readonly index: number,
-  ) {}
-
-  get text(): string {
-    return this.batch.text(this.index);
+    const number = batch.number(index);
+    yield batch.fingerprints ? { number, entry, text, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES } : { number, entry, text, fingerprints: undefined };
   }
 }
 

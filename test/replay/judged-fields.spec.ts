@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { JudgedFieldIndex, placeRecurring, rebase } from '../../lib/capture/judged-field-index.ts';
 import { judgedHarEntry, type JudgedHarEntry } from '../../lib/capture/judged-fields.ts';
 import { RecurringBytes, RecurringStrings } from '../../lib/capture/recurring-strings.ts';
+import { decodeStringsInPlace } from '../../lib/capture/strings-decoded-in-place.ts';
 import { judgedOf } from './judged-of.ts';
 import { SAMPLE_HAR } from './support.ts';
 
@@ -35,6 +36,7 @@ function read(text: string, walking: boolean, reading = newReading(), prefix = '
   if (walking) expect(index.entryEnd, 'where the walk says the entry ends').toBe(end);
   const records = index.take();
   rebase(records, record, start);
+  decodeStringsInPlace(records, record, bytes);
   placeRecurring(records, record, bytes, reading.bytes);
   return judgedHarEntry(bytes, records, record, reading.strings);
 }
@@ -160,4 +162,29 @@ test('texts that recur, that take one another\'s place in the table within an en
     if (!isDeepStrictEqual(read(JSON.stringify(entry), true, reading), judgedOf(entry))) wrong.push(n);
   }
   expect(wrong, 'entries read otherwise').toEqual([]);
+});
+
+test('strings with every escape and beyond ASCII, decoded where they sit, read as JSON.parse reads them, and recur as the same text', () => {
+  // As JSON text: escapes of one, two and three UTF-8 bytes in either case, surrogate pairs, lone surrogates (left to JSON.parse).
+  const strings = [
+    '"say \\"hi\\" \\\\ \\/ \\b\\f\\n\\r\\t"',
+    '"\\u0041\\u00e9\\u00C9\\u07ff\\u0800\\u20AC\\uffff\\u0000"',
+    '"café ✓ 😀"',
+    '"\\ud83d\\ude00 a pair"',
+    '"\\ud83d alone"',
+    '"\\ude00 alone, low"',
+    '"[{\\"id\\":1,\\"name\\":\\"Réx\\"}]"',
+    '"\\\\u0041 is not an escape"',
+  ];
+  const reading = newReading();
+  for (const round of ['first', 'again, where it recurs']) {
+    for (const string of strings) {
+      const text = `{"startedDateTime": "2026-11-29T08:00:00.123Z", "request": {"method": "POST", "url": ${string}, "headers": [{"name": ${string}, "value": ${string}}], "postData": {"text": ${string}}}, "response": {"status": 200, "content": {"text": ${string}}}}`;
+      expect(read(text, true, reading), `${string}, read ${round}`).toEqual(judgedOf(JSON.parse(text) as Record<string, unknown>));
+    }
+  }
+  // The same text written with an escape and without takes the same place: its string is the same.
+  const plain = '{"request": {"method": "GET", "url": "http://h/v1/A"}, "response": {"status": 200}}';
+  const escaped = '{"request": {"method": "GET", "url": "http://h/v1/\\u0041"}, "response": {"status": 200}}';
+  expect([plain, escaped, plain, escaped].map((text) => (read(text, true, reading) as JudgedHarEntry).request.url)).toEqual(['http://h/v1/A', 'http://h/v1/A', 'http://h/v1/A', 'http://h/v1/A']);
 });

@@ -22,11 +22,14 @@ const MAX_REMEMBERED_LENGTH = 16_384;
  * What one text earned, by operation and status. The first asked is kept at hand: a text is nearly always the answer
  * of one operation with one status, and the judge asks for it once per answer.
  */
-class TextVerdicts {
+export class TextVerdicts {
   private firstOperation: OperationId | undefined;
   private firstStatus: number | undefined;
   private first: BodyVerdict | undefined;
   private readonly others = new Map<OperationId, Map<number, BodyVerdict>>();
+
+  /** `owner`: the memory that holds these (a body carries those of one memory at a time). */
+  constructor(readonly owner: BodyVerdicts) {}
 
   known(operation: OperationId, status: number): BodyVerdict | undefined {
     if (operation === this.firstOperation && status === this.firstStatus) return this.first;
@@ -51,34 +54,38 @@ class TextVerdicts {
  * closure made per answer, which a judge of millions of answers pays for.
  */
 export class BodyVerdicts {
-  /** By the text itself (a body's own string hashes once). */
-  private readonly byText: TextMemory<TextVerdicts>;
   /**
-   * The same, by the JsonBody met: a caller that shares one JsonBody among the answers of one text (the judge) finds
-   * its verdicts without hashing the text again.
+   * By the text itself (a body's own string hashes once). A caller that shares one JsonBody among the answers of one
+   * text (the judge) finds them on the body (JsonBody.verdicts) without hashing the text again.
    */
-  private readonly byBody = new WeakMap<JsonBody, TextVerdicts>();
+  private readonly byText: TextMemory<TextVerdicts>;
 
   constructor(maxCharacters: number) {
     this.byText = new TextMemory(maxCharacters, MAX_REMEMBERED_LENGTH);
   }
 
   known(operation: OperationId, status: number, body: JsonBody): BodyVerdict | undefined {
-    let verdicts = this.byBody.get(body);
+    let verdicts = this.carried(body);
     if (!verdicts) {
       verdicts = this.byText.get(body.text);
-      if (verdicts) this.byBody.set(body, verdicts);
+      if (verdicts) body.verdicts = verdicts;
     }
     return verdicts?.known(operation, status);
   }
 
   remember(operation: OperationId, status: number, body: JsonBody, verdict: BodyVerdict): void {
-    let verdicts = this.byBody.get(body) ?? this.byText.get(body.text);
+    let verdicts = this.carried(body) ?? this.byText.get(body.text);
     if (!verdicts) {
-      verdicts = new TextVerdicts();
+      verdicts = new TextVerdicts(this);
       this.byText.set(body.text, verdicts);
     }
-    this.byBody.set(body, verdicts);
+    body.verdicts = verdicts;
     verdicts.remember(operation, status, verdict);
+  }
+
+  /** The verdicts the body carries, when this memory put them there. */
+  private carried(body: JsonBody): TextVerdicts | undefined {
+    const { verdicts } = body;
+    return verdicts?.owner === this ? verdicts : undefined;
   }
 }

@@ -2,12 +2,19 @@
  * A body's text with its lossless JSON tree, parsed on first use and then shared: the contract check, the
  * ids a creation assigned, id remapping and the comparison with the recording all read the same tree.
  */
+import type { TextVerdicts } from './body-verdicts.ts';
 import { JsonSyntaxError, parseLossless, type LosslessValue } from './lossless-json.ts';
 
 export type ParsedJson = { kind: 'empty' } | { kind: 'json'; value: LosslessValue } | { kind: 'invalid'; reason: string };
 
 export class JsonBody {
   private parsed: ParsedJson | undefined;
+  /**
+   * What body-verdicts.ts found this text earns, kept with the body: the judge shares one JsonBody among the answers
+   * of one text, and finding its verdicts here is a field read, where a WeakMap by body took some 2% of the judging
+   * thread on the bench capture.
+   */
+  verdicts: TextVerdicts | undefined = undefined;
 
   constructor(readonly text: string) {}
 

@@ -129,6 +129,12 @@ function checkBody(response: ResponseToCheck, given: string | JsonBody, errorDue
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
+/**
+ * The verdict of every body that earns nothing, one object shared by all of them: nearly every answer's, and checking
+ * it (checkBody) then reads an object always at hand rather than one remembered per text, cold in cache.
+ */
+const NOTHING_WRONG: BodyVerdict = Object.freeze({ empty: false, problems: Object.freeze([]) });
+
 /** What the body's text earns whatever the headers: empty where a body is due, not JSON, or not the schema. */
 function judgeBody(operation: OperationId, status: number, body: JsonBody, errorDue: boolean): BodyVerdict {
   const schema = bodySchemaFor(operation, status);
@@ -140,7 +146,7 @@ function judgeBody(operation: OperationId, status: number, body: JsonBody, error
   if (json.kind === 'invalid') return { empty: false, problems: [{ rule: RULE['json-body'], message: `the body is not JSON (${json.reason})` }] };
   const parsed = json.value;
   const expected = schema ?? (isError ? 'Error' : undefined);
-  if (!expected) return { empty: false, problems: [] };
+  if (!expected) return NOTHING_WRONG;
   const rule = expected === 'Error' ? RULE['error-body'] : RULE['body-shape'];
   const problems: Violation[] = schemaProblems(expected, parsed).map((problem) => ({ rule, message: `${status} body is not a valid ${expected}: ${problem}` }));
   if (expected === 'Error' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -149,7 +155,7 @@ function judgeBody(operation: OperationId, status: number, body: JsonBody, error
       problems.push({ rule: RULE['error-status'], message: `Error.status is ${errorStatus} but the HTTP status is ${status}` });
     }
   }
-  return { empty: false, problems };
+  return problems.length === 0 ? NOTHING_WRONG : { empty: false, problems };
 }
 
 /** How far a caller that does not say may be off the target's clock. */

@@ -188,18 +188,22 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     this.latestReceived = Math.max(this.latestReceived, answer.receivedAt);
   }
 
-  /** Answers that came back before `upTo` leave the buffer in that order; windows no answer to come can be in close. */
+  /**
+   * Answers that came back before `upTo` leave the buffer in that order; windows no answer to come can be in close.
+   * This runs every RELEASE_STEP_MS of each key's traffic, a few answers each time, and most times no window closes:
+   * the set of those closing is made only when one does.
+   */
   private release(upTo: number): void {
     this.releasedUpTo = upTo;
     for (const answer of this.leaving(upTo)) this.count(answer);
     if (upTo === Infinity) return;
-    const closing = new Set<AccountedWindow<A>>();
-    for (const [id, window] of this.open) {
-      if (Math.max(...window.resets) * 1000 + this.options.slackMs >= upTo) continue;
+    let closing: Set<AccountedWindow<A>> | undefined;
+    this.open.forEach((window, id) => {
+      if (lastReset(window) * 1000 + this.options.slackMs >= upTo) return;
       this.open.delete(id);
-      closing.add(window);
-    }
-    for (const window of closing) this.listeners.closed?.(window);
+      (closing ??= new Set()).add(window);
+    });
+    if (closing) for (const window of closing) this.listeners.closed?.(window);
   }
 
   /** The answers that came back before `upTo`, taken out of the buffer in the order they came back. */
@@ -310,6 +314,13 @@ const LARGEST_KEYED_RESET = 2 ** 33;
 function windowKey(limit: number, reset: number): number | string {
   const fits = Number.isInteger(limit) && Number.isInteger(reset) && limit >= 0 && limit < LARGEST_KEYED_LIMIT && reset >= 0 && reset < LARGEST_KEYED_RESET;
   return fits ? limit * LARGEST_KEYED_RESET + reset : `${limit}|${reset}`;
+}
+
+/** The latest Reset a window's answers named (one, or two a second apart). */
+function lastReset(window: AccountedWindow<AccountedAnswer>): number {
+  let latest = -Infinity;
+  for (const reset of window.resets) if (reset > latest) latest = reset;
+  return latest;
 }
 
 /** Whether `a` leaves the buffer before `b`: it came back earlier, or at the same time and was given first. */

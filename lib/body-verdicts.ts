@@ -5,7 +5,7 @@
  * is most of what checking an answer costs. Bounded by the characters it holds; the oldest go first.
  */
 import type { OperationId } from './contract.ts';
-import type { JsonBody } from './json-body.ts';
+import type { JsonBody, MemoryOwned } from './json-body.ts';
 import { TextMemory } from './text-memory.ts';
 import type { Violation } from './violation.ts';
 
@@ -22,7 +22,7 @@ const MAX_REMEMBERED_LENGTH = 16_384;
  * What one text earned, by operation and status. The first asked is kept at hand: a text is nearly always the answer
  * of one operation with one status, and the judge asks for it once per answer.
  */
-export class TextVerdicts {
+class TextVerdicts implements MemoryOwned {
   private firstOperation: OperationId | undefined;
   private firstStatus: number | undefined;
   private first: BodyVerdict | undefined;
@@ -86,6 +86,7 @@ export class BodyVerdicts {
   /** The verdicts the body carries, when this memory put them there. */
   private carried(body: JsonBody): TextVerdicts | undefined {
     const { verdicts } = body;
-    return verdicts?.owner === this ? verdicts : undefined;
+    // Only this memory puts its TextVerdicts there with itself as their owner.
+    return verdicts?.owner === this ? (verdicts as TextVerdicts) : undefined;
   }
 }

@@ -2,10 +2,14 @@
  * A body's text with its lossless JSON tree, parsed on first use and then shared: the contract check, the
  * ids a creation assigned, id remapping and the comparison with the recording all read the same tree.
  */
-import type { TextVerdicts } from './body-verdicts.ts';
 import { JsonSyntaxError, parseLossless, type LosslessValue } from './lossless-json.ts';
 
 export type ParsedJson = { kind: 'empty' } | { kind: 'json'; value: LosslessValue } | { kind: 'invalid'; reason: string };
+
+/** Something a memory keeps with a body, saying which memory: a body may meet several (body-verdicts.ts reads its own). */
+export interface MemoryOwned {
+  readonly owner: object;
+}
 
 export class JsonBody {
   private parsed: ParsedJson | undefined;
@@ -14,7 +18,7 @@ export class JsonBody {
    * of one text, and finding its verdicts here is a field read, where a WeakMap by body took some 2% of the judging
    * thread on the bench capture.
    */
-  verdicts: TextVerdicts | undefined = undefined;
+  verdicts: MemoryOwned | undefined = undefined;
 
   constructor(readonly text: string) {}
 

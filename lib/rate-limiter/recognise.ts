@@ -17,8 +17,9 @@ export interface RecogniseOptions {
   /** The Limit of the longer (day) window, when known: seen beside the minute's, the limiters are stacked. */
   dayLimit?: number;
   /**
-   * Requests the target may have decided whose answers were never read (a timeout, a connection reset, a 5xx), times
-   * in epoch ms: one may have taken a Remaining value between two answers, so no pair around it tells a step.
+   * Requests the target may have admitted whose Remaining the client never read (a timeout, a connection reset, a
+   * request sent again, a 5xx, an admission without the X-RateLimit headers), times in epoch ms: one may have taken a
+   * Remaining value between two answers, so no pair around it tells a step.
    */
   lost?: ReadonlyArray<Pick<Reading, 'sentAt' | 'receivedAt'>>;
 }

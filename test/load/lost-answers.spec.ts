@@ -182,15 +182,22 @@ test("a fixed window that lost the first answer of a window is not told as a sli
   const result = simulate({ limiter: new FixedWindowLimiter({ timeScale: 30 }), plan: 'free', behaviour: 'compliant', perSecond: 25, durationMs: 6_000, latencyMs: 40, stepMs: 2 });
   const whole = judge(result, undefined, 30);
   expect(whole.account.limiter.kind).toMatch(/^fixed-/);
-  let admittedInWindow = 0;
-  let reset: number | undefined;
-  const firstOfWindowLost = result.observations.map((o) => {
-    if (o.outcome !== 'admitted') return o;
-    admittedInWindow = o.reset === reset ? admittedInWindow + 1 : 1;
-    reset = o.reset;
-    return admittedInWindow === 1 && o !== result.observations[0] ? { ...o, status: 0, outcome: 'error' as const, limit: undefined, remaining: undefined, reset: undefined, error: 'timeout' } : o;
-  });
-  const lossy = judge({ ...result, observations: firstOfWindowLost }, undefined, 30);
+  /** The run with the `nth` admitted answer of each window but the first lost. */
+  const losingNthOfWindow = (nth: number): KeyResult => {
+    let admittedInWindow = 0;
+    let reset: number | undefined;
+    const observations = result.observations.map((o) => {
+      if (o.outcome !== 'admitted') return o;
+      admittedInWindow = o.reset === reset ? admittedInWindow + 1 : 1;
+      reset = o.reset;
+      return admittedInWindow === nth && o.reset !== result.observations[0]!.reset ? { ...o, status: 0, outcome: 'error' as const, limit: undefined, remaining: undefined, reset: undefined, error: 'timeout' } : o;
+    });
+    return { ...result, observations };
+  };
+  const lossy = judge(losingNthOfWindow(1), undefined, 30);
   expect(lossy.account.limiter.kind, lossy.account.limiter.evidence.join('\n')).not.toBe('sliding-log');
   expect([...lossy.failed, ...lossy.warned]).toEqual([]);
+  // A lost answer blocks only the pairs around it: one lost mid-window leaves the pairs across each Reset to tell it fixed.
+  const lostMidWindow = judge(losingNthOfWindow(10), undefined, 30);
+  expect(lostMidWindow.account.limiter.kind, lostMidWindow.account.limiter.evidence.join('\n')).toMatch(/^fixed-/);
 });

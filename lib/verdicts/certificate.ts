@@ -46,6 +46,11 @@ export interface PartStanding {
   by?: PartSource;
   /** For a part nothing within the age checked: why the newest report that tried did not. */
   reason?: string;
+  /**
+   * For a part out of scope without being declared so: the declared parts whose tests alone left it unchecked
+   * (RL-1:day through PLAN-BUSINESS:day, when Business's day test was skipped).
+   */
+  through?: string[];
 }
 
 export type CertificateVerdict = RuleVerdict | 'not-in-scope';
@@ -173,6 +178,12 @@ function standing(rule: string, part: string, entries: readonly Entry[], scope: 
   if (scope.has(rule) || scope.has(partId(rule, part))) return { part, state: 'not-in-scope' };
   if (latest) return { part, state: 'held', result: latest.result, by: latest.from };
   const newest = [...entries].sort((a, b) => Date.parse(a.checkedAt) - Date.parse(b.checkedAt)).at(-1);
+  // What the newest report left unchecked of the part, only tests of parts the scope leaves out left: the part
+  // is out of scope through them, never passed. (A Business day test skipped, PLAN-BUSINESS:day declared.)
+  const through = newest?.leftUncheckedBy?.map((left) => partId(left, part));
+  if (through && through.length > 0 && newest!.leftUncheckedBy!.every((left) => scope.has(left) || scope.has(partId(left, part)))) {
+    return { part, state: 'not-in-scope', result: newest!.result, by: newest!.from, through };
+  }
   return { part, state: 'unchecked', ...(newest?.reason ? { reason: newest.reason } : {}), ...(newest ? { by: newest.from } : {}) };
 }
 
@@ -195,13 +206,19 @@ function provenanceLine(rule: string, parts: readonly PartStanding[], verdict: C
 }
 
 function partWords(part: PartStanding, options: CertificateOptions): string {
-  if (part.state === 'not-in-scope') return `${part.part} not in scope`;
+  if (part.state === 'not-in-scope') return `${part.part} not in scope${part.through ? ` through ${part.through.join(', ')} (${throughWords(part)})` : ''}`;
   if (part.state === 'unchecked') return `${part.part} checked by no report within ${options.maxAge}${part.reason ? ` (${part.reason})` : ''}`;
   const by = part.by!;
   const how = part.state === 'failed' ? 'failed' : CHECKED_RESULTS.includes(part.result ?? 'pass') && part.result !== 'pass' ? `${part.result}` : 'checked';
   const staging = by.staging ? ' (staging has production\'s shape, VER-2)' : '';
   if (by.label === 'this run') return `${part.part} ${how} by this run`;
   return `${part.part} ${how} by the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
+}
+
+/** "the rest held by this run": what a part out of scope through others had of its own. */
+export function throughWords(part: PartStanding): string {
+  const what = `only ${part.through!.length === 1 ? 'its tests' : 'their tests'} left it unchecked`;
+  return part.result === 'partly-checked' ? `${what}; the rest held by ${part.by!.label === 'this run' ? 'this run' : `the ${part.by!.label} of ${part.by!.checkedAt.slice(0, 10)}`}` : what;
 }
 
 /**
@@ -250,7 +267,7 @@ function certificateVerdict(report: CertifiedReport, rules: readonly Certificate
     return parts.length > 0 ? parts : [rule.id];
   });
   const notInScope = must.flatMap((rule) => {
-    const parts = rule.parts.filter((part) => part.state === 'not-in-scope').map((part) => partId(rule.id, part.part));
+    const parts = rule.parts.filter((part) => part.state === 'not-in-scope').map((part) => `${partId(rule.id, part.part)}${part.through ? ` through ${part.through.join(', ')}` : ''}`);
     return parts.length > 0 ? parts : rule.verdict === 'not-in-scope' ? [rule.id] : [];
   });
   const skippedMust = standing.notChecked.map((rule) => ({ rule: rule.id, reason: rule.line }));

@@ -11,7 +11,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { catalogue, type Rule, type RulesCatalogue } from '../rules.ts';
-import { ruleRow, type ConformanceReport, type RuleVerdict, type RunMetadata } from './model.ts';
+import { leftUncheckedBy, ruleRow, type ConformanceReport, type RuleVerdict, type RunMetadata } from './model.ts';
 import type { TestRecord } from './test-record.ts';
 
 /** Verdicts that say a part was checked (held or not); the others say why it was not. */
@@ -27,6 +27,11 @@ export interface PartEvidence {
   checkedAt: string;
   /** Why it was not checked, or what of it was left out. */
   reason?: string;
+  /**
+   * For a part not checked whole: the own rules of the tests that left it so (a skipped PLAN-BUSINESS day test
+   * leaves RL-1's day part partly checked). A scope that leaves out each of them in this part leaves out all of it.
+   */
+  leftUncheckedBy?: string[];
 }
 
 export interface EvidenceTarget {
@@ -115,13 +120,16 @@ export function partsOf(records: readonly TestRecord[], meta: RunMetadata, start
 function partEvidence(rule: Rule, part: string, records: readonly TestRecord[], meta: RunMetadata, startedAt: string): PartEvidence {
   const row = ruleRow(rule, records, meta);
   const ended = records.flatMap((record) => (record.startedAt ? [Date.parse(record.startedAt) + record.durationMs] : []));
+  const checked = CHECKED_RESULTS.includes(row.verdict);
+  const leftBy = checked ? [] : leftUncheckedBy(rule, records, meta);
   return {
     rule: rule.id,
     part,
     result: row.verdict,
-    checked: CHECKED_RESULTS.includes(row.verdict),
+    checked,
     checkedAt: ended.length > 0 ? new Date(Math.max(...ended)).toISOString() : startedAt,
     ...(row.reason ? { reason: row.reason } : {}),
+    ...(leftBy.length > 0 ? { leftUncheckedBy: leftBy } : {}),
   };
 }
 

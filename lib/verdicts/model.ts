@@ -220,10 +220,7 @@ export function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMet
       !record.rules.includes(rule.id) &&
       (record.failures.some((failure) => failure.rules.includes(rule.id)) || record.warnings.some((note) => note.rule === rule.id)),
   );
-  const ran = citing.filter((record) => record.outcome === 'passed' || record.outcome === 'failed');
-  // A skipped test whose own rule does not apply to this run (PLAN-ENTERPRISE-AGREED without an agreement) leaves
-  // nothing of the rules it also cites unchecked.
-  const skipped = citing.filter((record) => record.outcome === 'skipped' && (record.rules[0] === rule.id || !notApplicable(ruleById(record.rules[0] ?? rule.id), meta)));
+  const { ran, skipped, stopped } = citingTests(rule, citing, meta);
   const failedTests = new Set([...citing, ...naming].filter((record) => record.outcome === 'failed').map((record) => record.fullTitle));
 
   let verdict: RuleVerdict;
@@ -238,8 +235,6 @@ export function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMet
     // What the target did was seen and written down; a GAP fails no one, so another rule's failure in the same test hides nothing.
     verdict = 'observed';
   } else if (ran.some((record) => judgedWhole(record, rule.id))) {
-    // A test that failed on another rule may have stopped before it checked this one.
-    const stopped = ran.filter((record) => !judgedWhole(record, rule.id));
     const partly = unchecked.length > 0 || skipped.length > 0 || stopped.length > 0;
     verdict = warnings.length > 0 ? 'warn' : onlyObserved ? 'observed' : partly ? 'partly-checked' : 'pass';
     if (partly && !onlyObserved) {
@@ -287,6 +282,29 @@ export function ruleRow(rule: Rule, records: readonly TestRecord[], meta: RunMet
       .flatMap((record) => record.evidence.filter((item) => item.rule === rule.id).map((item) => ({ ...item, test: record.fullTitle }))),
     throttledTests: citing.filter((record) => record.throttled.length > 0).length,
   };
+}
+
+/** The tests citing `rule` that ran, those skipped, and those that ran but stopped before they judged it whole. */
+function citingTests(rule: Rule, citing: readonly TestRecord[], meta: RunMetadata): { ran: TestRecord[]; skipped: TestRecord[]; stopped: TestRecord[] } {
+  const ran = citing.filter((record) => record.outcome === 'passed' || record.outcome === 'failed');
+  // A skipped test whose own rule does not apply to this run (PLAN-ENTERPRISE-AGREED without an agreement) leaves
+  // nothing of the rules it also cites unchecked.
+  const skipped = citing.filter((record) => record.outcome === 'skipped' && (record.rules[0] === rule.id || !notApplicable(ruleById(record.rules[0] ?? rule.id), meta)));
+  // A test that failed on another rule may have stopped before it checked this one.
+  const stopped = ran.filter((record) => !judgedWhole(record, rule.id));
+  return { ran, skipped, stopped };
+}
+
+/**
+ * The own rules (each test's first) of the tests that left `rule` less than whole in `records`: skipped, stopped
+ * before they judged it, or noting what of it they could not check. What is missing of `rule` there is what those
+ * tests would have checked, so a scope that leaves out each of them, in the same part, leaves out all of it.
+ */
+export function leftUncheckedBy(rule: Rule, records: readonly TestRecord[], meta: RunMetadata): string[] {
+  const citing = records.filter((record) => record.rules.includes(rule.id));
+  const { skipped, stopped } = citingTests(rule, citing, meta);
+  const noting = records.filter((record) => record.outcome !== 'skipped' && record.unchecked.some((note) => note.rule === rule.id));
+  return [...new Set([...skipped, ...stopped, ...noting].map((record) => record.rules[0] ?? rule.id))].sort();
 }
 
 /** Whether a test that ran judged `rule` whole: it passed, or failed only on what left its judgement of `rule` standing. */

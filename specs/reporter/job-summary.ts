@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { sectionAnchors } from '../../lib/spec-sections.ts';
-import { ageWords, type CertificateRule, type CertifiedReport, type PartStanding } from '../../lib/verdicts/certificate.ts';
+import { ageWords, throughWords, type CertificateRule, type CertifiedReport, type PartStanding } from '../../lib/verdicts/certificate.ts';
 import { fromEarlierReport } from '../../lib/verdicts/provenance.ts';
 import type { ConformanceReport, RuleRow } from '../../lib/verdicts/model.ts';
 
@@ -72,7 +72,7 @@ function partRow(rule: CertificateRule, part: PartStanding | undefined, maxAge: 
   const id = `\`${rule.id}\``;
   if (!part) return `| ${id} | (all) | ${rule.verdict === 'not-in-scope' ? 'not in scope' : rule.verdict} | declared out of scope | |`;
   const standing = part.state === 'held' && part.result && part.result !== 'pass' ? part.result : STANDING[part.state];
-  if (part.state === 'not-in-scope') return `| ${id} | ${cell(part.part, 60)} | ${standing} | declared out of scope | |`;
+  if (part.state === 'not-in-scope') return `| ${id} | ${cell(part.part, 60)} | ${standing} | ${part.through ? cell(`through ${part.through.join(', ')}, declared out of scope: ${throughWords(part)}`, MAX_CELL) : 'declared out of scope'} | |`;
   if (part.state === 'unchecked') return `| ${id} | ${cell(part.part, 60)} | ${standing} | no report within ${maxAge}${part.reason ? `: ${cell(part.reason, MAX_CELL)}` : ''} | |`;
   const by = part.by!;
   if (!by.file) return `| ${id} | ${cell(part.part, 60)} | ${standing} | this run | |`;

@@ -16,7 +16,7 @@ import { renderReport } from '../../specs/reporter/report-html.ts';
 import { EvidenceInputError, parseMaxAge, readEvidence, type EvidenceReport } from '../../lib/verdicts/evidence-files.ts';
 import { loadEvidence } from '../../harness/load/evidence.ts';
 import { jobSummary } from '../../specs/reporter/job-summary.ts';
-import { asEvidence, certifiedRun as run, DAY_MS as DAY } from '../support/certified-run.ts';
+import { asEvidence, certifiedRecord, certifiedRun as run, DAY_MS as DAY } from '../support/certified-run.ts';
 import { schemaProblems } from '../support/report-schemas.ts';
 
 const STAGING = 'https://staging.example.com/v1';
@@ -89,6 +89,38 @@ test('a declared scope is reported as not in scope, never as passed: Conforming 
   const typo = makeCertificate(commit, [], { ...SEVEN_DAYS, outOfScope: ['PLAN-FREE:daily'] }).verdict;
   expect(typo.state, 'a part no report has leaves nothing out').toBe('incomplete');
   expect(typo.notes).toContain('Declared out of scope, but no report lists such a part: PLAN-FREE:daily.');
+});
+
+test("a part left unchecked only by a declared part's tests is out of scope through it, never passed; anything else left still counts", () => {
+  // Pro's and Business's day tests also cite RL-1, as the suite's do; Business's was skipped (its budget).
+  const DAY_FILE = 'specs/rate-limits/daily-quota.spec.ts';
+  const days = (at: Date, pro: 'passed' | 'skipped', business: 'passed' | 'skipped') => [
+    certifiedRecord(DAY_FILE, 'PLAN-PRO', pro, at, ['RL-1']),
+    certifiedRecord(DAY_FILE, 'PLAN-BUSINESS', business, at, ['RL-1']),
+  ];
+  const commit = run(STAGING, NOW, 'passed', 'run', days(NOW, 'passed', 'skipped'));
+  expect(commit.evidence!.parts.find((part) => part.rule === 'RL-1' && part.part === 'day')?.leftUncheckedBy).toEqual(['PLAN-BUSINESS']);
+
+  const unscoped = makeCertificate(commit, [], SEVEN_DAYS).verdict;
+  expect(unscoped.headline).toBe('Not certified: no report within 7d checked PLAN-BUSINESS:day, RL-1:day');
+
+  const { certificate, verdict } = makeCertificate(commit, [], { ...SEVEN_DAYS, outOfScope: ['PLAN-BUSINESS:day'] });
+  expect(verdict.state).toBe('conforming');
+  expect(verdict.headline).toBe('Conforming within that scope: every MUST rule holds on this run alone, except what was declared out of scope (PLAN-BUSINESS:day, RL-1:day through PLAN-BUSINESS:day)');
+  const rl1 = certificate.rules.find((rule) => rule.id === 'RL-1');
+  expect(rl1?.verdict, 'held within the scope, never passed whole').toBe('not-in-scope');
+  expect(rl1?.line).toBe('RL-1: all checked by this run; day not in scope through PLAN-BUSINESS:day (only its tests left it unchecked; the rest held by this run)');
+  expect(jobSummary({ ...commit, verdict, certificate })).toContain('| `RL-1` | day | not in scope | through PLAN-BUSINESS:day, declared out of scope: only its tests left it unchecked; the rest held by this run | |');
+  expect(schemaProblems('conformance-report', { ...commit, verdict, certificate })).toEqual([]);
+
+  const proSkippedToo = run(STAGING, NOW, 'passed', 'run', days(NOW, 'skipped', 'skipped'));
+  expect(makeCertificate(proSkippedToo, [], { ...SEVEN_DAYS, outOfScope: ['PLAN-BUSINESS:day'] }).verdict.headline, "Pro's day is in scope").toBe(
+    'Not certified: no report within 7d checked PLAN-PRO:day, RL-1:day',
+  );
+
+  const wholeNight = asEvidence(run(STAGING, ago(2), 'passed', 'nightly run', days(ago(2), 'passed', 'passed')), 'night.json');
+  const withNight = makeCertificate(commit, [wholeNight], { ...SEVEN_DAYS, outOfScope: ['PLAN-BUSINESS:day'] }).certificate;
+  expect(withNight.rules.find((rule) => rule.id === 'RL-1')?.line, 'a report that checked it whole holds it').toBe('RL-1: all checked by this run; day checked by the nightly run of 2026-11-22, 2 days old');
 });
 
 test('bad evidence input is one line naming the file and what is wrong, a folder holding no report too', () => {

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { KeysByPlan } from '../../lib/keys.ts';
-import type { ConformanceReport } from '../../lib/verdicts/model.ts';
+import type { CertifiedReport } from '../../lib/verdicts/certificate.ts';
 import { DailyQuotaLimiter } from '../support/daily-quota-limiter.ts';
 import { TokenBucketLimiter } from '../support/token-bucket-limiter.ts';
 import { failed, runSuite, VARIANTS_OUTPUT } from './support/run-suite.ts';
@@ -41,8 +41,12 @@ test(`a token bucket with a daily quota, one key per plan, the quota tests on: C
     const days = run.tests.filter((item) => /MUST .* in a day/.test(item.title)).map((item) => `${item.title.split(' ')[0]} ${item.status}`).sort();
     // Business's day fits the budget or not as the machine's load has it (its hundred windows against 200 s): in scope either way.
     expect(days.filter((day) => !day.startsWith('PLAN-BUSINESS '))).toEqual(['PLAN-ENTERPRISE-AGREED skipped', 'PLAN-FREE passed', 'PLAN-PRO passed']);
-    const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, label, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
+    const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, label, 'reports', 'conformance.json'), 'utf8')) as CertifiedReport;
     expect(report.verdict.headline, run.output.slice(-2_000)).toMatch(/^Conforming within that scope/);
+    // Business's day test cites RL-1 too: skipped, it leaves RL-1's day out of scope through PLAN-BUSINESS:day, never unchecked.
+    const businessDay = days.find((day) => day.startsWith('PLAN-BUSINESS '));
+    const rl1 = report.certificate?.rules.find((rule) => rule.id === 'RL-1');
+    expect(rl1?.line).toContain(businessDay === 'PLAN-BUSINESS passed' ? 'day checked by this run' : 'day not in scope through PLAN-BUSINESS:day');
     expect(report.verdict.notes.join('\n'), 'no key banned, none spent').not.toMatch(/Banned|Spent before/);
     expect(run.exitCode).toBe(0);
   } finally {

@@ -42,12 +42,15 @@ test(`a token bucket with a daily quota, one key per plan, the quota tests on: C
     // Business's day fits the budget or not as the machine's load has it (its hundred windows against 200 s): in scope either way.
     expect(days.filter((day) => !day.startsWith('PLAN-BUSINESS '))).toEqual(['PLAN-ENTERPRISE-AGREED skipped', 'PLAN-FREE passed', 'PLAN-PRO passed']);
     const report = JSON.parse(readFileSync(path.join(VARIANTS_OUTPUT, label, 'reports', 'conformance.json'), 'utf8')) as CertifiedReport;
-    expect(report.verdict.headline, run.output.slice(-2_000)).toMatch(/^Conforming within that scope/);
+    // Why Business's day went as it did, for a reader of a failure: the budget, or what the target did.
+    const business = report.rules.find((row) => row.id === 'PLAN-BUSINESS');
+    const why = `PLAN-BUSINESS: ${business?.verdict} ${business?.reason ?? ''}\n${run.output.slice(-2_000)}`;
+    expect(report.verdict.headline, why).toMatch(/^Conforming within that scope/);
     // Business's day test cites RL-1 too: skipped, it leaves RL-1's day out of scope through PLAN-BUSINESS:day, never unchecked.
     const businessDay = days.find((day) => day.startsWith('PLAN-BUSINESS '));
     const rl1 = report.certificate?.rules.find((rule) => rule.id === 'RL-1');
     expect(rl1?.line).toContain(businessDay === 'PLAN-BUSINESS passed' ? 'day checked by this run' : 'day not in scope through PLAN-BUSINESS:day');
-    expect(report.verdict.notes.join('\n'), 'no key banned, none spent').not.toMatch(/Banned|Spent before/);
+    expect(report.verdict.notes.join('\n'), `no key banned, none spent\n${why}`).not.toMatch(/Banned|Spent before/);
     expect(run.exitCode).toBe(0);
   } finally {
     await target.close();

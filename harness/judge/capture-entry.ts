@@ -10,6 +10,7 @@
 import { captureTimeMs } from '../../lib/capture-time.ts';
 import { CaptureInputError, type RawEntry } from '../../lib/capture/read.ts';
 import { HarHeaders, addHeaderText, headerText } from '../../lib/capture/har-headers.ts';
+import { STARTED_MS_READ } from '../../lib/capture/started-read-in-place.ts';
 import { parsePlanId, type PlanId } from '../../lib/plans.ts';
 import { REDACTED } from '../../lib/redact.ts';
 import { CONDITIONAL_HEADERS, NOT_MODIFIED } from '../../lib/response-checks.ts';
@@ -23,6 +24,8 @@ import { BoundedMemo } from '../../lib/bounded-memo.ts';
 
 interface LooseHarEntry {
   startedDateTime?: unknown;
+  /** startedDateTime read as a time already, where the capture's reading thread did (lib/capture/started-read-in-place.ts). */
+  [STARTED_MS_READ]?: number;
   time?: unknown;
   request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown; mimeType?: unknown } };
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown }; _error?: unknown };
@@ -80,7 +83,7 @@ function fromHar(number: number, entry: LooseHarEntry, keys: KeyBook, where: Whe
   const response = entry.response ?? bad(where, 'has no "response"');
   if (typeof request.method !== 'string') bad(where, 'has no request.method');
   if (typeof response.status !== 'number') bad(where, 'has no numeric response.status');
-  const started = typeof entry.startedDateTime === 'string' ? captureTimeMs(entry.startedDateTime) : NaN;
+  const started = entry[STARTED_MS_READ] ?? (typeof entry.startedDateTime === 'string' ? captureTimeMs(entry.startedDateTime) : NaN);
   if (Number.isNaN(started)) bad(where, 'has no startedDateTime that is a date (ISO 8601)');
   const waited = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : undefined;
   const noAnswer = noAnswerOf(response.status as number, waited, causeOf(response._error) ?? causeOf(entry._error));

@@ -56,6 +56,11 @@ export const WHOLE_NUMBER = 4;
  * where it holds a byte beyond ASCII, once the reading thread decoded it. One of ASCII alone becomes PLAIN.
  */
 export const UTF8_TEXT = 5;
+/**
+ * A startedDateTime the reading thread read as a time (started-read-in-place.ts): its milliseconds, the high 32 bits
+ * where a leaf's start is and the low ones where its end is.
+ */
+export const STARTED_MS = 6;
 /** Where in a WHOLE_NUMBER's leaf its value is (a string's leaf has its PLACE there). */
 export const WHOLE = 3;
 const MOST_WHOLE_DIGITS = 9;

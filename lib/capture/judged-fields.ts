@@ -6,8 +6,9 @@
  * recurs (recurring-strings.ts); any other value is parsed from its own text alone.
  */
 import { HarHeaders, addHeaderText, headerText } from './har-headers.ts';
-import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, UTF8_TEXT, WHOLE, WHOLE_NUMBER, placeOf } from './judged-field-index.ts';
+import { ABSENT, JSON_VALUE, LEAF, LEAF_INTS, NOT_PLACED, PAIR_INTS, PLACE, PLAIN, REQUEST_HEADERS, RESPONSE_HEADERS, STARTED_MS, UTF8_TEXT, WHOLE, WHOLE_NUMBER, placeOf } from './judged-field-index.ts';
 import type { RecurringStrings } from './recurring-strings.ts';
+import { STARTED_MS_READ, startedMsAt } from './started-read-in-place.ts';
 
 /**
  * Buffer's own latin1Slice and utf8Slice, which toString(encoding, start, end) calls after checking its arguments and
@@ -17,7 +18,10 @@ type SlicedBuffer = Buffer & { latin1Slice(start: number, end: number): string; 
 
 /** The fields of a HAR entry the judge reads (harness/judge/capture-entry.ts), those the entry holds. */
 export interface JudgedHarEntry {
+  /** Undefined where the reading thread read it as a time ([STARTED_MS_READ]). */
   startedDateTime: unknown;
+  /** startedDateTime's milliseconds, where the reading thread read it as a time (started-read-in-place.ts). */
+  [STARTED_MS_READ]: number | undefined;
   time: unknown;
   request: { method: unknown; url: unknown; headers: HarHeaders | undefined; postData: { text: unknown; mimeType: unknown } | undefined };
   response: { status: unknown; headers: HarHeaders | undefined; content: { text: unknown; encoding: unknown } | undefined; _error: unknown };
@@ -40,8 +44,11 @@ export function judgedHarEntry(bytes: Buffer, records: Int32Array, record: numbe
   const requestHeaders = headers(entry, records, record, REQUEST_HEADERS, recurring);
   const responseHeaders = headers(entry, records, record, RESPONSE_HEADERS, recurring);
   const postText = leaf(entry, records, record, LEAF.postText, recurring);
+  const started = record + LEAF.startedDateTime * LEAF_INTS;
+  const startedRead = records[started] === STARTED_MS;
   return {
-    startedDateTime: leaf(entry, records, record, LEAF.startedDateTime, recurring),
+    startedDateTime: startedRead ? undefined : leaf(entry, records, record, LEAF.startedDateTime, recurring),
+    [STARTED_MS_READ]: startedRead ? startedMsAt(records, started) : undefined,
     time: leaf(entry, records, record, LEAF.time, recurring),
     request: {
       method,

@@ -9,6 +9,8 @@ import { JudgedFieldIndex, placeRecurring, rebase } from '../../lib/capture/judg
 import { judgedHarEntry, type JudgedHarEntry } from '../../lib/capture/judged-fields.ts';
 import { RecurringBytes, RecurringStrings } from '../../lib/capture/recurring-strings.ts';
 import { decodeStringsInPlace } from '../../lib/capture/strings-decoded-in-place.ts';
+import { STARTED_MS_READ, readStartedInPlace } from '../../lib/capture/started-read-in-place.ts';
+import { captureTimeMs } from '../../lib/capture-time.ts';
 import { judgedOf } from './judged-of.ts';
 import { SAMPLE_HAR } from './support.ts';
 
@@ -37,6 +39,7 @@ function read(text: string, walking: boolean, reading = newReading(), prefix = '
   const records = index.take();
   rebase(records, record, start);
   decodeStringsInPlace(records, record, bytes);
+  readStartedInPlace(records, record, bytes);
   placeRecurring(records, record, bytes, reading.bytes);
   return judgedHarEntry(bytes, records, record, reading.strings);
 }
@@ -137,6 +140,21 @@ test('numbers in every JSON form read as JSON.parse reads them', () => {
   const whole = '{"time": 999999999, "request": {"method": "GET", "url": -0, "headers": [{"name": "n", "value": 1000000000}]}, "response": {"status": 0, "_error": -7}, "_error": 4294967296}';
   expect(read(whole, true)).toEqual(judgedOf(JSON.parse(whole) as Record<string, unknown>));
   expect(Object.is((read(whole, true) as JudgedHarEntry).request.url, -0), 'a URL of -0').toBe(true);
+});
+
+test('a startedDateTime read as a time where it is read is the instant captureTimeMs reads of it; any other is left as written', () => {
+  const readAs = (startedDateTime: unknown): JudgedHarEntry => read(JSON.stringify({ ...ENTRY, startedDateTime }), true) as JudgedHarEntry;
+  // Before 1970, beyond 2^32 ms, the year 9999, a fraction beyond milliseconds, an offset, a space for the T, escapes.
+  for (const time of ['1969-12-31T23:59:59.999Z', '2026-11-29T08:00:00.123Z', '9999-12-31T23:59:59.999Z', '2026-11-29T08:00:00.1239Z', '2026-11-29 09:30:00,5+01:30', '2026-11-29T08:00:00Z\n']) {
+    const entry = readAs(time);
+    expect(entry[STARTED_MS_READ], time).toBe(captureTimeMs(time));
+    expect(entry.startedDateTime, time).toBeUndefined();
+  }
+  for (const written of ['yesterday', '2026-11-29T25:00:00.000Z', '', 'caf\u00e9', 1_764_403_200, null]) {
+    const entry = readAs(written);
+    expect(entry[STARTED_MS_READ], String(written)).toBeUndefined();
+    expect(entry.startedDateTime, String(written)).toBe(written);
+  }
 });
 
 test('an entry cut by its chunk\'s end is left to the scanner, wherever the cut falls', () => {

@@ -1,6 +1,7 @@
 /** What the judge reads of a HAR entry, taken from the entry JSON.parse gave: what the reader must build from its bytes. */
 import { HarHeaders, addHeaderText, headerText } from '../../lib/capture/har-headers.ts';
 import type { JudgedHarEntry } from '../../lib/capture/judged-fields.ts';
+import { STARTED_MS_READ, startedMsOf } from '../../lib/capture/started-read-in-place.ts';
 
 export function judgedOf(entry: Record<string, unknown>): JudgedHarEntry {
   const request = entry.request as Record<string, unknown>;
@@ -15,8 +16,11 @@ export function judgedOf(entry: Record<string, unknown>): JudgedHarEntry {
     const record = part as Record<string, unknown> | undefined;
     return record?.[first] === undefined && record?.[second] === undefined ? undefined : { [first]: record?.[first], [second]: record?.[second] };
   };
+  // A time the reading thread reads itself (started-read-in-place.ts): a string of 40 ASCII characters at most, whole milliseconds.
+  const startedMs = typeof entry.startedDateTime === 'string' && /^[\x00-\x7f]{0,40}$/.test(entry.startedDateTime) ? startedMsOf(entry.startedDateTime) : undefined;
   return {
-    startedDateTime: entry.startedDateTime,
+    startedDateTime: startedMs === undefined ? entry.startedDateTime : undefined,
+    [STARTED_MS_READ]: startedMs,
     time: entry.time,
     request: { method: request.method, url: request.url, headers: headers(request.headers), postData: pick(request.postData, 'text', 'mimeType') as JudgedHarEntry['request']['postData'] },
     response: { status: response.status, headers: headers(response.headers), content: pick(response.content, 'text', 'encoding') as JudgedHarEntry['response']['content'], _error: response._error },

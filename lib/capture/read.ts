@@ -103,9 +103,9 @@ export async function* readCaptureInChunks(path: string, format: CaptureFormat =
 function* entriesOf(batch: Batch, name: string): Generator<ReadEntry> {
   for (let index = 0; index < batch.size; index++) {
     const judged = batch.judged?.(index);
-    if (judged) {
-      // Only a worker's batch (EntryBytesBatch) finds judged fields, and it takes every entry's SHA-1.
-      yield { number: batch.number(index), entry: judged, fingerprints: batch.fingerprints!, fingerprintAt: index * FINGERPRINT_BYTES };
+    // Only a worker's batch (EntryBytesBatch) finds judged fields, and it takes every entry's SHA-1.
+    if (judged && batch.fingerprints) {
+      yield { number: batch.number(index), entry: judged, fingerprints: batch.fingerprints, fingerprintAt: index * FINGERPRINT_BYTES };
       continue;
     }
     const text = batch.text(index);

@@ -46,6 +46,11 @@ function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswer
   // Requests in flight at once may have been decided in either order: only one after another, with nothing else in
   // flight from the first's leaving to the second's answer, tell a story (another may have been decided between).
   const pairs: Array<readonly [Reading, Reading]> = [];
+  let blockedByLost = 0;
+  const pairUnlessLost = (pair: readonly [Reading, Reading]): void => {
+    if (lost.mayLieBetween(...pair)) blockedByLost++;
+    else pairs.push(pair);
+  };
   let doneBefore = -Infinity;
   for (let index = 0; index + 1 < admitted.length; index++) {
     const [previous, next, after] = [admitted[index]!, admitted[index + 1]!, admitted[index + 2]];
@@ -53,14 +58,18 @@ function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswer
     const alone = doneBefore <= previous.sentAt && nextAlone;
     doneBefore = Math.max(doneBefore, previous.receivedAt);
     if (alone && decidedAfter(previous, next, 0) !== 'unknown') {
-      if (!lost.mayLieBetween(previous, next)) pairs.push([previous, next]);
+      pairUnlessLost([previous, next]);
     } else if (nextAlone && doneBefore <= next.sentAt) {
       const afterBurst = lastOfBurst(admitted.slice(0, index + 1), next, windowMs);
-      if (afterBurst && !lost.mayLieBetween(...afterBurst)) pairs.push(afterBurst);
+      if (afterBurst) pairUnlessLost(afterBurst);
     }
   }
-  if (pairs.length === 0) return { kind: 'unknown', evidence: ['no two admitted answers were decided one after the other, with nothing else in flight, to show the kind'], unordered: true };
-  return kindOfPairs(pairs, windowMs);
+  const found: { kind: LimiterKind; evidence: string[]; unordered?: true } =
+    pairs.length === 0 ? { kind: 'unknown', evidence: ['no two admitted answers were decided one after the other, with nothing else in flight, to show the kind'], unordered: true } : kindOfPairs(pairs, windowMs);
+  if (found.kind !== 'unknown' || blockedByLost === 0) return found;
+  // Why pairs that might have told the kind did not: a gateway's timeouts or 5xx, not the limiter, hid it.
+  const lostWords = `${blockedByLost} pair${blockedByLost === 1 ? ' of answers that might have shown it had' : 's of answers that might have shown it each had'} a request whose answer was lost (a timeout, a reset connection, a 5xx) in flight between them`;
+  return { ...found, evidence: [...found.evidence, lostWords] };
 }
 
 /** Requests whose answers were lost, asked whether one may have been decided between two answers. */

@@ -20,7 +20,7 @@ const TWO_TO_32 = 2 ** 32;
 
 /**
  * The milliseconds of a startedDateTime's text, where it is a time read as whole milliseconds; else undefined. What a
- * JudgedHarEntry's startedMs holds (judged-fields.ts).
+ * JudgedHarEntry's [STARTED_MS_READ] holds (judged-fields.ts).
  */
 export function startedMsOf(text: string): number | undefined {
   const ms = captureTimeMs(text);

@@ -42,7 +42,10 @@ export function recogniseLimiter(readings: readonly Reading[], { windowOf, minut
   return { kind: found.kind, stacked, evidence: [...evidence, ...found.evidence], ...(found.unordered ? { unordered: true } : {}) };
 }
 
-function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswers): { kind: LimiterKind; evidence: string[]; unordered?: true } {
+/** What the admitted answers tell of the limiter's kind. */
+type KindFound = Pick<RecognisedLimiter, 'kind' | 'evidence' | 'unordered'>;
+
+function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswers): KindFound {
   // Requests in flight at once may have been decided in either order: only one after another, with nothing else in
   // flight from the first's leaving to the second's answer, tell a story (another may have been decided between).
   const pairs: Array<readonly [Reading, Reading]> = [];
@@ -64,7 +67,7 @@ function kindOf(admitted: readonly Reading[], windowMs: number, lost: LostAnswer
       if (afterBurst) pairUnlessLost(afterBurst);
     }
   }
-  const found: { kind: LimiterKind; evidence: string[]; unordered?: true } =
+  const found: KindFound =
     pairs.length === 0 ? { kind: 'unknown', evidence: ['no two admitted answers were decided one after the other, with nothing else in flight, to show the kind'], unordered: true } : kindOfPairs(pairs, windowMs);
   if (found.kind !== 'unknown' || blockedByLost === 0) return found;
   // Why pairs that might have told the kind did not: a gateway's timeouts or 5xx, not the limiter, hid it.

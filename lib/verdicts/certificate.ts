@@ -180,9 +180,9 @@ function standing(rule: string, part: string, entries: readonly Entry[], scope: 
   const newest = [...entries].sort((a, b) => Date.parse(a.checkedAt) - Date.parse(b.checkedAt)).at(-1);
   // What the newest report left unchecked of the part, only tests of parts the scope leaves out left: the part
   // is out of scope through them, never passed. (A Business day test skipped, PLAN-BUSINESS:day declared.)
-  const through = newest?.leftUncheckedBy?.map((left) => partId(left, part));
-  if (through && through.length > 0 && newest!.leftUncheckedBy!.every((left) => scope.has(left) || scope.has(partId(left, part)))) {
-    return { part, state: 'not-in-scope', result: newest!.result, by: newest!.from, through };
+  const left = newest?.leftUncheckedBy ?? [];
+  if (newest && left.length > 0 && left.every((rule) => scope.has(rule) || scope.has(partId(rule, part)))) {
+    return { part, state: 'not-in-scope', result: newest.result, by: newest.from, through: left.map((rule) => partId(rule, part)) };
   }
   return { part, state: 'unchecked', ...(newest?.reason ? { reason: newest.reason } : {}), ...(newest ? { by: newest.from } : {}) };
 }
@@ -210,15 +210,20 @@ function partWords(part: PartStanding, options: CertificateOptions): string {
   if (part.state === 'unchecked') return `${part.part} checked by no report within ${options.maxAge}${part.reason ? ` (${part.reason})` : ''}`;
   const by = part.by!;
   const how = part.state === 'failed' ? 'failed' : CHECKED_RESULTS.includes(part.result ?? 'pass') && part.result !== 'pass' ? `${part.result}` : 'checked';
+  return `${part.part} ${how} by ${sourceWords(by)}`;
+}
+
+/** "this run", "the nightly run of 2026-11-20, 4 days old": the report a part's standing came from. */
+function sourceWords(by: PartSource): string {
+  if (by.label === 'this run') return 'this run';
   const staging = by.staging ? ' (staging has production\'s shape, VER-2)' : '';
-  if (by.label === 'this run') return `${part.part} ${how} by this run`;
-  return `${part.part} ${how} by the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
+  return `the ${by.label} of ${by.checkedAt.slice(0, 10)}, ${ageWords(by.ageMs)}${staging}`;
 }
 
 /** "the rest held by this run": what a part out of scope through others had of its own. */
 export function throughWords(part: PartStanding): string {
   const what = `only ${part.through!.length === 1 ? 'its tests' : 'their tests'} left it unchecked`;
-  return part.result === 'partly-checked' ? `${what}; the rest held by ${part.by!.label === 'this run' ? 'this run' : `the ${part.by!.label} of ${part.by!.checkedAt.slice(0, 10)}`}` : what;
+  return part.result === 'partly-checked' ? `${what}; the rest held by ${sourceWords(part.by!)}` : what;
 }
 
 /**

@@ -4,13 +4,12 @@
  * request, where does it stand against the contract (within it, outside it, at a gap: below), is this response
  * one the contract allows, is this body a valid NewPet.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import * as compiled from './generated/contract-validators.ts';
+import { ordinaryKey, schemasDigest } from './contract-digest.ts';
 import { readFixtureYaml } from './fixtures.ts';
 import { JsonBody } from './json-body.ts';
 import type { LosslessValue } from './lossless-json.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export const OPERATION_IDS = ['listPets', 'createPet', 'getPet', 'listOrders'] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
@@ -81,34 +80,26 @@ interface OpenApiDocument {
 const document = readFixtureYaml('openapi.yaml') as OpenApiDocument;
 
 /*
- * The contract's schemas are not checked against JSON Schema's meta-schema as they are added (ajv's default):
- * compiling the 2020-12 meta-schema to do it was about 40 ms of every process's start-up, for the judge a tenth
- * of the whole command on a small capture, and the schemas are the package's own, checked whole by
- * `npm run lint:contract` and by test/unit/lib/contract.spec.ts against the meta-schema.
+ * The schemas' validators, compiled ahead by ajv (npm run contract:validators): compiling them here took ajv's
+ * compiler, 86 modules, at every process's start-up. Compiled from other schemas than these, they are refused.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
-addFormats(ajv);
-for (const [name, schema] of Object.entries(document.components.schemas)) {
-  ajv.addSchema({ ...(rewriteRefs(schema) as object), $id: name });
+if (compiled.SCHEMAS_DIGEST !== schemasDigest(document.components.schemas)) {
+  throw new Error('fixtures/openapi.yaml: its schemas changed since lib/generated/contract-validators.ts was compiled from them: run npm run contract:validators');
 }
 
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (value === null || typeof value !== 'object') return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    result[key] = key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '') : rewriteRefs(inner);
-  }
-  return result;
+/** A compiled schema, as ajv makes it: true for a valid value; else false, with what was wrong in `errors`. */
+interface Validator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
-function schemaValidator(name: string): ValidateFunction {
-  const validate = ajv.getSchema(name);
-  if (!validate) throw new Error(`fixtures/openapi.yaml: schema ${name} is missing`);
-  return validate;
+function schemaValidator(name: string): Validator {
+  const validate = (compiled as Record<string, unknown>)[name];
+  if (typeof validate !== 'function') throw new Error(`fixtures/openapi.yaml: schema ${name} is missing`);
+  return validate as Validator;
 }
 
-export const validators = {
+const validators = {
   NewPet: schemaValidator('NewPet'),
   Pet: schemaValidator('Pet'),
   Pets: schemaValidator('Pets'),
@@ -117,6 +108,11 @@ export const validators = {
 } as const;
 
 export type SchemaName = keyof typeof validators;
+
+/** A schema of components/schemas as the contract states it. */
+export function componentSchema(name: SchemaName): ContractSchema {
+  return document.components.schemas[name] as ContractSchema;
+}
 
 function resolveResponse(response: OpenApiResponse): OpenApiResponse {
   if (!response.$ref) return response;
@@ -334,9 +330,10 @@ function valueAt(root: LosslessValue, pointer: string): LosslessValue | undefine
   return current;
 }
 
-/** A validator for a schema the contract holds inline (an ordinary value's), with the contract's formats. */
-function compileSchema(schema: object): (value: LosslessValue) => boolean {
-  const validate = ajv.compile(schema);
+/** The validator of an open field's schema of ordinary values, compiled with the contract's. */
+function ordinaryValidator(schema: object): (value: LosslessValue) => boolean {
+  const validate = (compiled.ordinaryValidators as ReadonlyMap<string, Validator>).get(ordinaryKey(schema));
+  if (!validate) throw new Error(`fixtures/openapi.yaml: an open field's ordinary values (${ordinaryKey(schema)}) have no compiled validator: run npm run contract:validators`);
   return (value) => validate(holdsBigInt(value) ? toValidatable(value) : value) === true;
 }
 
@@ -530,7 +527,7 @@ export function openFields(raw: ContractSchema): OpenField[] {
   if (!fields) {
     fields = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
       const open = property['x-acceptance-open'];
-      return open ? [{ name, gap: open.gap, isOrdinary: compileSchema(open.ordinary), example: open.example }] : [];
+      return open ? [{ name, gap: open.gap, isOrdinary: ordinaryValidator(open.ordinary), example: open.example }] : [];
     });
     openFieldsBySchema.set(schema, fields);
   }

@@ -1,10 +1,10 @@
 /** The Pet resource as the server holds and writes it (spec: Resources and their fields). */
-import { validators } from '../lib/contract.ts';
+import { componentSchema } from '../lib/contract.ts';
 
 export type PetStatus = 'available' | 'pending' | 'sold';
 
 /** The PetStatus values, in the contract's order, read from fixtures/openapi.yaml. */
-export const PET_STATUSES: readonly PetStatus[] = (validators.PetStatus.schema as { enum: PetStatus[] }).enum;
+export const PET_STATUSES: readonly PetStatus[] = (componentSchema('PetStatus').enum ?? []) as PetStatus[];
 
 /** Where the spec shows no default for status, the reference server files a new pet as available. */
 export const DEFAULT_STATUS: PetStatus = 'available';

@@ -29,7 +29,7 @@
  */
 import { RULE } from '../../lib/checks/registry.ts';
 import type { JudgedExchange } from '../../lib/capture/exchange.ts';
-import { validators } from '../../lib/contract.ts';
+import { componentSchema } from '../../lib/contract.ts';
 import type { JsonBody } from '../../lib/json-body.ts';
 import { idText, stringifyLossless, type LosslessValue } from '../../lib/lossless-json.ts';
 import { listQuery } from '../../lib/list-query.ts';
@@ -104,7 +104,7 @@ const MISSES_KEPT = 2_000;
 /** What a removed operation, or a removed animal, is answered with. */
 const GONE = new Set([404, 410]);
 /** The PetStatus values, from the contract: a status another party may move a pet to. */
-const PET_STATUSES: ReadonlySet<string> = new Set((validators.PetStatus.schema as { enum: string[] }).enum);
+const PET_STATUSES: ReadonlySet<string> = new Set(componentSchema('PetStatus').enum);
 const MAYBE_BEFORE = "requests sent within the clock skew after a pet's creation was answered: two clocks may have put them first";
 const UNTIMED = "requests about a created pet without their request's time (a log without duration): they may have been decided before the creation";
 const STORE_RESET = 'pets created before createPet handed out an id it had handed out already: the store was reset within the capture (a staging store), so what became of them is unknown';

@@ -2,7 +2,7 @@
 import { RULE } from '../../lib/checks/registry.ts';
 import { idText } from '../../lib/lossless-json.ts';
 import type { PetStoreClient } from '../support/client.ts';
-import { validators } from '../../lib/contract.ts';
+import { componentSchema } from '../../lib/contract.ts';
 import { petIdSuccessProblem } from '../support/lenient-readings.ts';
 import { answer, errorCode, existingPet, statusGist, idOf, isObject, newPet, objectIn, PET_STATUSES, petsIn, sameValue, show, type JsonObject } from '../support/pets.ts';
 import { rule, test } from '../support/test.ts';
@@ -17,7 +17,7 @@ async function unusedId(api: PetStoreClient, candidates: readonly bigint[]): Pro
 }
 
 /** The fields a Pet is compared on: every field of NewPet, and the id (extra fields are free to differ). */
-const PET_FIELDS = ['id', ...Object.keys((validators.NewPet.schema as { properties: Record<string, unknown> }).properties)];
+const PET_FIELDS = ['id', ...Object.keys(componentSchema('NewPet').properties ?? {})];
 
 /** How many listed animals are looked up, spread over the page, so most have a newer and an older neighbour. */
 const LISTED_LOOKUPS = 5;

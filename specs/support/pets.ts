@@ -1,6 +1,6 @@
 /** Reading pets and errors out of responses, and making the pets a test needs. */
 import { randomUUID } from 'node:crypto';
-import { validators } from '../../lib/contract.ts';
+import { componentSchema } from '../../lib/contract.ts';
 import { idText, type LosslessValue } from '../../lib/lossless-json.ts';
 import type { PetStoreClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
@@ -8,7 +8,7 @@ import type { Exchange } from './exchange.ts';
 export type JsonObject = { [key: string]: LosslessValue };
 
 /** The PetStatus values, from the contract. */
-export const PET_STATUSES: readonly string[] = (validators.PetStatus.schema as { enum: string[] }).enum;
+export const PET_STATUSES: readonly string[] = componentSchema('PetStatus').enum ?? [];
 
 export const isObject = (value: LosslessValue | undefined): value is JsonObject =>
   value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value);

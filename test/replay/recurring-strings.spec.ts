@@ -29,6 +29,27 @@ test('a text longer than the table holds is not placed; a short one and a longer
   expect(new Set(places).size).toBe(places.length);
 });
 
+test('a text keeps its place while one other text of its pair comes and goes; a third pushes out the one met less lately', () => {
+  const probe = new RecurringBytes();
+  const pairOf = (text: string): number => probe.place(Buffer.from(text), 0, text.length) & ~1;
+  const byPair = new Map<number, string[]>();
+  let texts: string[] | undefined;
+  for (let n = 0; !texts; n++) {
+    const text = `x-request-id-${n}`;
+    const sharing = byPair.get(pairOf(text)) ?? [];
+    byPair.set(pairOf(text), [...sharing, text]);
+    if (sharing.length === 2) texts = [...sharing, text];
+  }
+  const [first, second, third] = texts as [string, string, string];
+  const placing = new RecurringBytes();
+  const placedAfresh = (text: string): boolean => {
+    placing.place(Buffer.from(text), 0, text.length);
+    return placing.placedAfresh;
+  };
+  expect([first, second, first, second, first].map(placedAfresh)).toEqual([true, true, false, false, false]);
+  expect([third, first, second].map(placedAfresh), 'the third takes the place of the second, met less lately').toEqual([true, false, true]);
+});
+
 test('entries built out of turn are refused, not read with another entry\'s strings', () => {
   const strings = new RecurringStrings();
   strings.inTurn(1);

@@ -18,6 +18,7 @@ import type { JudgedExchange } from '../../lib/capture/exchange.ts';
 import type { Contradiction } from './contradiction.ts';
 import { describeLimiter, KeyWindows, type ClosedWindow } from './key-windows.ts';
 import { CreatedPets } from './created-pets.ts';
+import { keyedAnswer } from './keyed-answer.ts';
 import { RememberedBodies } from './remembered-bodies.ts';
 import { StandardFieldsSeen } from './standard-fields-seen.ts';
 import { judgeRequestAnswer, requestCredential } from '../../lib/request-rules.ts';
@@ -249,10 +250,9 @@ export class TrafficJudge {
       key = { plan, windows };
       this.keys.set(keyName, key);
     }
-    const { limit, remaining, reset } = headers;
-    const reading = { status: outcome === 'admitted' ? exchange.status : 429, limit, remaining, reset, sentAt: exchange.sentAt ?? exchange.answeredAt, receivedAt: exchange.answeredAt };
     const retryAfter = outcome === 'refused' ? retryAfterMs(exchange.responseHeaders['retry-after'], exchange.answeredAt) : undefined;
-    key.windows.add({ id: exchange.number, outcome, limit, remaining, reset, sentAt: exchange.sentAt, receivedAt: exchange.answeredAt, reading, retryAfterMs: retryAfter });
+    // The reading's status is the answer's: a refusal's is 429 (outcomeOf).
+    key.windows.add(keyedAnswer(exchange.number, outcome, exchange.status, headers, exchange.sentAt, exchange.answeredAt, retryAfter));
   }
 
   /** `quota`: the rule the key's windows admitting past their limit break (quotaRule). */

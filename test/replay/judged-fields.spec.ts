@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { JudgedFieldIndex, placeRecurring, rebase } from '../../lib/capture/judged-field-index.ts';
+import { JudgedFieldIndex } from '../../lib/capture/judged-field-index.ts';
 import { judgedHarEntry, type JudgedHarEntry } from '../../lib/capture/judged-fields.ts';
 import { RecurringBytes, RecurringStrings } from '../../lib/capture/recurring-strings.ts';
-import { decodeStringsInPlace } from '../../lib/capture/strings-decoded-in-place.ts';
-import { STARTED_MS_READ, readStartedInPlace } from '../../lib/capture/started-read-in-place.ts';
+import { STARTED_MS_READ } from '../../lib/capture/started-read-in-place.ts';
+import { readyForJudging } from '../../lib/capture/record-ready.ts';
 import { captureTimeMs } from '../../lib/capture-time.ts';
 import { judgedOf } from './judged-of.ts';
 import { SAMPLE_HAR } from './support.ts';
@@ -37,10 +37,7 @@ function read(text: string, walking: boolean, reading = newReading(), prefix = '
   if (record === -1) return 'parsed whole';
   if (walking) expect(index.entryEnd, 'where the walk says the entry ends').toBe(end);
   const records = index.take();
-  rebase(records, record, start);
-  decodeStringsInPlace(records, record, bytes);
-  readStartedInPlace(records, record, bytes);
-  placeRecurring(records, record, bytes, reading.bytes);
+  readyForJudging(records, record, start, bytes, reading.bytes);
   return judgedHarEntry(bytes, records, record, reading.strings);
 }
 
@@ -201,7 +198,7 @@ test('strings with every escape and beyond ASCII, decoded where they sit, read a
       expect(read(text, true, reading), `${string}, read ${round}`).toEqual(judgedOf(JSON.parse(text) as Record<string, unknown>));
     }
   }
-  // The same text written with an escape and without takes the same place: its string is the same.
+  // The same text written with an escape and without reads as the same string (each held at a place of its own).
   const plain = '{"request": {"method": "GET", "url": "http://h/v1/A"}, "response": {"status": 200}}';
   const escaped = '{"request": {"method": "GET", "url": "http://h/v1/\\u0041"}, "response": {"status": 200}}';
   expect([plain, escaped, plain, escaped].map((text) => (read(text, true, reading) as JudgedHarEntry).request.url)).toEqual(['http://h/v1/A', 'http://h/v1/A', 'http://h/v1/A', 'http://h/v1/A']);

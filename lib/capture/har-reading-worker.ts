@@ -32,11 +32,10 @@ const FIRST_CHUNK_BYTES = 64 << 10;
 const WAKE_AT_LEAST_EVERY_MS = 100;
 
 /**
- * This thread reads ahead and has time to spare (it ends its reading half a second before the judging thread ends
- * judging a 200,000-entry HAR); the judging thread has none. Where they share a busy core, the judging thread goes
- * first: on two cores, with V8's own threads beside them, the bench's judge took 2.27 s rather than 2.40 (medians of
- * six alternating rounds; 10 steps did no better). No more: on a machine busy with other processes this thread must
- * still keep ahead.
+ * This thread reads ahead, up to AHEAD_BYTES, while the judging thread is the one the command waits for. Where they
+ * share a busy core, the judging thread goes first: on two cores, with V8's own threads beside them, the bench's judge
+ * took 2.27 s rather than 2.40 (medians of six alternating rounds; 10 steps did no better). No more: on a machine busy
+ * with other processes this thread must still keep ahead.
  */
 const READING_YIELDS = 5;
 

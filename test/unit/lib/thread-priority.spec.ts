@@ -17,17 +17,20 @@ test("lowerThisThreadsPriority lowers the calling thread's priority only, not it
       register();
       const { lowerThisThreadsPriority } = await import(${JSON.stringify(moduleUrl)});
       lowerThisThreadsPriority(5);
-      const { readFileSync } = await import('node:fs');
-      const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-      require('node:worker_threads').parentPort.postMessage(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      const { readlinkSync } = await import('node:fs');
+      const { parentPort } = require('node:worker_threads');
+      parentPort.postMessage(readlinkSync('/proc/thread-self').split('/').pop());
+      parentPort.on('message', () => {}); // listening keeps the thread alive until it is terminated
     })();`,
     { eval: true },
   );
   const before = nicenessOf('/proc/thread-self/stat');
-  const workerNiceness = await new Promise<number>((resolve, reject) => {
+  const workerThread = await new Promise<string>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  // Read while the worker lives: its thread's entry goes when it ends.
+  const workerNiceness = nicenessOf(`/proc/self/task/${workerThread}/stat`);
   await worker.terminate();
   expect(workerNiceness).toBe(Math.min(19, before + 5));
   expect(nicenessOf('/proc/thread-self/stat')).toBe(before);
